@@ -1,0 +1,260 @@
+// The Case: every fact the parsers found, as plain data. Checks read only this.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace aoti::core {
+
+// Where a fact was seen. `artifact` is the path the user gave (or found in a folder);
+// `entry` names a file inside it (a zip entry of a package), empty otherwise.
+struct Location {
+  std::string artifact;
+  std::string entry;
+  int line = 0;  // 1-based; 0 when the fact has no line
+
+  std::string display() const;  // "model.pt2:model/.../x.wrapper.cpp:42"
+};
+
+enum class ArtifactKind { package, wrapper_source, log, core_dump, trace, source, unknown };
+std::string_view to_string(ArtifactKind kind);
+
+struct Diagnostic {
+  std::string artifact;
+  std::string message;
+};
+
+struct Artifact {
+  std::string path;
+  ArtifactKind kind = ArtifactKind::unknown;
+  std::uint64_t size = 0;
+  bool analyzed = false;  // false: recognised but not read (kind not supported yet) or unreadable
+  std::string note;       // why it was not analyzed, or what was read
+};
+
+// ---- the generated wrapper (<hash>.wrapper.cpp) -------------------------------------------
+
+struct WrapperInput {
+  int index = 0;
+  std::string name;  // "arg3_1"
+  int line = 0;
+};
+
+struct WrapperConstant {
+  int index = 0;
+  std::string name;          // "scale_cuda0"
+  std::string dtype;         // "float32"
+  std::string device_type;   // "cuda" | "cpu" | ...
+  std::string kind;          // "Parameter" | "Buffer" | "TensorConstant" | ...
+  std::string original_fqn;  // "emb.weight"
+  std::vector<std::int64_t> shape;
+  std::vector<std::int64_t> stride;
+  std::int64_t data_size = 0;
+  bool from_folded = false;
+  int line = 0;  // the `.name = ` line
+};
+
+// One condition of a check_input_N function, e.g. `if (arg4_1_size[0] > 1024)`.
+enum class InputCheckKind { dtype, dim_min, dim_max, dim_equal, stride_equal, device_type };
+struct InputCheck {
+  int input_index = 0;
+  std::string input_name;
+  InputCheckKind kind = InputCheckKind::dim_equal;
+  int dim = -1;                 // for dim_* and stride_equal
+  std::int64_t value = 0;       // bound or expected value; dtype / device code for those kinds
+  std::string label;            // "at::kFloat", "cuda" where the wrapper names it
+  int line = 0;                 // the `if` line
+};
+
+// `int64_t s77 = arg0_1_size[0];` (also `_stride[...]`).
+struct SymbolBinding {
+  std::string symbol;  // "s77"
+  std::string input;   // "arg0_1"
+  int dim = 0;
+  bool is_stride = false;
+  int line = 0;
+};
+
+struct TritonAssert {
+  std::string message;    // "index out of bounds: 0 <= tmp4 < 1000"
+  std::string condition;  // "((0 <= tmp4) & (tmp4 < 1000)) | ~(ymask)"
+  std::string index_var;  // "tmp4"
+  std::string bound;      // "1000" or "ks0"
+  int line = 0;           // line in the wrapper
+};
+
+// `tmpN = tl.load(in_ptrK + (...), ...)` inside a Triton kernel.
+struct TritonLoad {
+  std::string var;      // "tmp0"
+  std::string pointer;  // "in_ptr0"
+  std::string offset;   // "y0"
+  int line = 0;
+};
+
+struct TritonKernel {
+  std::string name;                      // "triton_poi_fused_embedding_0"
+  std::vector<std::string> params;       // Python def parameters in order (constexprs excluded)
+  std::map<std::string, std::string> signature;  // param -> type, from triton_meta
+  std::map<std::string, std::int64_t> constant_numels;  // "xnumel" -> 32 when set in the body
+  std::vector<TritonAssert> asserts;
+  std::vector<TritonLoad> loads;
+  // Assignments in the body, "tmp4" -> "tl.where(tmp3, tmp2, tmp0)", to follow an index back.
+  std::map<std::string, std::string> assignments;
+  int line = 0;         // line of `def triton_...`
+  int source_begin = 0; // first line of the embedded source
+  int source_end = 0;
+};
+
+struct KernelCall {
+  std::string kernel;              // "triton_poi_fused_embedding_0"
+  std::vector<std::string> args;   // as written: "arg3_1", "s23", "144L", ...
+  std::vector<std::string> source_nodes;  // from the preceding `// Topologically Sorted Source Nodes`
+  std::vector<std::string> aten_ops;      // "aten.embedding", ...
+  int line = 0;
+};
+
+// `aoti_torch_proxy_executor_call_function(proxy_executor, <extern node>, ...)`.
+struct ProxyCall {
+  int extern_node_index = 0;
+  std::vector<std::string> tensor_args;  // "arg0_1", "buf1"
+  std::vector<std::string> source_nodes;
+  std::vector<std::string> aten_ops;     // "heldout.pad_rows"
+  int line = 0;
+};
+
+struct WrapperFacts {
+  Location where;  // artifact + entry of the wrapper source
+  std::vector<WrapperInput> inputs;
+  std::vector<std::string> outputs;
+  std::vector<WrapperConstant> constants;
+  std::vector<InputCheck> input_checks;
+  bool checks_gated_by_env = false;  // _check_aoti_runtime_check_inputs_env gate present
+  int gate_line = 0;
+  std::vector<SymbolBinding> bindings;
+  std::vector<TritonKernel> kernels;
+  std::vector<KernelCall> kernel_calls;
+  std::vector<ProxyCall> proxy_calls;
+  std::string compile_cmd;
+  std::string link_cmd;
+  int compile_cmd_line = 0;
+  int link_cmd_line = 0;
+  std::string in_spec;
+  std::string out_spec;
+  int line_count = 0;
+};
+
+// ---- the model shared object, read as ELF from inside the package ---------------------------
+
+struct ElfFacts {
+  Location where;
+  std::string machine;  // "x86_64"
+  std::vector<std::string> needed;   // DT_NEEDED
+  std::string soname;
+  std::string build_id;              // hex
+  std::vector<std::string> comments; // .comment strings: "GCC: (Ubuntu 13.3.0-...) 13.3.0"
+  std::size_t defined_dynamic_symbols = 0;
+  // Strongly defined dynamic symbols that belong to the C++ runtime itself (std::locale,
+  // std::ios_base, __cxa_*, ...): present only when libstdc++ was linked in statically.
+  std::vector<std::string> cxx_runtime_symbols;  // mangled names, a sample (at most 32)
+  std::size_t cxx_runtime_symbol_count = 0;
+};
+
+// ---- one AOTI model inside a package -----------------------------------------------------------
+
+struct ExternArg {
+  std::string name;   // schema argument name, "x"
+  std::string value;  // "tensor arg0_1", "float 0.5", ...
+};
+struct ExternNode {
+  int index = 0;
+  std::string name;    // "buf0"
+  std::string target;  // "heldout::pad_rows"
+  std::vector<ExternArg> inputs;
+  std::vector<std::string> outputs;  // tensor names
+};
+
+struct PackageEntry {
+  std::string name;
+  std::uint64_t size = 0;
+  std::uint64_t compressed_size = 0;
+  bool stored = true;
+};
+
+struct ModelFacts {
+  std::string name;             // "model"
+  std::string package;          // package path, empty for a standalone wrapper
+  std::map<std::string, std::string> metadata;  // wrapper_metadata.json: AOTI_DEVICE_KEY, ...
+  Location metadata_where;
+  std::optional<WrapperFacts> wrapper;
+  std::optional<ElfFacts> so;
+  std::vector<ExternNode> extern_nodes;  // wrapper.json
+  Location extern_nodes_where;
+  std::vector<std::string> files;        // the model's entries in the package
+
+  std::string device() const;  // AOTI_DEVICE_KEY, else guessed from the wrapper, else ""
+};
+
+struct PackageFacts {
+  std::string path;
+  std::string layout;  // "root folder 'model/'" or "legacy (no root folder)"
+  std::string archive_format;
+  std::string archive_version;
+  std::vector<PackageEntry> entries;
+  bool zip64 = false;
+};
+
+// ---- logs (stderr, stdout, error logs) ---------------------------------------------------------
+
+enum class LogEventKind {
+  input_check_error,        // Error: input_handles[0]: unmatched dtype, expected: 6(at::kFloat), but got: 5
+  mixed_device_constants,   // Mixed-device constants ...
+  tensors_on_different_devices,  // Expected all tensors to be on the same device ...
+  pointer_on_host,          // The specified pointer resides on host memory ...
+  out_tensor_device,        // Expected out tensor to have device cuda:0, but got cpu instead
+  api_call_failed,          // ... API call failed at <file>, line N
+  triton_assert,            // Assertion `index out of bounds: 0 <= tmp4 < 1000` failed.
+  cuda_error,               // CUDA error: device-side assert triggered / illegal memory access ...
+  terminate,                // terminate called after throwing an instance of '...'
+  segfault,                 // Segmentation fault (core dumped) / Fatal Python error: Segmentation fault
+  deprecated_api,           // torch._export.aot_compile / aot_load
+  export_specialized,       // You marked batch as dynamic but your code specialized it to be a constant (8)
+  python_exception,         // torch.AcceleratorError: ... / RuntimeError: ... (last line of a traceback)
+};
+std::string_view to_string(LogEventKind kind);
+
+struct LogEvent {
+  LogEventKind kind = LogEventKind::python_exception;
+  Location where;
+  std::string text;  // the line, trimmed, at most 1,000 characters
+  int repeats = 1;   // identical events folded into one
+
+  // input_check_error
+  int input_index = -1;
+  std::string problem;   // "unmatched device type", "dim value is too large", "unmatched dtype", ...
+  int dim = -1;
+  std::string expected;  // as printed: "11(cuda)", "1024", "6(at::kFloat)", "16"
+  std::string actual;    // "0", "4096", "5", "1"
+
+  // triton_assert: the assert message; api_call_failed: the failing file; export_specialized: symbol
+  std::string subject;
+  std::string value;     // export_specialized: "8"; cuda_error: the error text; api_call_failed: "144"
+  std::string source_file;  // triton_assert: the kernel's .py path; api_call_failed: the .cpp file
+  int source_line = 0;
+};
+
+// ---- the whole case ----------------------------------------------------------------------------
+
+struct Case {
+  std::vector<Artifact> artifacts;
+  std::vector<Diagnostic> diagnostics;
+  std::vector<PackageFacts> packages;
+  std::vector<ModelFacts> models;
+  std::vector<LogEvent> log_events;
+
+  bool has_observed_failure() const;  // any error event in the logs (later: a crash in a core)
+};
+
+}  // namespace aoti::core

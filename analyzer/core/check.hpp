@@ -1,0 +1,23 @@
+// The interface every check implements. Checks never throw and never read files.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "analyzer/core/case.hpp"
+#include "analyzer/core/finding.hpp"
+
+namespace aoti::core {
+
+class Check {
+ public:
+  virtual ~Check() = default;
+  virtual std::string_view id() const = 0;       // "device.input-mismatch"
+  virtual std::string_view family() const = 0;   // "device"
+  virtual std::string_view summary() const = 0;  // one line for --list-checks
+  virtual std::vector<Finding> run(const Case& c) const = 0;
+  // The doc page (checks/docs/<id>.md), compiled into the binary.
+  std::string_view doc() const;
+};
+
+}  // namespace aoti::core

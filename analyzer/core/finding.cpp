@@ -1,0 +1,22 @@
+#include "analyzer/core/finding.hpp"
+
+namespace aoti::core {
+
+std::string_view to_string(Severity severity) {
+  switch (severity) {
+    case Severity::note: return "note";
+    case Severity::warning: return "warning";
+    case Severity::error: return "error";
+  }
+  return "note";
+}
+
+bool parse_severity(std::string_view text, Severity& out) {
+  if (text == "note") out = Severity::note;
+  else if (text == "warning") out = Severity::warning;
+  else if (text == "error") out = Severity::error;
+  else return false;
+  return true;
+}
+
+}  // namespace aoti::core

@@ -1,0 +1,42 @@
+// A finding: what a check concluded, with the evidence behind it and what to run next.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/core/case.hpp"
+
+namespace aoti::core {
+
+enum class Severity { note = 0, warning = 1, error = 2 };
+std::string_view to_string(Severity severity);
+bool parse_severity(std::string_view text, Severity& out);
+
+struct Evidence {
+  Location where;
+  std::string excerpt;  // the line or value as seen in the artifact
+  std::string note;     // what this piece of evidence shows
+};
+
+struct Finding {
+  std::string check;  // check id, e.g. "triton.index-out-of-bounds"
+  Severity severity = Severity::warning;
+  double confidence = 0.5;  // 0..1
+  std::string title;        // one line: what went wrong
+  std::string message;      // what was seen, in a few sentences
+  std::string why;          // why it matters
+  std::vector<Evidence> evidence;
+  std::vector<std::string> next_steps;  // concrete commands, filled in for this case
+  // True when the finding explains a failure the artifacts show (an error line, a crash);
+  // such findings rank above latent risks.
+  bool explains_failure = false;
+  // What the finding is about, stable across rebuilds ("kernel triton_poi_fused_embedding_0",
+  // "constant scale"): feeds the fingerprint and breaks ranking ties.
+  std::string subject;
+
+  int rank = 0;             // set by ranking, 1 = the answer
+  std::string fingerprint;  // set by ranking, from check + subject
+};
+
+}  // namespace aoti::core

@@ -1,0 +1,19 @@
+// Report writers. Findings arrive ranked (rank 1 first); writers only format.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analyzer/core/case.hpp"
+#include "analyzer/core/finding.hpp"
+
+namespace aoti::report {
+
+std::string render_text(const core::Case& c, const std::vector<core::Finding>& findings, bool color);
+std::string render_markdown(const core::Case& c, const std::vector<core::Finding>& findings);
+// {"schema": "aoti-analyze/1", "tool", "artifacts", "models", "findings", "diagnostics"}
+std::string render_json(const core::Case& c, const std::vector<core::Finding>& findings);
+// SARIF 2.1.0: one run, one rule per registered check, one result per finding.
+std::string render_sarif(const core::Case& c, const std::vector<core::Finding>& findings);
+
+}  // namespace aoti::report

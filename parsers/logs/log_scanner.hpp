@@ -1,0 +1,25 @@
+// Error logs (stderr, stdout, service logs): every AOTI / CUDA / export error pattern, streamed
+// line by line with a cap on line length, so a 1 GiB log with no newline costs bounded memory.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/core/case.hpp"
+#include "parsers/parse_error.hpp"
+
+namespace aoti::parsers::logs {
+
+struct LogScan {
+  std::vector<core::LogEvent> events;
+  std::vector<core::Diagnostic> diagnostics;  // e.g. "line 3 is 1073741824 bytes; read the first 65536"
+  std::uint64_t lines = 0;
+};
+
+// Fails only when the file cannot be opened or read.
+Parsed<LogScan> scan_log_file(const std::filesystem::path& path, const std::string& display);
+LogScan scan_log_text(std::string_view text, const std::string& display);
+
+}  // namespace aoti::parsers::logs

@@ -1,0 +1,1 @@
+// placeholder until the pt2 parser lands

@@ -1,0 +1,28 @@
+// A .pt2 AOTI package: archive format and layout, the models inside, and each model's facts
+// (metadata, wrapper source, extern nodes, the .so read as ELF in place).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "analyzer/core/case.hpp"
+#include "parsers/parse_error.hpp"
+
+namespace aoti::parsers::pt2 {
+
+struct Pt2Contents {
+  core::PackageFacts package;
+  std::vector<core::ModelFacts> models;
+  // Problems with single entries (a wrapper too large, a .so that is not ELF, bad JSON): the
+  // package is still analyzed from what could be read.
+  std::vector<core::Diagnostic> diagnostics;
+};
+
+// True when the file is a zip whose archive_format entry says "pt2" (content sniffing).
+bool looks_like_pt2(const std::filesystem::path& path);
+
+// `display` is how the package is named in locations and diagnostics.
+Parsed<Pt2Contents> read_package(const std::filesystem::path& path, const std::string& display);
+
+}  // namespace aoti::parsers::pt2

@@ -1,0 +1,81 @@
+#include "parsers/random_access.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace aoti::parsers {
+namespace {
+
+void check_range(std::uint64_t offset, std::size_t count, std::uint64_t size) {
+  if (offset > size || count > size - offset)
+    throw ReadError("read of " + std::to_string(count) + " bytes at offset " +
+                    std::to_string(offset) + " is past the end (" + std::to_string(size) +
+                    " bytes)");
+}
+
+class FileRange final : public RandomAccess {
+ public:
+  FileRange(int fd, std::uint64_t offset, std::uint64_t length)
+      : m_fd(fd), m_offset(offset), m_length(length) {}
+  ~FileRange() override { ::close(m_fd); }
+  FileRange(const FileRange&) = delete;
+  FileRange& operator=(const FileRange&) = delete;
+
+  std::uint64_t size() const override { return m_length; }
+
+  void read(std::uint64_t offset, std::span<std::byte> out) const override {
+    check_range(offset, out.size(), m_length);
+    std::size_t done = 0;
+    while (done < out.size()) {
+      const ssize_t got = ::pread(m_fd, out.data() + done, out.size() - done,
+                                  static_cast<off_t>(m_offset + offset + done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0)
+        throw ReadError(got == 0 ? "file ended early" : std::string("read failed: ") + std::strerror(errno));
+      done += static_cast<std::size_t>(got);
+    }
+  }
+
+ private:
+  int m_fd;
+  std::uint64_t m_offset;
+  std::uint64_t m_length;
+};
+
+class MemoryRange final : public RandomAccess {
+ public:
+  explicit MemoryRange(std::string_view bytes) : m_bytes(bytes) {}
+  std::uint64_t size() const override { return m_bytes.size(); }
+  void read(std::uint64_t offset, std::span<std::byte> out) const override {
+    check_range(offset, out.size(), m_bytes.size());
+    std::memcpy(out.data(), m_bytes.data() + offset, out.size());
+  }
+
+ private:
+  std::string_view m_bytes;
+};
+
+}  // namespace
+
+std::unique_ptr<RandomAccess> open_file_range(const std::filesystem::path& path,
+                                              std::uint64_t offset, std::uint64_t length) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw ReadError("cannot open " + path.string() + ": " + std::strerror(errno));
+  return std::make_unique<FileRange>(fd, offset, length);
+}
+
+std::unique_ptr<RandomAccess> open_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw ReadError("cannot read " + path.string() + ": " + ec.message());
+  return open_file_range(path, 0, size);
+}
+
+std::unique_ptr<RandomAccess> open_memory(std::string_view bytes) {
+  return std::make_unique<MemoryRange>(bytes);
+}
+
+}  // namespace aoti::parsers

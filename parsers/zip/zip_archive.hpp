@@ -1,0 +1,53 @@
+// A read-only view of a zip file through libzip: the central directory, bounded reads of small
+// entries, and seekable windows into STORED entries (weights and the model .so are never inflated).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parsers/parse_error.hpp"
+#include "parsers/random_access.hpp"
+
+namespace aoti::parsers::zip {
+
+struct ZipEntry {
+  std::string name;
+  std::uint64_t size = 0;             // uncompressed
+  std::uint64_t compressed_size = 0;
+  bool stored = false;                // compression method 0
+  std::uint64_t index = 0;
+};
+
+class ZipArchive {
+ public:
+  // Opens and validates the central directory; reads no entry data.
+  static Parsed<ZipArchive> open(const std::filesystem::path& path);
+
+  ZipArchive(ZipArchive&&) noexcept;
+  ZipArchive& operator=(ZipArchive&&) noexcept;
+  ~ZipArchive();
+
+  const std::vector<ZipEntry>& entries() const;
+  const ZipEntry* find(std::string_view name) const;
+  bool is_zip64() const;
+
+  // The whole entry, inflated if needed; fails (no partial data) when its declared or actual
+  // size exceeds max_bytes — the guard against zip bombs.
+  Parsed<std::string> read(const ZipEntry& entry, std::uint64_t max_bytes) const;
+
+  // A random-access view of a STORED entry's bytes inside the zip file (no copy, no inflate).
+  // Fails for compressed entries.
+  Parsed<std::unique_ptr<RandomAccess>> open_stored(const ZipEntry& entry) const;
+
+ private:
+  struct Impl;
+  explicit ZipArchive(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace aoti::parsers::zip
