@@ -125,6 +125,13 @@ struct ProxyCall {
   int line = 0;
 };
 
+// `auto buf2 = std::move(buf1);  // reuse`: the wrapper hands one buffer on under a new name.
+struct BufferReuse {
+  std::string from;  // "buf1"
+  std::string to;    // "buf2"
+  int line = 0;
+};
+
 struct WrapperFacts {
   Location where;  // artifact + entry of the wrapper source
   std::vector<WrapperInput> inputs;
@@ -137,6 +144,7 @@ struct WrapperFacts {
   std::vector<TritonKernel> kernels;
   std::vector<KernelCall> kernel_calls;
   std::vector<ProxyCall> proxy_calls;
+  std::vector<BufferReuse> buffer_reuses;
   std::string compile_cmd;
   std::string link_cmd;
   int compile_cmd_line = 0;
@@ -243,6 +251,9 @@ struct LogEvent {
   std::string value;     // export_specialized: "8"; cuda_error: the error text; api_call_failed: "144"
   std::string source_file;  // triton_assert: the kernel's .py path; api_call_failed: the .cpp file
   int source_line = 0;
+
+  // Set by correlation: index into Case::models of the model this event concerns, -1 if unknown.
+  int model = -1;
 };
 
 // ---- the whole case ----------------------------------------------------------------------------

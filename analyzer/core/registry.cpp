@@ -1,10 +1,23 @@
 #include "analyzer/core/registry.hpp"
 
+#include "checks/checks.hpp"
+
 namespace aoti::core {
 
 const std::vector<std::unique_ptr<Check>>& all_checks() {
   static const std::vector<std::unique_ptr<Check>> checks = [] {
     std::vector<std::unique_ptr<Check>> list;
+    list.push_back(checks::make_device_load_mismatch());
+    list.push_back(checks::make_device_input_mismatch());
+    list.push_back(checks::make_device_constant_placement());
+    list.push_back(checks::make_shape_input_checks_off());
+    list.push_back(checks::make_shape_input_contract_violation());
+    list.push_back(checks::make_shape_dim_specialized());
+    list.push_back(checks::make_customop_fake_static_shape());
+    list.push_back(checks::make_triton_index_out_of_bounds());
+    list.push_back(checks::make_cuda_illegal_memory_access());
+    list.push_back(checks::make_runtime_cxx_runtime_conflict());
+    list.push_back(checks::make_api_deprecated());
     return list;
   }();
   return checks;

@@ -1,0 +1,203 @@
+#include "analyzer/core/analyze.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "analyzer/core/registry.hpp"
+#include "analyzer/core/sniff.hpp"
+#include "parsers/logs/log_scanner.hpp"
+#include "parsers/pt2/pt2_package.hpp"
+#include "parsers/wrapper/wrapper_parser.hpp"
+
+namespace aoti::core {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::uint64_t k_max_wrapper_bytes = 64ull << 20;
+
+void add_wrapper(ModelFacts& model, const std::string& text, const Location& where, Case& c) {
+  auto parsed = parsers::wrapper::parse_wrapper(text, where);
+  if (parsed) model.wrapper = std::move(*parsed);
+  else c.diagnostics.push_back({where.display(), "wrapper source: " + parsed.error().message});
+}
+
+void load_package(const SniffedInput& input, Artifact& artifact, Case& c) {
+  auto contents = parsers::pt2::read_package(input.path, input.display);
+  if (!contents) {
+    artifact.note = contents.error().message;
+    c.diagnostics.push_back({input.display, contents.error().message});
+    return;
+  }
+  artifact.analyzed = true;
+  for (auto& d : contents->diagnostics) c.diagnostics.push_back(std::move(d));
+  for (std::size_t i = 0; i < contents->models.size(); ++i) {
+    ModelFacts model = std::move(contents->models[i]);
+    const std::string& text = i < contents->wrapper_sources.size() ? contents->wrapper_sources[i] : std::string();
+    if (!text.empty()) {
+      const auto entry = std::find_if(model.files.begin(), model.files.end(), [](const std::string& f) {
+        return f.ends_with(".wrapper.cpp");
+      });
+      add_wrapper(model, text, Location{input.display, entry == model.files.end() ? "" : *entry, 0}, c);
+    }
+    c.models.push_back(std::move(model));
+  }
+  artifact.note = fmt::format("{} model(s), {} entries", contents->models.size(), contents->package.entries.size());
+  c.packages.push_back(std::move(contents->package));
+}
+
+void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c) {
+  if (input.size > k_max_wrapper_bytes) {
+    artifact.note = fmt::format("{} bytes, more than the {} MiB limit for a wrapper", input.size, k_max_wrapper_bytes >> 20);
+    c.diagnostics.push_back({input.display, artifact.note});
+    return;
+  }
+  std::ifstream in(input.path, std::ios::binary);
+  std::string text(input.size, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  ModelFacts model;
+  model.name = input.path.stem().string();
+  const std::size_t before = c.diagnostics.size();
+  add_wrapper(model, text, Location{input.display, "", 0}, c);
+  if (!model.wrapper) {
+    artifact.note = c.diagnostics.size() > before ? c.diagnostics.back().message : "unreadable";
+    return;
+  }
+  artifact.analyzed = true;
+  c.models.push_back(std::move(model));
+}
+
+void load_log(const SniffedInput& input, Artifact& artifact, Case& c) {
+  auto scan = parsers::logs::scan_log_file(input.path, input.display);
+  if (!scan) {
+    artifact.note = scan.error().message;
+    c.diagnostics.push_back({input.display, scan.error().message});
+    return;
+  }
+  artifact.analyzed = true;
+  artifact.note = fmt::format("{} lines, {} event(s)", scan->lines, scan->events.size());
+  for (auto& d : scan->diagnostics) c.diagnostics.push_back(std::move(d));
+  for (auto& e : scan->events) c.log_events.push_back(std::move(e));
+}
+
+std::string basename_of(std::string_view path) {
+  const auto slash = path.find_last_of('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+// How well an input-check error matches a model's own input contract: the error text repeats the
+// bound the wrapper was generated with, so a matching bound names the package that raised it.
+int contract_match(const LogEvent& e, const ModelFacts& model) {
+  if (!model.wrapper || e.input_index < 0) return 0;
+  const auto& w = *model.wrapper;
+  if (static_cast<std::size_t>(e.input_index) >= w.inputs.size()) return -1;
+  int score = 1;
+  for (const auto& check : w.input_checks) {
+    if (check.input_index != e.input_index) continue;
+    if (check.dim >= 0 && check.dim == e.dim && std::to_string(check.value) == e.expected) score += 2;
+  }
+  return score;
+}
+
+}  // namespace
+
+Case load_case(const std::vector<std::string>& paths) {
+  Case c;
+  for (const auto& input : gather_inputs(paths, c.diagnostics)) {
+    Artifact artifact{input.display, input.kind, input.size, false, input.what};
+    switch (input.kind) {
+      case ArtifactKind::package: load_package(input, artifact, c); break;
+      case ArtifactKind::wrapper_source: load_wrapper_source(input, artifact, c); break;
+      case ArtifactKind::log: load_log(input, artifact, c); break;
+      case ArtifactKind::core_dump:
+      case ArtifactKind::trace:
+      case ArtifactKind::source:
+        artifact.note = input.what + "; not analyzed by this version";
+        break;
+      case ArtifactKind::unknown:
+        artifact.note = input.what + "; skipped";
+        break;
+    }
+    c.artifacts.push_back(std::move(artifact));
+  }
+  correlate(c);
+  return c;
+}
+
+void correlate(Case& c) {
+  for (auto& e : c.log_events) {
+    int best = -1, best_score = 0;
+    for (std::size_t m = 0; m < c.models.size(); ++m) {
+      const auto& model = c.models[m];
+      int score = 0;
+      if (e.kind == LogEventKind::triton_assert && model.wrapper) {
+        for (const auto& kernel : model.wrapper->kernels)
+          for (const auto& a : kernel.asserts)
+            if (a.message == e.subject) score = 10;
+      } else if (e.kind == LogEventKind::api_call_failed && model.wrapper) {
+        if (basename_of(e.source_file) == basename_of(model.wrapper->where.entry.empty()
+                                                          ? model.wrapper->where.artifact
+                                                          : model.wrapper->where.entry))
+          score = 10;
+      } else if (e.kind == LogEventKind::input_check_error) {
+        score = contract_match(e, model);
+      }
+      if (score > best_score) best = static_cast<int>(m), best_score = score;
+    }
+    // With a single model in the case, every event is about it unless its contract rules it out.
+    if (best < 0 && c.models.size() == 1 && best_score >= 0) best = 0;
+    e.model = best;
+  }
+}
+
+std::vector<Finding> run_checks(Case& c) {
+  std::vector<Finding> findings;
+  for (const auto& check : all_checks()) {
+    try {
+      auto found = check->run(c);
+      for (auto& f : found) {
+        if (f.check.empty()) f.check = std::string(check->id());
+        findings.push_back(std::move(f));
+      }
+    } catch (const std::exception& ex) {
+      c.diagnostics.push_back({std::string(check->id()), std::string("check failed internally: ") + ex.what()});
+    }
+  }
+  return findings;
+}
+
+namespace {
+// FNV-1a: a small, stable, dependency-free hash; fingerprints only need to be stable, not secret.
+std::string fingerprint_of(std::string_view text) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  for (unsigned char ch : text) {
+    hash ^= ch;
+    hash *= 0x100000001b3ull;
+  }
+  return fmt::format("{:016x}", hash);
+}
+}  // namespace
+
+void rank(std::vector<Finding>& findings) {
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    if (a.explains_failure != b.explains_failure) return a.explains_failure;
+    if (a.severity != b.severity) return a.severity > b.severity;
+    if (a.confidence != b.confidence) return a.confidence > b.confidence;
+    if (a.check != b.check) return a.check < b.check;
+    return a.subject < b.subject;
+  });
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    findings[i].rank = static_cast<int>(i + 1);
+    findings[i].fingerprint = fingerprint_of(findings[i].check + "\n" + findings[i].subject);
+  }
+}
+
+bool anything_analyzed(const Case& c) {
+  return std::any_of(c.artifacts.begin(), c.artifacts.end(), [](const Artifact& a) { return a.analyzed; });
+}
+
+}  // namespace aoti::core

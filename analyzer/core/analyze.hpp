@@ -1,0 +1,28 @@
+// The pipeline: inputs → sniff → parse → Case → correlate → checks → rank.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analyzer/core/case.hpp"
+#include "analyzer/core/finding.hpp"
+
+namespace aoti::core {
+
+// Reads every input (files or folders). Never throws: what cannot be read becomes a diagnostic.
+Case load_case(const std::vector<std::string>& paths);
+
+// Ties artifacts together: each log event to the model it concerns.
+void correlate(Case& c);
+
+// Runs every registered check; a check that fails internally becomes a diagnostic.
+std::vector<Finding> run_checks(Case& c);
+
+// Orders findings (explains an observed failure, then severity, confidence, check id, subject),
+// numbers them from 1 and sets their fingerprints.
+void rank(std::vector<Finding>& findings);
+
+// True when at least one artifact could be analyzed.
+bool anything_analyzed(const Case& c);
+
+}  // namespace aoti::core

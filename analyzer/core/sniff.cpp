@@ -1,0 +1,202 @@
+#include "analyzer/core/sniff.hpp"
+
+#include <lzma.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <string_view>
+
+#include "parsers/wrapper/wrapper_parser.hpp"
+
+namespace aoti::core {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::size_t k_head_bytes = 4096;
+constexpr std::size_t k_max_files = 10000;
+constexpr int k_max_depth = 16;
+
+std::string read_head(const fs::path& path, std::size_t count) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(count, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(count));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  return head;
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+// The first bytes of an xz stream, decoded: enough to tell an ELF core from anything else
+// without inflating the whole file.
+std::string xz_head(std::string_view compressed) {
+  lzma_stream stream = LZMA_STREAM_INIT;
+  if (lzma_stream_decoder(&stream, UINT64_MAX, 0) != LZMA_OK) return {};
+  std::array<std::uint8_t, 64> out{};
+  stream.next_in = reinterpret_cast<const std::uint8_t*>(compressed.data());
+  stream.avail_in = compressed.size();
+  stream.next_out = out.data();
+  stream.avail_out = out.size();
+  while (stream.avail_out > 0 && stream.avail_in > 0)
+    if (lzma_code(&stream, LZMA_RUN) != LZMA_OK) break;
+  const std::size_t produced = out.size() - stream.avail_out;
+  lzma_end(&stream);
+  return std::string(reinterpret_cast<const char*>(out.data()), produced);
+}
+
+std::string zstd_head(std::string_view compressed) {
+  ZSTD_DStream* stream = ZSTD_createDStream();
+  if (!stream) return {};
+  std::array<char, 64> out{};
+  ZSTD_inBuffer in{compressed.data(), compressed.size(), 0};
+  ZSTD_outBuffer output{out.data(), out.size(), 0};
+  while (output.pos < output.size && in.pos < in.size)
+    if (ZSTD_isError(ZSTD_decompressStream(stream, &output, &in))) break;
+  ZSTD_freeDStream(stream);
+  return std::string(out.data(), output.pos);
+}
+
+// ELF e_type at offset 16 (little-endian): 4 = ET_CORE, 3 = ET_DYN.
+std::string describe_elf(std::string_view head) {
+  if (head.size() < 18 || !starts_with(head, "\x7f" "ELF")) return {};
+  const int type = static_cast<unsigned char>(head[16]) | (static_cast<unsigned char>(head[17]) << 8);
+  if (type == 4) return "ELF core dump";
+  if (type == 3) return "ELF shared object";
+  return "ELF file";
+}
+
+bool is_binary(std::string_view head) {
+  return std::count(head.begin(), head.end(), '\0') > 0;
+}
+
+bool looks_like_trace(std::string_view head) {
+  // glog-style header of TORCH_TRACE records: "V1129 07:59:56.713000 729 torch/...] {...}"
+  return head.size() > 30 && (head[0] == 'V' || head[0] == 'I' || head[0] == 'W') &&
+         head.find("] {") != std::string_view::npos && head.find("torch/") != std::string_view::npos;
+}
+
+bool has_extension(const fs::path& path, std::initializer_list<std::string_view> extensions) {
+  const std::string ext = path.extension().string();
+  return std::find(extensions.begin(), extensions.end(), ext) != extensions.end();
+}
+
+}  // namespace
+
+SniffedInput sniff(const fs::path& path, std::string display) {
+  SniffedInput input{path, std::move(display)};
+  std::error_code ec;
+  input.size = fs::file_size(path, ec);
+  const std::string head = read_head(path, k_head_bytes);
+
+  if (starts_with(head, "PK\x03\x04") || starts_with(head, "PK\x05\x06") || has_extension(path, {".pt2"})) {
+    input.kind = ArtifactKind::package;
+    input.what = "AOTI package";
+    return input;
+  }
+  if (const std::string elf = describe_elf(head); !elf.empty()) {
+    input.kind = elf == "ELF core dump" ? ArtifactKind::core_dump : ArtifactKind::unknown;
+    input.what = elf;
+    return input;
+  }
+  if (starts_with(head, "\xfd" "7zXZ")) {
+    const std::string inner = describe_elf(xz_head(head));
+    input.kind = inner == "ELF core dump" ? ArtifactKind::core_dump : ArtifactKind::unknown;
+    input.what = "xz-compressed " + (inner.empty() ? std::string("file") : inner);
+    return input;
+  }
+  if (starts_with(head, "\x28\xb5\x2f\xfd")) {
+    const std::string inner = describe_elf(zstd_head(head));
+    input.kind = inner == "ELF core dump" ? ArtifactKind::core_dump : ArtifactKind::unknown;
+    input.what = "zstd-compressed " + (inner.empty() ? std::string("file") : inner);
+    return input;
+  }
+  if (is_binary(head)) {
+    input.what = "binary file";
+    return input;
+  }
+  if (looks_like_trace(head)) {
+    input.kind = ArtifactKind::trace;
+    input.what = "TORCH_TRACE log";
+    return input;
+  }
+  if (parsers::wrapper::looks_like_wrapper(head)) {
+    input.kind = ArtifactKind::wrapper_source;
+    input.what = "AOTI wrapper source";
+    return input;
+  }
+  if (has_extension(path, {".cpp", ".cc", ".cxx", ".cu", ".h", ".hpp", ".py"})) {
+    input.kind = ArtifactKind::source;
+    input.what = "custom-operator source";
+    return input;
+  }
+  // Documentation and JSON documents (a case's README, a saved report) are not error logs:
+  // reading them as logs would turn their prose into false events.
+  const auto first = head.find_first_not_of(" \t\r\n");
+  if (has_extension(path, {".md", ".rst"}) || (first != std::string::npos && head[first] == '{')) {
+    input.what = has_extension(path, {".md", ".rst"}) ? "documentation" : "JSON document";
+    return input;
+  }
+  input.kind = ArtifactKind::log;
+  input.what = "log";
+  return input;
+}
+
+std::vector<SniffedInput> gather_inputs(const std::vector<std::string>& paths,
+                                        std::vector<Diagnostic>& diagnostics) {
+  std::vector<SniffedInput> inputs;
+  for (const auto& given : paths) {
+    const fs::path path(given);
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) {
+      diagnostics.push_back({given, "cannot read: " + (ec ? ec.message() : std::string("no such file or directory"))});
+      continue;
+    }
+    if (fs::is_regular_file(status)) {
+      std::ifstream probe(path, std::ios::binary);
+      if (!probe) {
+        diagnostics.push_back({given, "cannot read: permission denied or unreadable"});
+        continue;
+      }
+      inputs.push_back(sniff(path, given));
+      continue;
+    }
+    if (!fs::is_directory(status)) {
+      diagnostics.push_back({given, "not a regular file or folder"});
+      continue;
+    }
+    std::vector<fs::path> files;
+    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
+    if (ec) {
+      diagnostics.push_back({given, "cannot list folder: " + ec.message()});
+      continue;
+    }
+    for (; it != end; it.increment(ec)) {
+      if (ec) {
+        diagnostics.push_back({given, "cannot list part of the folder: " + ec.message()});
+        break;
+      }
+      if (it.depth() >= k_max_depth) it.disable_recursion_pending();
+      if (it->is_regular_file(ec)) files.push_back(it->path());
+      if (files.size() > k_max_files) {
+        diagnostics.push_back({given, "more than " + std::to_string(k_max_files) + " files; the rest were skipped"});
+        break;
+      }
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+      std::ifstream probe(file, std::ios::binary);
+      if (!probe) {
+        diagnostics.push_back({file.string(), "cannot read: permission denied or unreadable"});
+        continue;
+      }
+      inputs.push_back(sniff(file, file.string()));
+    }
+  }
+  return inputs;
+}
+
+}  // namespace aoti::core

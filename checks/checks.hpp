@@ -1,0 +1,22 @@
+// Factories for every check; registry.cpp lists them explicitly, in this order.
+#pragma once
+
+#include <memory>
+
+#include "analyzer/core/check.hpp"
+
+namespace aoti::checks {
+
+std::unique_ptr<core::Check> make_device_load_mismatch();
+std::unique_ptr<core::Check> make_device_input_mismatch();
+std::unique_ptr<core::Check> make_device_constant_placement();
+std::unique_ptr<core::Check> make_shape_input_checks_off();
+std::unique_ptr<core::Check> make_shape_input_contract_violation();
+std::unique_ptr<core::Check> make_shape_dim_specialized();
+std::unique_ptr<core::Check> make_customop_fake_static_shape();
+std::unique_ptr<core::Check> make_triton_index_out_of_bounds();
+std::unique_ptr<core::Check> make_cuda_illegal_memory_access();
+std::unique_ptr<core::Check> make_runtime_cxx_runtime_conflict();
+std::unique_ptr<core::Check> make_api_deprecated();
+
+}  // namespace aoti::checks

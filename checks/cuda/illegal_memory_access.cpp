@@ -1,0 +1,64 @@
+// cuda.illegal-memory-access: IMA triage — the kernels that could have done it and the next commands.
+#include <fmt/format.h>
+
+#include "checks/checks.hpp"
+#include "checks/support.hpp"
+
+namespace aoti::checks {
+namespace {
+using namespace aoti::core;
+
+bool is_illegal_access(const LogEvent& e) {
+  return e.kind == LogEventKind::cuda_error &&
+         (e.value.find("illegal memory access") != std::string::npos ||
+          e.value.find("cudaErrorIllegalAddress") != std::string::npos ||
+          e.text.find("illegal memory access") != std::string::npos);
+}
+
+class IllegalMemoryAccess final : public BasicCheck {
+ public:
+  IllegalMemoryAccess()
+      : BasicCheck("cuda.illegal-memory-access", "A CUDA illegal memory access: suspects and the commands to find it") {}
+
+  std::vector<Finding> run(const Case& c) const override {
+    std::vector<Finding> out;
+    for (const auto& e : c.log_events) {
+      if (!is_illegal_access(e)) continue;
+      Finding f = new_finding(Severity::error, 0.7);
+      f.explains_failure = true;
+      f.subject = "illegal memory access";
+      f.title = "A kernel accessed memory outside its tensors (CUDA illegal memory access)";
+      f.message = "CUDA reported an illegal memory access. Errors are reported asynchronously, so the call that "
+                  "raised it is not necessarily the kernel that did it.";
+      f.why = "After an IMA the CUDA context is unusable; the cause is usually an input outside the compiled "
+              "contract (a dynamic size the kernels do not handle, an empty tensor) or a custom op whose fake "
+              "kernel lied about its output shape.";
+      f.evidence.push_back(event_evidence(e, "the CUDA error"));
+      std::vector<std::string> kernels;
+      if (const ModelFacts* model = model_of(c, e); model && model->wrapper) {
+        for (const auto& call : model->wrapper->kernel_calls) kernels.push_back(call.kernel);
+        if (!kernels.empty())
+          f.evidence.push_back(Evidence{model->wrapper->where, join(kernels),
+                                        "the kernels the model launches, in order: the suspects"});
+      }
+      f.next_steps = {
+          "AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>   # inputs against the compiled guards",
+          "PYTORCH_NO_CUDA_MEMORY_CACHING=1 CUDA_LAUNCH_BLOCKING=1 python <your script>   # make it reproducible",
+          "re-package with `AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=3` set while compiling: the last kernel "
+          "printed before the error is the suspect"};
+      if (!kernels.empty())
+        f.next_steps.push_back(fmt::format(
+            "then print one kernel's inputs: `AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"{}\" "
+            "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2` while compiling", kernels.back()));
+      out.push_back(std::move(f));
+      break;  // one triage per case: the advice does not change with the count
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_cuda_illegal_memory_access() { return std::make_unique<IllegalMemoryAccess>(); }
+
+}  // namespace aoti::checks

@@ -1,0 +1,155 @@
+// customop.fake-static-shape: a custom op fed dynamic inputs whose consumers were compiled for a
+// constant size — the op's fake/meta kernel returned a static shape.
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "checks/checks.hpp"
+#include "checks/support.hpp"
+
+namespace aoti::checks {
+namespace {
+using namespace aoti::core;
+
+class FakeStaticShape final : public BasicCheck {
+ public:
+  FakeStaticShape()
+      : BasicCheck("customop.fake-static-shape",
+                   "A custom op with dynamic inputs whose output was compiled as a static shape") {}
+
+  std::vector<Finding> run(const Case& c) const override {
+    std::vector<Finding> out;
+    for (const auto& model : c.models) {
+      if (!model.wrapper) continue;
+      const auto& w = *model.wrapper;
+      for (const auto& proxy : w.proxy_calls) {
+        const ExternNode* node = find_node(model, proxy.extern_node_index);
+        if (!node) continue;
+        // The op's dynamic inputs: model inputs with a size symbol bound to them.
+        std::vector<const SymbolBinding*> dynamic_dims;
+        for (const auto& arg : proxy.tensor_args)
+          for (const auto& b : w.bindings)
+            if (b.input == arg && !b.is_stride) dynamic_dims.push_back(&b);
+        if (dynamic_dims.empty()) continue;
+        const KernelCall* consumer = first_consumer(w, proxy, *node);
+        if (!consumer || uses_symbols(*consumer)) continue;
+        const TritonKernel* kernel = find_kernel(w, consumer->kernel);
+        if (auto f = report(model, w, proxy, *node, dynamic_dims, *consumer, kernel)) out.push_back(std::move(*f));
+      }
+    }
+    return out;
+  }
+
+ private:
+  static const ExternNode* find_node(const ModelFacts& model, int index) {
+    for (const auto& node : model.extern_nodes)
+      if (node.index == index) return &node;
+    return nullptr;
+  }
+  static const TritonKernel* find_kernel(const WrapperFacts& w, std::string_view name) {
+    for (const auto& k : w.kernels)
+      if (k.name == name) return &k;
+    return nullptr;
+  }
+  static bool uses_symbols(const KernelCall& call) {
+    return std::any_of(call.args.begin(), call.args.end(), [](const std::string& a) {
+      for (std::size_t i = 0; i < a.size(); ++i)
+        if ((i == 0 || !std::isalnum(static_cast<unsigned char>(a[i - 1]))) && is_size_symbol(a.substr(i, a.find_first_of(" *+-/)", i) - i)))
+          return true;
+      return false;
+    });
+  }
+
+  // The first kernel launched after the op that reads one of its outputs (directly or through a
+  // buffer the wrapper reuses for it); else the first kernel launched after it.
+  static const KernelCall* first_consumer(const WrapperFacts& w, const ProxyCall& proxy, const ExternNode& node) {
+    std::set<std::string> outputs(node.outputs.begin(), node.outputs.end());
+    for (const auto& arg : proxy.tensor_args)
+      if (std::none_of(w.inputs.begin(), w.inputs.end(), [&](const WrapperInput& i) { return i.name == arg; }))
+        outputs.insert(arg);
+    for (const auto& alias : w.buffer_reuses)
+      if (outputs.count(alias.from)) outputs.insert(alias.to);
+    const KernelCall* next = nullptr;
+    for (const auto& call : w.kernel_calls) {
+      if (call.line <= proxy.line) continue;
+      if (!next || call.line < next->line) next = &call;
+      if (std::any_of(call.args.begin(), call.args.end(), [&](const std::string& a) { return outputs.count(a) > 0; }))
+        return &call;
+    }
+    return next;
+  }
+
+  std::optional<Finding> report(const ModelFacts& model, const WrapperFacts& w, const ProxyCall& proxy,
+                                const ExternNode& node, const std::vector<const SymbolBinding*>& dynamic_dims,
+                                const KernelCall& consumer, const TritonKernel* kernel) const {
+    std::vector<std::int64_t> sizes;
+    for (const auto& a : consumer.args)
+      if (auto v = integer_literal(a)) sizes.push_back(*v);
+    if (kernel)
+      for (const auto& [name, value] : kernel->constant_numels) sizes.push_back(value);
+    if (sizes.empty()) return std::nullopt;
+    const std::int64_t numel = *std::max_element(sizes.begin(), sizes.end());
+
+    const SymbolBinding& dim = *dynamic_dims.front();
+    const int input = input_index_of(w, dim.input);
+    const std::string range = input >= 0 ? dim_contract(w, input, dim.dim) : "";
+    // numel / (the input's static dims) = the leading size the fake kernel claimed.
+    std::int64_t static_product = 1;
+    for (const auto& check : w.input_checks)
+      if (check.input_index == input && check.kind == InputCheckKind::dim_equal && check.dim != dim.dim)
+        static_product *= std::max<std::int64_t>(check.value, 1);
+    const bool divides = static_product > 1 && numel % static_product == 0;
+
+    Finding f = new_finding(Severity::error, 0.8);
+    f.subject = fmt::format("op {}", node.target);
+    f.title = fmt::format("Custom op `{}` has a static output shape although its input is dynamic", node.target);
+    f.message = fmt::format(
+        "`{}` receives model input `{}`, whose dim {} is the dynamic symbol `{}`{}; yet kernel `{}`, launched on "
+        "its output, was compiled for a constant {} elements{}. The op's fake (or meta) kernel returned a fixed "
+        "shape instead of one computed from its input's symbolic sizes.",
+        node.target, dim.input, dim.dim, dim.symbol, range.empty() ? "" : " " + range, consumer.kernel, numel,
+        divides ? fmt::format(" (= {} × {}: the fake output had {} rows whatever the batch)", numel / static_product,
+                              static_product, numel / static_product)
+                : "");
+    f.why = "The compiled graph trusts the fake kernel's shape: downstream kernels process only that many "
+            "elements, so at any other size rows are silently left uncomputed or read out of bounds — wrong "
+            "results with no error.";
+    f.evidence.push_back(Evidence{wrapper_at(w, dim.line),
+                                  fmt::format("int64_t {} = {}_size[{}];", dim.symbol, dim.input, dim.dim),
+                                  fmt::format("dim {} of `{}` is dynamic{}", dim.dim, dim.input, range.empty() ? "" : " " + range)});
+    f.evidence.push_back(Evidence{wrapper_at(w, proxy.line),
+                                  fmt::format("aoti_torch_proxy_executor_call_function(proxy_executor, {}, ..., {{{}}})",
+                                              proxy.extern_node_index, join(proxy.tensor_args)),
+                                  fmt::format("the call to `{}` through the proxy executor", node.target)});
+    if (!model.extern_nodes_where.artifact.empty())
+      f.evidence.push_back(Evidence{model.extern_nodes_where, fmt::format("\"target\": \"{}\"", node.target),
+                                    "the extern node the call runs"});
+    f.evidence.push_back(Evidence{wrapper_at(w, consumer.line),
+                                  fmt::format("call_{}({})", consumer.kernel, join(consumer.args)),
+                                  "the next kernel is launched with constant sizes only"});
+    if (kernel)
+      for (const auto& [name, value] : kernel->constant_numels)
+        f.evidence.push_back(Evidence{wrapper_at(w, kernel->line + 1), fmt::format("{} = {}", name, value),
+                                      fmt::format("`{}` hard-codes its size", kernel->name)});
+    f.next_steps = {
+        fmt::format("fix the fake kernel of `{}` to derive its shape from the input, e.g. "
+                    "`@torch.library.register_fake(\"{}\")` returning `x.new_empty((x.shape[0] + 1, x.shape[1]))` — "
+                    "no constants, no `int(...)` on sizes", node.target, node.target),
+        fmt::format("check it against the real kernel: `torch.library.opcheck(torch.ops.{}.default, (x,))` with "
+                    "several batch sizes", dotted(node.target)),
+        "re-export, re-package and compare the outputs at two batch sizes"};
+    return f;
+  }
+
+  static std::string dotted(std::string target) {
+    if (auto at = target.find("::"); at != std::string::npos) target.replace(at, 2, ".");
+    return target;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_customop_fake_static_shape() { return std::make_unique<FakeStaticShape>(); }
+
+}  // namespace aoti::checks

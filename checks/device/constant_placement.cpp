@@ -1,0 +1,70 @@
+// device.constant-placement: constants whose device differs from the model's.
+#include <fmt/format.h>
+
+#include "checks/checks.hpp"
+#include "checks/support.hpp"
+
+namespace aoti::checks {
+namespace {
+using namespace aoti::core;
+
+class ConstantPlacement final : public BasicCheck {
+ public:
+  ConstantPlacement()
+      : BasicCheck("device.constant-placement", "Constants placed on another device than the model's") {}
+
+  std::vector<Finding> run(const Case& c) const override {
+    std::vector<Finding> out;
+    const LogEvent* mixed = nullptr;
+    for (const auto& e : c.log_events)
+      if (e.kind == LogEventKind::mixed_device_constants) mixed = &e;
+
+    for (const auto& model : c.models) {
+      if (!model.wrapper) continue;
+      const std::string device = model.device();
+      if (device.empty()) continue;
+      const auto& w = *model.wrapper;
+      for (const auto& constant : w.constants) {
+        if (constant.device_type.empty() || constant.device_type == device) continue;
+        Finding f = new_finding(mixed ? Severity::error : Severity::warning, 0.9);
+        f.explains_failure = mixed != nullptr;
+        const std::string fqn = constant.original_fqn.empty() ? constant.name : constant.original_fqn;
+        f.subject = "constant " + fqn;
+        f.title = fmt::format("Constant `{}` is stored on {} in a {} model", fqn, constant.device_type, device);
+        f.message = fmt::format(
+            "The wrapper declares constant {} (`{}`, {} {}) with device_type = {}, while the model was "
+            "compiled for {}.",
+            constant.index, constant.name, constant.kind.empty() ? "tensor" : constant.kind,
+            shape_text(constant.shape), constant.device_type, device);
+        f.why = "A constant left on another device is copied at every run (a hidden cost), and loaders that "
+                "place constants by the model's device can fail or segfault while loading constants "
+                "(`Mixed-device constants`).";
+        f.evidence.push_back(Evidence{wrapper_at(w, constant.line),
+                                      fmt::format("constants_info_[{}].device_type = cached_torch_device_type_{}",
+                                                  constant.index, constant.device_type),
+                                      fmt::format("`{}` is declared on {}", constant.name, constant.device_type)});
+        for (const auto& copy : w.constants)
+          if (copy.name.starts_with(constant.name + "_" + device))
+            f.evidence.push_back(Evidence{wrapper_at(w, copy.line),
+                                          fmt::format("constants_info_[{}].name = \"{}\"", copy.index, copy.name),
+                                          fmt::format("a {} copy made at compile time, used by the kernels", device)});
+        if (mixed) f.evidence.push_back(event_evidence(*mixed, "the load failed on mixed-device constants"));
+        f.next_steps = {
+            fmt::format("keep `{}` on the model's device in the module you export: e.g. `self.register_buffer(\"{}\", "
+                        "t.to(\"{}\"))`, or `model.to(\"{}\")` after the assignment that moved it",
+                        fqn, fqn, device, device),
+            "re-export and re-package, then confirm no constant is on another device: "
+            "`aoti-analyze new_model.pt2`"};
+        out.push_back(std::move(f));
+      }
+    }
+    return out;
+  }
+
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_device_constant_placement() { return std::make_unique<ConstantPlacement>(); }
+
+}  // namespace aoti::checks

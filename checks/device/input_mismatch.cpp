@@ -1,0 +1,83 @@
+// device.input-mismatch: an input on another device than the one the package was compiled for.
+#include <fmt/format.h>
+
+#include "checks/checks.hpp"
+#include "checks/support.hpp"
+
+namespace aoti::checks {
+namespace {
+using namespace aoti::core;
+
+class InputMismatch final : public BasicCheck {
+ public:
+  InputMismatch()
+      : BasicCheck("device.input-mismatch", "An input tensor lives on another device than the package's") {}
+
+  std::vector<Finding> run(const Case& c) const override {
+    std::vector<Finding> out;
+    for (const auto& e : c.log_events) {
+      if (e.kind == LogEventKind::input_check_error && e.problem == "unmatched device type")
+        out.push_back(from_input_check(c, e));
+      else if (e.kind == LogEventKind::tensors_on_different_devices || e.kind == LogEventKind::pointer_on_host)
+        out.push_back(from_runtime_error(c, e));
+    }
+    return out;
+  }
+
+ private:
+  Finding from_input_check(const Case& c, const LogEvent& e) const {
+    Finding f = new_finding(Severity::error, 0.95);
+    f.explains_failure = true;
+    const ModelFacts* model = model_of(c, e);
+    const std::string expected = e.value.empty() ? e.expected : e.value;
+    const std::string actual = device_name_of_code(e.actual);
+    std::string input = fmt::format("input {}", e.input_index);
+    if (model && model->wrapper && e.input_index >= 0 &&
+        static_cast<std::size_t>(e.input_index) < model->wrapper->inputs.size())
+      input = fmt::format("input {} ({})", e.input_index, model->wrapper->inputs[static_cast<std::size_t>(e.input_index)].name);
+    f.subject = fmt::format("input {} device", e.input_index);
+    f.title = fmt::format("{} is on {} but the package was compiled for {}", input, actual, expected);
+    f.message = fmt::format(
+        "The AOTI input check rejected {}: the model expects a {} tensor and was given a {} tensor.",
+        input, expected, actual);
+    f.why = "AOTI kernels dereference input pointers directly: a tensor on the wrong device is an error "
+            "with input checks on, and a segfault, an illegal memory access or garbage without them.";
+    f.evidence.push_back(event_evidence(e, "the runtime input check that fired"));
+    if (model) add_package_device(f, *model);
+    f.next_steps = {
+        fmt::format("move the input to the package's device before calling the model: `x = x.to(\"{}\")`", expected),
+        "check which device the caller builds the tensor on, e.g. print `x.device` just before the call"};
+    return f;
+  }
+
+  Finding from_runtime_error(const Case& c, const LogEvent& e) const {
+    Finding f = new_finding(Severity::error, 0.8);
+    f.explains_failure = true;
+    const ModelFacts* model = model_of(c, e);
+    f.subject = "runtime device error";
+    f.title = e.kind == LogEventKind::pointer_on_host
+                  ? "A host pointer reached a CUDA kernel"
+                  : fmt::format("Tensors on different devices met in one operation ({})", e.value);
+    f.message = "The run mixed devices: an input (or a constant) is on another device than the kernels "
+                "that read it.";
+    f.why = "The model runs all its kernels on the device it was compiled for; every input must be there too.";
+    f.evidence.push_back(event_evidence(e, "the runtime error"));
+    if (model) add_package_device(f, *model);
+    f.next_steps = {
+        "re-run with input checks on to name the input: `AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>`",
+        "move every input to the package's device before the call"};
+    return f;
+  }
+
+  static void add_package_device(Finding& f, const ModelFacts& model) {
+    if (model.device().empty()) return;
+    f.evidence.push_back(Evidence{model.metadata_where, fmt::format("AOTI_DEVICE_KEY = {}", model.device()),
+                                  "the device the package was compiled for"});
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_device_input_mismatch() { return std::make_unique<InputMismatch>(); }
+
+}  // namespace aoti::checks

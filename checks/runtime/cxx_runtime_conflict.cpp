@@ -1,0 +1,88 @@
+// runtime.cxx-runtime-conflict: a model .so that carries its own static libstdc++ and exports the
+// C++ runtime's symbols: in a process that already maps libstdc++.so.6 (every PyTorch process), two
+// copies of std::locale, iostreams and the exception runtime meet, which crashes at load.
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "checks/checks.hpp"
+#include "checks/support.hpp"
+
+namespace aoti::checks {
+namespace {
+using namespace aoti::core;
+
+std::string demangle(const std::string& name) {
+  if (name.size() > 1024) return name;  // hostile input: leave it as it is
+  int status = 0;
+  std::unique_ptr<char, decltype(&std::free)> out(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), &std::free);
+  return status == 0 && out ? std::string(out.get()) : name;
+}
+
+std::string first_word(std::string_view text) {
+  const auto begin = text.find_first_not_of(" \t");
+  if (begin == std::string_view::npos) return "";
+  return std::string(text.substr(begin, text.find_first_of(" \t", begin) - begin));
+}
+
+class CxxRuntimeConflict final : public BasicCheck {
+ public:
+  CxxRuntimeConflict()
+      : BasicCheck("runtime.cxx-runtime-conflict",
+                   "A model .so with its own static libstdc++ in a process that maps another one") {}
+
+  std::vector<Finding> run(const Case& c) const override {
+    std::vector<Finding> out;
+    for (const auto& model : c.models) {
+      if (!model.so) continue;
+      const ElfFacts& so = *model.so;
+      const bool links_libstdcxx = std::any_of(so.needed.begin(), so.needed.end(), [](const std::string& n) {
+        return n.starts_with("libstdc++") || n.starts_with("libc++");
+      });
+      if (links_libstdcxx || so.cxx_runtime_symbol_count == 0) continue;
+
+      Finding f = new_finding(Severity::warning, 0.85);
+      f.subject = "model so " + model.name;
+      const std::string compiler = model.wrapper ? first_word(model.wrapper->link_cmd) : "";
+      f.title = "The model .so carries its own copy of the C++ runtime (libstdc++ linked statically)";
+      f.message = fmt::format(
+          "The model's shared object has no DT_NEEDED entry for libstdc++.so.6 yet defines {} symbols of the C++ "
+          "runtime itself (std::locale, iostreams, the exception runtime){}. The Python process that loads it "
+          "already maps the system libstdc++.so.6.",
+          so.cxx_runtime_symbol_count, compiler.empty() ? "" : fmt::format("; it was linked by `{}`", compiler));
+      f.why = "Two C++ runtimes in one process share global state by symbol name: std::locale and regex objects "
+              "built by one copy are used by the other, which crashes while the model is created "
+              "(parse_device_str → std::regex) or later, depending on load order.";
+      f.evidence.push_back(Evidence{so.where, "DT_NEEDED: " + join(so.needed),
+                                    "no libstdc++.so.6 among the libraries the model .so needs"});
+      std::vector<std::string> sample;
+      for (std::size_t i = 0; i < so.cxx_runtime_symbols.size() && i < 4; ++i) sample.push_back(demangle(so.cxx_runtime_symbols[i]));
+      f.evidence.push_back(Evidence{so.where, join(sample, "; "),
+                                    fmt::format("{} C++ runtime symbols defined by the model .so itself",
+                                                so.cxx_runtime_symbol_count)});
+      for (const auto& comment : so.comments)
+        f.evidence.push_back(Evidence{so.where, comment, "the compiler that built it (.comment)"});
+      if (model.wrapper && !model.wrapper->link_cmd.empty())
+        f.evidence.push_back(Evidence{wrapper_at(*model.wrapper, model.wrapper->link_cmd_line), compiler + " ... -shared ...",
+                                      "the link command recorded in the wrapper"});
+      f.next_steps = {
+          "re-package with the compiler whose libstdc++ the process uses, which links it dynamically: "
+          "`CXX=/usr/bin/g++ python <your export script>`",
+          fmt::format("confirm the new .so needs libstdc++.so.6: `d=$(mktemp -d) && unzip -q '{}' '{}' -d \"$d\" && "
+                      "readelf -d \"$d/{}\" | grep NEEDED`", so.where.artifact, so.where.entry, so.where.entry),
+          "aoti-analyze new_model.pt2   # this finding should be gone"};
+      out.push_back(std::move(f));
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_runtime_cxx_runtime_conflict() { return std::make_unique<CxxRuntimeConflict>(); }
+
+}  // namespace aoti::checks

@@ -1,0 +1,79 @@
+// shape.input-checks-off: the package enforces its input contract only with AOTI_RUNTIME_CHECK_INPUTS=1.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "checks/checks.hpp"
+#include "checks/support.hpp"
+
+namespace aoti::checks {
+namespace {
+using namespace aoti::core;
+
+bool is_failure(const LogEvent& e) {
+  return e.kind != LogEventKind::deprecated_api && e.kind != LogEventKind::export_specialized;
+}
+
+class InputChecksOff final : public BasicCheck {
+ public:
+  InputChecksOff()
+      : BasicCheck("shape.input-checks-off",
+                   "The input contract is enforced only with AOTI_RUNTIME_CHECK_INPUTS=1, and it was off") {}
+
+  std::vector<Finding> run(const Case& c) const override {
+    std::vector<Finding> out;
+    for (std::size_t m = 0; m < c.models.size(); ++m) {
+      const auto& model = c.models[m];
+      if (!model.wrapper || !model.wrapper->checks_gated_by_env || model.wrapper->input_checks.empty()) continue;
+      const auto& w = *model.wrapper;
+      const auto events_here = [&](auto predicate) {
+        return std::any_of(c.log_events.begin(), c.log_events.end(), [&](const LogEvent& e) {
+          return (e.model < 0 || e.model == static_cast<int>(m)) && predicate(e);
+        });
+      };
+      // An input-check error proves the checks ran.
+      if (events_here([](const LogEvent& e) { return e.kind == LogEventKind::input_check_error; })) continue;
+      const bool failed = events_here(is_failure);
+
+      Finding f = new_finding(failed ? Severity::warning : Severity::note, failed ? 0.6 : 0.5);
+      f.subject = "input checks " + model.name;
+      std::string contract;
+      for (const auto& input : w.inputs)
+        if (auto text = input_contract(w, input.index); !text.empty())
+          contract += fmt::format("{}`{}`: {}", contract.empty() ? "" : "; ", input.name, text);
+      f.title = failed ? "The run failed with the package's input checks off"
+                       : "The package's input contract is only enforced with AOTI_RUNTIME_CHECK_INPUTS=1";
+      f.message = fmt::format(
+          "The wrapper compiles in checks of every input ({}) but runs them only when "
+          "AOTI_RUNTIME_CHECK_INPUTS is set to a non-zero value; {}.",
+          contract.empty() ? "devices, dtypes, sizes and strides" : contract,
+          failed ? "the failing run shows no input-check error, so they were off"
+                 : "without it, inputs outside the contract are accepted silently");
+      f.why = "An input outside the compiled contract (a wrong device, a size beyond the exported range, a "
+              "non-contiguous tensor) turns into a segfault, an illegal memory access or silently wrong "
+              "output instead of a clear error.";
+      f.evidence.push_back(Evidence{wrapper_at(w, w.gate_line), "if (!_check_aoti_runtime_check_inputs_env()) return;",
+                                    "the input checks are skipped unless the variable is set"});
+      for (const auto& check : w.input_checks) {
+        if (check.kind != InputCheckKind::dim_max && check.kind != InputCheckKind::device_type) continue;
+        f.evidence.push_back(Evidence{wrapper_at(w, check.line),
+                                      fmt::format("input {} `{}`: {}", check.input_index, check.input_name,
+                                                  input_contract(w, check.input_index)),
+                                      "the contract these checks enforce"});
+        break;
+      }
+      f.next_steps = {"AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>   # every input is validated before the run"};
+      if (failed)
+        f.next_steps.push_back(
+            "AOTI_RUNTIME_CHECK_INPUTS=1 CUDA_LAUNCH_BLOCKING=1 PYTORCH_NO_CUDA_MEMORY_CACHING=1 python <your script>");
+      out.push_back(std::move(f));
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_shape_input_checks_off() { return std::make_unique<InputChecksOff>(); }
+
+}  // namespace aoti::checks

@@ -1,0 +1,116 @@
+// shape.input-contract-violation: runtime input-check errors, explained against the package's contract.
+#include <fmt/format.h>
+
+#include "checks/checks.hpp"
+#include "checks/support.hpp"
+
+namespace aoti::checks {
+namespace {
+using namespace aoti::core;
+
+class InputContractViolation final : public BasicCheck {
+ public:
+  InputContractViolation()
+      : BasicCheck("shape.input-contract-violation",
+                   "An input violated the package's compiled contract (size, dtype, stride)") {}
+
+  std::vector<Finding> run(const Case& c) const override {
+    std::vector<Finding> out;
+    for (const auto& e : c.log_events) {
+      if (e.kind != LogEventKind::input_check_error || e.problem == "unmatched device type") continue;
+      out.push_back(explain(c, e));
+    }
+    return out;
+  }
+
+ private:
+  Finding explain(const Case& c, const LogEvent& e) const {
+    Finding f = new_finding(Severity::error, 0.9);
+    f.explains_failure = true;
+    const ModelFacts* model = model_of(c, e);
+    const WrapperFacts* w = model && model->wrapper ? &*model->wrapper : nullptr;
+
+    std::string input = fmt::format("input {}", e.input_index);
+    std::string symbol;
+    if (w && e.input_index >= 0 && static_cast<std::size_t>(e.input_index) < w->inputs.size()) {
+      const std::string& name = w->inputs[static_cast<std::size_t>(e.input_index)].name;
+      input = fmt::format("input {} (`{}`)", e.input_index, name);
+      for (const auto& b : w->bindings)
+        if (b.input == name && b.dim == e.dim && !b.is_stride) symbol = b.symbol;
+    }
+    const std::string range = w && e.dim >= 0 ? dim_contract(*w, e.input_index, e.dim) : "";
+    f.subject = fmt::format("input {} {} dim {}", e.input_index, e.problem, e.dim);
+
+    if (e.problem.starts_with("dim value is too")) {
+      const bool large = e.problem.ends_with("large");
+      f.title = fmt::format("{} dim {} is {}, {} the exported range {}", input, e.dim, e.actual,
+                            large ? "above" : "below", range.empty() ? "(min/max)" : range.substr(3));
+      f.message = fmt::format("The run passed size {} in dim {} of {}; the package was exported with that dim "
+                              "{}{}, and the input check refused it (expected {} {}).",
+                              e.actual, e.dim, input, range.empty() ? "bounded" : range,
+                              symbol.empty() ? "" : fmt::format(" (symbol `{}` in the wrapper)", symbol),
+                              large ? "<=" : ">=", e.expected);
+      f.next_steps = {
+          fmt::format("re-export with a range that covers {}: e.g. `Dim(\"<name>\", min=..., max={})` for dim {} of {}, "
+                      "then re-package", e.actual, large ? e.actual : e.expected, e.dim, input),
+          fmt::format("or split / pad the request so dim {} stays {}", e.dim, range.empty() ? "in range" : range)};
+    } else if (e.problem == "unmatched dim value") {
+      f.title = fmt::format("{} dim {} is {}, but the package was compiled for exactly {}", input, e.dim, e.actual, e.expected);
+      f.message = fmt::format("Dim {} of {} is static in the package (= {}); the run passed {}.", e.dim, input,
+                              e.expected, e.actual);
+      f.next_steps = {fmt::format("export dim {} as dynamic (`Dim(...)` in `dynamic_shapes`) if it varies, "
+                                  "then re-package", e.dim)};
+    } else if (e.problem == "unmatched dtype") {
+      const std::string want = dtype_name_of_code(e.expected), got = dtype_name_of_code(e.actual);
+      f.title = fmt::format("{} is {}, but the package was compiled for {}", input, got, want);
+      f.message = fmt::format("The input check compares dtype codes: expected {} ({}), got {} ({}).", e.expected,
+                              want, e.actual, got);
+      f.next_steps = {fmt::format("cast before the call: `x = x.to(torch.{})`", want),
+                      fmt::format("or export and package a {} variant of the model", got)};
+    } else if (e.problem == "unmatched stride value") {
+      f.title = fmt::format("{} has stride {} in dim {}, expected {}: it is not laid out as compiled", input,
+                            e.actual, e.dim, e.expected);
+      f.message = fmt::format("The package was compiled for a contiguous layout (stride {} in dim {}); the run passed "
+                              "a tensor with stride {} there, e.g. a transposed or sliced view.",
+                              e.expected, e.dim, e.actual);
+      f.next_steps = {"pass a contiguous tensor: `x = x.contiguous()` before the call"};
+    } else {
+      f.title = fmt::format("{} was refused by the input check: {}", input, e.problem);
+      f.message = fmt::format("expected {}, got {}", e.expected, e.actual);
+    }
+    f.why = "The compiled kernels assume exactly this contract; with AOTI_RUNTIME_CHECK_INPUTS unset the same input "
+            "would run unchecked and crash or compute garbage.";
+    f.evidence.push_back(event_evidence(e, "the runtime input check that fired"));
+    if (w) {
+      for (const auto& check : w->input_checks) {
+        if (check.input_index != e.input_index) continue;
+        const bool same_dim = check.dim == e.dim && e.dim >= 0;
+        const bool same_kind = (e.problem == "unmatched dtype" && check.kind == InputCheckKind::dtype);
+        if (!same_dim && !same_kind) continue;
+        if (e.problem == "unmatched stride value" && check.kind != InputCheckKind::stride_equal) continue;
+        if (e.problem != "unmatched stride value" && check.kind == InputCheckKind::stride_equal) continue;
+        f.evidence.push_back(Evidence{wrapper_at(*w, check.line), check_text(check),
+                                      fmt::format("the package's contract for {}: {}", input, input_contract(*w, e.input_index))});
+      }
+    }
+    return f;
+  }
+
+  static std::string check_text(const InputCheck& check) {
+    switch (check.kind) {
+      case InputCheckKind::dim_min: return fmt::format("if ({}_size[{}] < {})", check.input_name, check.dim, check.value);
+      case InputCheckKind::dim_max: return fmt::format("if ({}_size[{}] > {})", check.input_name, check.dim, check.value);
+      case InputCheckKind::dim_equal: return fmt::format("if ({} != {}_size[{}])", check.value, check.input_name, check.dim);
+      case InputCheckKind::stride_equal: return fmt::format("if ({} != {}_stride[{}])", check.value, check.input_name, check.dim);
+      case InputCheckKind::dtype: return fmt::format("expected dtype {} ({})", check.value, check.label);
+      case InputCheckKind::device_type: return fmt::format("expected device type {} ({})", check.value, check.label);
+    }
+    return "";
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_shape_input_contract_violation() { return std::make_unique<InputContractViolation>(); }
+
+}  // namespace aoti::checks
