@@ -246,7 +246,7 @@ struct LogEvent {
   std::string expected;  // as printed: "11(cuda)", "1024", "6(at::kFloat)", "16"
   std::string actual;    // "0", "4096", "5", "1"
 
-  // triton_assert: the assert message; api_call_failed: the failing file; export_specialized: symbol
+  // triton_assert: the assert message; api_call_failed: the failing call; export_specialized: symbol
   std::string subject;
   std::string value;     // export_specialized: "8"; cuda_error: the error text; api_call_failed: "144"
   std::string source_file;  // triton_assert: the kernel's .py path; api_call_failed: the .cpp file

@@ -1,1 +1,0 @@
-// placeholder until the logs parser lands
