@@ -1,5 +1,5 @@
 // A .pt2 AOTI package: archive format and layout, the models inside, and each model's facts
-// (metadata, wrapper source, extern nodes, the .so read as ELF in place).
+// (metadata, extern nodes, the .so read as ELF in place) and its raw wrapper source.
 #pragma once
 
 #include <filesystem>
@@ -13,7 +13,11 @@ namespace aoti::parsers::pt2 {
 
 struct Pt2Contents {
   core::PackageFacts package;
+  // ModelFacts::wrapper is left unset: the analyzer parses the wrapper sources.
   std::vector<core::ModelFacts> models;
+  // Aligned with `models`: the text of each model's <hash>.wrapper.cpp (at most 64 MiB), empty
+  // when the model has none or it could not be read (a diagnostic then says why).
+  std::vector<std::string> wrapper_sources;
   // Problems with single entries (a wrapper too large, a .so that is not ELF, bad JSON): the
   // package is still analyzed from what could be read.
   std::vector<core::Diagnostic> diagnostics;

@@ -1,1 +1,0 @@
-// placeholder until the elf parser lands

@@ -1,1 +1,0 @@
-// placeholder until the pt2 parser lands

@@ -1,0 +1,344 @@
+#include "parsers/pt2/pt2_package.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "parsers/elf/elf_reader.hpp"
+#include "parsers/zip/zip_archive.hpp"
+
+namespace aoti::parsers::pt2 {
+namespace {
+
+using nlohmann::json;
+using zip::ZipArchive;
+using zip::ZipEntry;
+
+constexpr std::uint64_t k_max_header_record = 64;
+constexpr std::uint64_t k_max_json = 16ull << 20;
+constexpr std::uint64_t k_max_wrapper = 64ull << 20;
+constexpr std::uint64_t k_max_compressed_so = 512ull << 20;
+constexpr std::size_t k_max_value_text = 200;
+constexpr std::string_view k_aotinductor_dir = "data/aotinductor/";
+
+std::string trim(std::string text) {
+  const auto is_space = [](unsigned char c) { return std::isspace(c) != 0; };
+  text.erase(text.begin(), std::find_if_not(text.begin(), text.end(), is_space));
+  text.erase(std::find_if_not(text.rbegin(), text.rend(), is_space).base(), text.end());
+  return text;
+}
+
+// Where the package's records live: under one root folder (torch >= 2.8 names it after the
+// file, "model/" for model.pt2), or at the top (legacy Python zipfile writer).
+struct Root {
+  std::string prefix;
+  const ZipEntry* archive_format = nullptr;
+};
+
+// Found from the archive_format record rather than from the first entries, as torch's loader
+// does, because the record is what makes the zip a pt2 package and it is never nested deeper.
+std::optional<Root> find_root(const ZipArchive& archive) {
+  if (const ZipEntry* entry = archive.find("archive_format")) return Root{"", entry};
+  std::optional<Root> root;
+  for (const ZipEntry& entry : archive.entries()) {
+    const std::string_view name = entry.name;
+    const auto slash = name.find('/');
+    if (slash == std::string_view::npos || slash == 0 || name.substr(slash + 1) != "archive_format")
+      continue;
+    Root candidate{std::string(name.substr(0, slash + 1)), &entry};
+    // With several candidates, the folder that holds the first entry is the package's.
+    if (!root || archive.entries().front().name.starts_with(candidate.prefix)) root = candidate;
+  }
+  return root;
+}
+
+std::string record_text(const ZipArchive& archive, const ZipEntry& entry) {
+  auto text = archive.read(entry, k_max_header_record);
+  return text ? trim(std::move(*text)) : std::string();
+}
+
+std::string short_text(std::string text) {
+  if (text.size() > k_max_value_text) text = text.substr(0, k_max_value_text) + "...";
+  return text;
+}
+
+// One value of a torch.export schema Argument, shortly: a tensor by name, a number or a list.
+std::string value_text(const json& value) {
+  if (value.is_object()) {
+    if (const auto it = value.find("name"); it != value.end() && it->is_string()) return *it;
+    // Symbolic ints and optional tensors are nested one-key unions: {"as_name": "s0"}, ...
+    if (value.size() == 1) return value_text(value.begin().value());
+    return value.dump();
+  }
+  if (value.is_array()) {
+    std::string text = "[";
+    for (std::size_t i = 0; i < value.size(); ++i) text += (i ? ", " : "") + value_text(value[i]);
+    return text + "]";
+  }
+  if (value.is_string()) return value.get<std::string>();
+  return value.dump();
+}
+
+// {"as_float": 0.5} -> "float 0.5", {"as_tensor": {"name": "arg0_1"}} -> "tensor arg0_1".
+std::string argument_text(const json& argument) {
+  if (!argument.is_object() || argument.empty()) return short_text(argument.dump());
+  const auto first = argument.begin();
+  const std::string& key = first.key();
+  const json& value = first.value();
+  const std::string kind = key.starts_with("as_") ? key.substr(3) : key;
+  if (value.is_null() || kind == "none") return kind;
+  return short_text(kind + " " + value_text(value));
+}
+
+std::string string_field(const json& object, const char* key) {
+  if (!object.is_object()) return {};
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+void collect_tensor_names(const json& argument, std::vector<std::string>& names) {
+  if (!argument.is_object()) return;
+  if (const auto it = argument.find("as_tensor"); it != argument.end())
+    if (auto name = string_field(*it, "name"); !name.empty()) names.push_back(std::move(name));
+  if (const auto it = argument.find("as_tensors"); it != argument.end() && it->is_array())
+    for (const json& tensor : *it)
+      if (auto name = string_field(tensor, "name"); !name.empty()) names.push_back(std::move(name));
+}
+
+std::vector<core::ExternNode> extern_nodes_from(const json& document) {
+  std::vector<core::ExternNode> nodes;
+  const auto list = document.is_object() ? document.find("nodes") : document.end();
+  if (!document.is_object() || list == document.end() || !list->is_array())
+    throw std::invalid_argument("no \"nodes\" list");
+  for (const json& item : *list) {
+    core::ExternNode node;
+    node.index = static_cast<int>(nodes.size());
+    node.name = string_field(item, "name");
+    const json empty = json::object();
+    const json& body = item.is_object() && item.contains("node") ? item["node"] : empty;
+    node.target = string_field(body, "target");
+    if (const auto inputs = body.find("inputs"); inputs != body.end() && inputs->is_array())
+      for (const json& input : *inputs)
+        node.inputs.push_back({string_field(input, "name"),
+                               input.is_object() && input.contains("arg") ? argument_text(input["arg"]) : ""});
+    if (const auto outputs = body.find("outputs"); outputs != body.end() && outputs->is_array())
+      for (const json& output : *outputs) collect_tensor_names(output, node.outputs);
+    nodes.push_back(std::move(node));
+  }
+  return nodes;
+}
+
+// The files of one model folder, chosen by the names torch 2.7+ writes, then by the older
+// <hash>.cpp / <hash>_metadata.json / <hash>.so / <hash>.json names.
+struct ModelFiles {
+  const ZipEntry* wrapper = nullptr;
+  const ZipEntry* metadata = nullptr;
+  const ZipEntry* so = nullptr;
+  const ZipEntry* extern_json = nullptr;
+};
+
+const ZipEntry* pick(const std::vector<const ZipEntry*>& files, std::string_view preferred,
+                     std::string_view fallback, std::string_view excluded) {
+  for (const ZipEntry* entry : files)
+    if (entry->name.ends_with(preferred)) return entry;
+  for (const ZipEntry* entry : files)
+    if (entry->name.ends_with(fallback) && (excluded.empty() || !entry->name.ends_with(excluded)))
+      return entry;
+  return nullptr;
+}
+
+ModelFiles pick_files(const std::vector<const ZipEntry*>& files) {
+  ModelFiles picked;
+  picked.wrapper = pick(files, ".wrapper.cpp", ".cpp", ".kernel.cpp");
+  picked.metadata = pick(files, ".wrapper_metadata.json", "_metadata.json", ".kernel_metadata.json");
+  picked.so = pick(files, ".wrapper.so", ".so", "");
+  // The extern node JSON is named after the .so: <hash>.wrapper.json, or <hash>.json.
+  if (picked.so) {
+    const std::string& so = picked.so->name;
+    const std::string extern_json = so.substr(0, so.size() - 3) + ".json";
+    for (const ZipEntry* entry : files)
+      if (entry->name == extern_json) picked.extern_json = entry;
+  }
+  return picked;
+}
+
+class PackageReader {
+ public:
+  PackageReader(const ZipArchive& archive, const std::string& display, Pt2Contents& contents)
+      : m_archive(archive), m_display(display), m_contents(contents) {}
+
+  void read_model(const std::string& name, const std::vector<const ZipEntry*>& files) {
+    core::ModelFacts model;
+    model.name = name;
+    model.package = m_display;
+    for (const ZipEntry* entry : files) model.files.push_back(entry->name);
+    const ModelFiles picked = pick_files(files);
+    std::string wrapper_source;
+
+    if (!picked.wrapper)
+      diagnose("model '" + name + "': no wrapper source (*.wrapper.cpp) in the package");
+    else if (auto text = m_archive.read(*picked.wrapper, k_max_wrapper))
+      wrapper_source = std::move(*text);
+    else
+      diagnose(picked.wrapper->name + ": " + text.error().message);
+
+    if (!picked.metadata)
+      diagnose("model '" + name + "': no metadata (*.wrapper_metadata.json) in the package");
+    else
+      read_metadata(*picked.metadata, model);
+
+    if (!picked.so)
+      diagnose("model '" + name + "': no shared object (*.wrapper.so) in the package");
+    else
+      read_so(*picked.so, model);
+
+    if (picked.extern_json) read_extern_nodes(*picked.extern_json, model);
+
+    m_contents.models.push_back(std::move(model));
+    m_contents.wrapper_sources.push_back(std::move(wrapper_source));
+  }
+
+ private:
+  void diagnose(std::string message) {
+    m_contents.diagnostics.push_back({m_display, std::move(message)});
+  }
+
+  std::optional<json> read_json(const ZipEntry& entry) {
+    auto text = m_archive.read(entry, k_max_json);
+    if (!text) {
+      diagnose(entry.name + ": " + text.error().message);
+      return std::nullopt;
+    }
+    json document = json::parse(*text, nullptr, false);
+    if (document.is_discarded()) {
+      diagnose(entry.name + ": not valid JSON");
+      return std::nullopt;
+    }
+    return document;
+  }
+
+  void read_metadata(const ZipEntry& entry, core::ModelFacts& model) {
+    model.metadata_where = {m_display, entry.name, 0};
+    const auto document = read_json(entry);
+    if (!document) return;
+    if (!document->is_object()) {
+      diagnose(entry.name + ": metadata is not a JSON object");
+      return;
+    }
+    for (const auto& [key, value] : document->items())
+      model.metadata[key] = value.is_string() ? value.get<std::string>() : value.dump();
+  }
+
+  void read_so(const ZipEntry& entry, core::ModelFacts& model) {
+    auto facts = read_elf(entry);
+    if (facts)
+      model.so = std::move(*facts);
+    else
+      diagnose(entry.name + ": " + facts.error().message);
+  }
+
+  // A stored .so is read in place; a compressed one (not written by torch) is inflated first.
+  Parsed<core::ElfFacts> read_elf(const ZipEntry& entry) const {
+    const core::Location where{m_display, entry.name, 0};
+    const auto as_elf = [&](const RandomAccess& source) -> Parsed<core::ElfFacts> {
+      auto facts = elf::read_shared_object(source, where);
+      if (!facts) return fail("not a readable ELF shared object: " + facts.error().message);
+      return facts;
+    };
+    if (entry.stored) {
+      auto source = m_archive.open_stored(entry);
+      if (!source) return fail(source.error().message);
+      return as_elf(**source);
+    }
+    auto bytes = m_archive.read(entry, k_max_compressed_so);
+    if (!bytes) return fail(bytes.error().message);
+    return as_elf(*open_memory(*bytes));
+  }
+
+  void read_extern_nodes(const ZipEntry& entry, core::ModelFacts& model) {
+    model.extern_nodes_where = {m_display, entry.name, 0};
+    const auto document = read_json(entry);
+    if (!document) return;
+    try {
+      model.extern_nodes = extern_nodes_from(*document);
+    } catch (const std::exception& error) {
+      diagnose(entry.name + ": unexpected extern node JSON: " + error.what());
+    }
+  }
+
+  const ZipArchive& m_archive;
+  const std::string& m_display;
+  Pt2Contents& m_contents;
+};
+
+}  // namespace
+
+bool looks_like_pt2(const std::filesystem::path& path) {
+  try {
+    char magic[4] = {};
+    std::ifstream in(path, std::ios::binary);
+    // Sniff the local header magic first, so that arbitrary files never reach libzip.
+    if (!in.read(magic, sizeof magic) || std::memcmp(magic, "PK\x03\x04", 4) != 0) return false;
+    auto archive = ZipArchive::open(path);
+    if (!archive) return false;
+    const auto root = find_root(*archive);
+    return root && record_text(*archive, *root->archive_format) == "pt2";
+  } catch (...) {
+    return false;
+  }
+}
+
+Parsed<Pt2Contents> read_package(const std::filesystem::path& path, const std::string& display) {
+  auto archive = ZipArchive::open(path);
+  if (!archive) return fail(archive.error().message);
+  const auto root = find_root(*archive);
+  if (!root) return fail("no archive_format entry: not a pt2 package");
+  const std::string format = record_text(*archive, *root->archive_format);
+  if (format != "pt2") return fail("archive_format is '" + short_text(format) + "', not 'pt2'");
+
+  Pt2Contents contents;
+  core::PackageFacts& package = contents.package;
+  package.path = display;
+  package.layout = root->prefix.empty() ? "legacy (no root folder)"
+                                        : "root folder '" + root->prefix + "'";
+  package.archive_format = format;
+  package.zip64 = archive->is_zip64();
+  for (const char* record : {"archive_version", "version"}) {
+    if (const ZipEntry* entry = archive->find(root->prefix + record)) {
+      package.archive_version = record_text(*archive, *entry);
+      break;
+    }
+  }
+
+  // Models in name order: data/aotinductor/<model>/...
+  const std::string models_dir = root->prefix + std::string(k_aotinductor_dir);
+  std::map<std::string, std::vector<const ZipEntry*>> model_files;
+  std::vector<std::string> outside_root;
+  for (const ZipEntry& entry : archive->entries()) {
+    package.entries.push_back({entry.name, entry.size, entry.compressed_size, entry.stored});
+    if (!entry.name.starts_with(root->prefix)) outside_root.push_back(entry.name);
+    if (!entry.name.starts_with(models_dir)) continue;
+    const std::string rest = entry.name.substr(models_dir.size());
+    const auto slash = rest.find('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == rest.size()) continue;
+    model_files[rest.substr(0, slash)].push_back(&entry);
+  }
+  if (!outside_root.empty())
+    contents.diagnostics.push_back(
+        {display, std::to_string(outside_root.size()) + " entries lie outside the root folder '" +
+                      root->prefix + "' (torch's loader rejects such a package), e.g. " +
+                      outside_root.front()});
+  if (model_files.empty())
+    contents.diagnostics.push_back({display, "no model under " + models_dir});
+
+  PackageReader reader(*archive, display, contents);
+  for (const auto& [name, files] : model_files) reader.read_model(name, files);
+  return contents;
+}
+
+}  // namespace aoti::parsers::pt2
