@@ -1,0 +1,174 @@
+#include "parsers/wrapper/triton_source.hpp"
+
+#include <optional>
+
+#include "parsers/wrapper/text_scan.hpp"
+
+namespace aoti::parsers::wrapper {
+
+namespace {
+
+constexpr std::string_view k_opening = "async_compile.triton(";
+
+std::optional<std::string_view> opened_kernel_name(std::string_view line) {
+  const std::size_t at = line.find(k_opening);
+  if (at == std::string_view::npos) return std::nullopt;
+  const std::string_view rest = trim(line.substr(at + k_opening.size()));
+  if (rest.empty() || (rest[0] != '\'' && rest[0] != '"')) return std::nullopt;
+  const std::size_t end = rest.find(rest[0], 1);
+  if (end == std::string_view::npos) return std::nullopt;
+  const std::string_view name = rest.substr(1, end - 1);
+  if (name.empty() || leading_identifier(name).size() != name.size()) return std::nullopt;
+  return name;
+}
+
+// The first `+` outside brackets: `in_ptr0 + (x1 + 32*tmp4)` splits into pointer and offset.
+std::size_t find_top_level_plus(std::string_view text) {
+  std::size_t depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '(' || c == '[' || c == '{')
+      ++depth;
+    else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+      --depth;
+    else if (c == '+' && depth == 0)
+      return i;
+  }
+  return std::string_view::npos;
+}
+
+// `index out of bounds: 0 <= tmp4 < ks0` -> ("tmp4", "ks0").
+void read_index_bound(core::TritonAssert& assertion) {
+  const std::string_view message = assertion.message;
+  const std::size_t lower = message.find("<=");
+  if (lower == std::string_view::npos) return;
+  const std::string_view after = trim(message.substr(lower + 2));
+  const std::string_view var = leading_identifier(after);
+  if (var.empty()) return;
+  const std::string_view rest = trim(after.substr(var.size()));
+  if (rest.empty() || rest[0] != '<' || (rest.size() > 1 && rest[1] == '=')) return;
+  assertion.index_var = std::string(var);
+  assertion.bound = std::string(trim(rest.substr(1)));
+}
+
+}  // namespace
+
+bool TritonSourceReader::opens_source(std::string_view opening) {
+  return opened_kernel_name(opening).has_value();
+}
+
+TritonSourceReader::TritonSourceReader(std::string_view opening, int line) {
+  m_kernel.name = std::string(opened_kernel_name(opening).value_or(""));
+  m_kernel.source_begin = line;
+  m_closing = opening.find("\"\"\"") != std::string_view::npos ? "\"\"\"" : "'''";
+}
+
+bool TritonSourceReader::read_line(std::string_view line, int number) {
+  if (line.find(m_closing) != std::string_view::npos) return false;
+  if (m_in_body) {
+    read_body_line(line, number);
+  } else if (line.starts_with("def ")) {
+    read_def(line, number);
+  } else if (line.find("'signature'") != std::string_view::npos) {
+    read_signature(line);
+  }
+  return true;
+}
+
+void TritonSourceReader::read_signature(std::string_view line) {
+  const std::size_t key = line.find("'signature'");
+  const std::size_t open = line.find('{', key);
+  if (open == std::string_view::npos) return;
+  const auto contents = bracket_contents(line, open);
+  if (!contents) return;
+  const auto items = split_top_level(*contents);
+  if (!items) return;
+  for (const auto item : *items) {
+    const std::size_t colon = item.find(':');
+    if (colon == std::string_view::npos) continue;
+    const std::string_view raw_key = trim(item.substr(0, colon));
+    const auto type = unquote(item.substr(colon + 1));
+    if (!type) continue;
+    const auto quoted_key = unquote(raw_key);
+    m_raw_signature.emplace_back(quoted_key ? *quoted_key : std::string(raw_key), *type);
+  }
+}
+
+void TritonSourceReader::read_def(std::string_view line, int number) {
+  const std::size_t open = line.find('(');
+  if (open == std::string_view::npos) return;
+  const auto contents = bracket_contents(line, open);
+  if (!contents) return;
+  const auto items = split_top_level(*contents);
+  if (!items) return;
+  m_kernel.line = number;
+  m_in_body = true;
+  for (const auto item : *items) {
+    const std::string_view name = leading_identifier(item);
+    if (name.empty()) continue;
+    m_all_params.emplace_back(name);
+    if (item.find("constexpr") == std::string_view::npos) m_kernel.params.emplace_back(name);
+  }
+}
+
+void TritonSourceReader::read_body_line(std::string_view line, int number) {
+  constexpr std::string_view k_assert = "tl.device_assert(";
+  if (line.starts_with(k_assert)) {
+    const auto contents = bracket_contents(line, k_assert.size() - 1);
+    if (!contents) return;
+    const auto items = split_top_level(*contents);
+    if (!items || items->size() < 2) return;
+    const auto message = unquote((*items)[1]);
+    if (!message) return;
+    core::TritonAssert assertion;
+    assertion.message = *message;
+    assertion.condition = std::string((*items)[0]);
+    assertion.line = number;
+    read_index_bound(assertion);
+    m_kernel.asserts.push_back(std::move(assertion));
+    return;
+  }
+
+  const std::string_view var = leading_identifier(line);
+  if (var.empty()) return;
+  const std::string_view rest = trim(line.substr(var.size()));
+  if (rest.empty() || rest[0] != '=' || (rest.size() > 1 && rest[1] == '=')) return;
+  const std::string_view value = trim(rest.substr(1));
+  m_kernel.assignments[std::string(var)] = std::string(value);
+
+  if (var.ends_with("numel")) {
+    if (const auto numel = parse_int(value)) m_kernel.constant_numels[std::string(var)] = *numel;
+  }
+
+  constexpr std::string_view k_load = "tl.load(";
+  if (value.starts_with(k_load)) {
+    const auto contents = bracket_contents(value, k_load.size() - 1);
+    if (!contents) return;
+    const auto args = split_top_level(*contents);
+    if (!args || args->empty()) return;
+    const std::string_view address = (*args)[0];
+    core::TritonLoad load;
+    load.var = std::string(var);
+    load.line = number;
+    const std::size_t plus = find_top_level_plus(address);
+    if (plus == std::string_view::npos) {
+      load.pointer = std::string(trim(address));
+    } else {
+      load.pointer = std::string(trim(address.substr(0, plus)));
+      load.offset = std::string(strip_outer_parens(address.substr(plus + 1)));
+    }
+    m_kernel.loads.push_back(std::move(load));
+  }
+}
+
+core::TritonKernel TritonSourceReader::finish(int last_line) {
+  m_kernel.source_end = last_line;
+  for (auto& [key, type] : m_raw_signature) {
+    const auto position = parse_index(key);
+    const bool by_position = position && static_cast<std::size_t>(*position) < m_all_params.size();
+    m_kernel.signature[by_position ? m_all_params[*position] : key] = type;
+  }
+  return std::move(m_kernel);
+}
+
+}  // namespace aoti::parsers::wrapper
