@@ -1,0 +1,267 @@
+// Unit tests for every check: each runs on the real corpus case it is about (loaded through the
+// whole pipeline), and on small hand-built Cases for the edges the corpus does not cover.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "analyzer/core/analyze.hpp"
+#include "analyzer/core/registry.hpp"
+#include "tests/support.hpp"
+
+namespace {
+using namespace aoti::core;
+
+std::vector<Finding> run_check(const std::string& id, const Case& c) {
+  const Check* check = find_check(id);
+  REQUIRE(check != nullptr);
+  return check->run(c);
+}
+
+Case corpus(const std::string& name) { return load_case({aoti::test::corpus_case(name).string()}); }
+
+bool mentions(const Finding& f, const std::string& text) {
+  std::string all = f.title + "\n" + f.message + "\n" + f.why;
+  for (const auto& e : f.evidence) all += "\n" + e.excerpt + "\n" + e.note + "\n" + e.where.display();
+  for (const auto& s : f.next_steps) all += "\n" + s;
+  return all.find(text) != std::string::npos;
+}
+
+// A one-model CUDA case with one dynamic input `arg0_1` (dim 0 in [2, 64], dim 1 = 16).
+Case cuda_case() {
+  Case c;
+  ModelFacts model;
+  model.name = "model";
+  model.metadata["AOTI_DEVICE_KEY"] = "cuda";
+  WrapperFacts w;
+  w.where = Location{"m.pt2", "model/x.wrapper.cpp", 0};
+  w.inputs.push_back({0, "arg0_1", 10});
+  w.input_checks.push_back({0, "arg0_1", InputCheckKind::dim_min, 0, 2, "", 20});
+  w.input_checks.push_back({0, "arg0_1", InputCheckKind::dim_max, 0, 64, "", 21});
+  w.input_checks.push_back({0, "arg0_1", InputCheckKind::dim_equal, 1, 16, "", 22});
+  w.checks_gated_by_env = true;
+  w.gate_line = 30;
+  w.bindings.push_back({"s0", "arg0_1", 0, false, 40});
+  model.wrapper = w;
+  c.models.push_back(model);
+  return c;
+}
+
+LogEvent event(LogEventKind kind, std::string subject = {}, std::string value = {}) {
+  LogEvent e;
+  e.kind = kind;
+  e.where = Location{"stderr.txt", "", 3};
+  e.subject = std::move(subject);
+  e.value = std::move(value);
+  e.model = 0;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("the registry lists every check once, each with a doc page") {
+  std::vector<std::string> ids;
+  for (const auto& check : all_checks()) {
+    ids.emplace_back(check->id());
+    CHECK_FALSE(check->summary().empty());
+    INFO(check->id());
+    CHECK(check->doc().find(std::string("# ") + std::string(check->id())) == 0);
+    CHECK(check->family() == check->id().substr(0, check->id().find('.')));
+  }
+  CHECK(ids.size() >= 11);
+  std::sort(ids.begin(), ids.end());
+  CHECK(std::adjacent_find(ids.begin(), ids.end()) == ids.end());
+}
+
+TEST_CASE("device.constant-placement") {
+  SUBCASE("const-cpu-buffer: the host buffer `scale` in a CUDA model, with its _cuda0 copy") {
+    const auto found = run_check("device.constant-placement", corpus("const-cpu-buffer"));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == Severity::warning);
+    CHECK(mentions(found[0], "`scale`"));
+    CHECK(mentions(found[0], "scale_cuda0"));
+  }
+  SUBCASE("constants on the model's device are fine") {
+    for (const char* name : {"embedding-device-assert", "healthy-cuda-dynamic"})
+      CHECK(run_check("device.constant-placement", corpus(name)).empty());
+  }
+  SUBCASE("a Mixed-device constants error makes it an explained error") {
+    Case c = cuda_case();
+    c.models[0].wrapper->constants.push_back({0, "table", "float32", "cpu", "Parameter", "emb.table", {10, 4}, {4, 1}, 160, false, 50});
+    c.log_events.push_back(event(LogEventKind::mixed_device_constants));
+    const auto found = run_check("device.constant-placement", c);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == Severity::error);
+    CHECK(found[0].explains_failure);
+  }
+}
+
+TEST_CASE("device.input-mismatch") {
+  SUBCASE("input-check-errors: the CPU input to the CUDA package") {
+    const auto found = run_check("device.input-mismatch", corpus("input-check-errors"));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].explains_failure);
+    CHECK(mentions(found[0], "arg4_1"));
+    CHECK(mentions(found[0], "cpu"));
+    CHECK(mentions(found[0], "cuda"));
+  }
+  SUBCASE("a same-device runtime error") {
+    Case c = cuda_case();
+    c.log_events.push_back(event(LogEventKind::tensors_on_different_devices, "", "cuda:0 and cpu"));
+    const auto found = run_check("device.input-mismatch", c);
+    REQUIRE(found.size() == 1);
+    CHECK(mentions(found[0], "cuda:0 and cpu"));
+  }
+  SUBCASE("nothing without device errors") { CHECK(run_check("device.input-mismatch", corpus("healthy-cuda-dynamic")).empty()); }
+}
+
+TEST_CASE("device.load-mismatch") {
+  Case c = cuda_case();
+  c.log_events.push_back(event(LogEventKind::out_tensor_device));
+  const auto found = run_check("device.load-mismatch", c);
+  REQUIRE(found.size() == 1);
+  CHECK(mentions(found[0], "AOTI_DEVICE_KEY = cuda"));
+  CHECK(run_check("device.load-mismatch", corpus("input-check-errors")).empty());
+}
+
+TEST_CASE("shape.input-checks-off") {
+  SUBCASE("healthy-cuda-dynamic: a note naming the unenforced range") {
+    const auto found = run_check("shape.input-checks-off", corpus("healthy-cuda-dynamic"));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == Severity::note);
+    CHECK(mentions(found[0], "[2, 1024]"));
+    CHECK(mentions(found[0], "AOTI_RUNTIME_CHECK_INPUTS=1"));
+  }
+  SUBCASE("a failing run without checks is a warning") {
+    const auto found = run_check("shape.input-checks-off", corpus("embedding-device-assert"));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == Severity::warning);
+  }
+  SUBCASE("input-check errors prove the checks were on") {
+    CHECK(run_check("shape.input-checks-off", corpus("input-check-errors")).empty());
+  }
+}
+
+TEST_CASE("shape.input-contract-violation") {
+  const auto found = run_check("shape.input-contract-violation", corpus("input-check-errors"));
+  REQUIRE(found.size() == 3);
+  const auto has = [&](const std::string& text) {
+    return std::any_of(found.begin(), found.end(), [&](const Finding& f) { return mentions(f, text); });
+  };
+  CHECK(has("4096"));
+  CHECK(has("[2, 1024]"));
+  CHECK(has("float16"));
+  CHECK(has("x.contiguous()"));
+  for (const auto& f : found) CHECK(mentions(f, "arg4_1"));
+}
+
+TEST_CASE("shape.dim-specialized") {
+  SUBCASE("cpp-meta-sizes: batch specialized to 8, the custom op named") {
+    const auto found = run_check("shape.dim-specialized", corpus("cpp-meta-sizes"));
+    REQUIRE(found.size() == 1);
+    CHECK(mentions(found[0], "`batch`"));
+    CHECK(mentions(found[0], "8"));
+    CHECK(mentions(found[0], "heldout_cpp::scale_rows"));
+  }
+  SUBCASE("nothing without an export error") { CHECK(run_check("shape.dim-specialized", corpus("healthy-cuda-dynamic")).empty()); }
+}
+
+TEST_CASE("customop.fake-static-shape") {
+  SUBCASE("custom-op-fake-static-rows: pad_rows feeds a kernel compiled for 144 = 9 x 16 elements") {
+    const auto found = run_check("customop.fake-static-shape", corpus("custom-op-fake-static-rows"));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == Severity::error);
+    CHECK(mentions(found[0], "heldout::pad_rows"));
+    CHECK(mentions(found[0], "144"));
+    CHECK(mentions(found[0], "9 rows"));
+  }
+  SUBCASE("a custom op on a static input is not flagged") {
+    // cpp-meta-sizes calls heldout_cpp::scale_rows, but its package is static in every dim.
+    CHECK(run_check("customop.fake-static-shape", corpus("cpp-meta-sizes")).empty());
+  }
+}
+
+TEST_CASE("triton.index-out-of-bounds") {
+  SUBCASE("embedding-device-assert: kernel, ids input and the bound 1000 = rows of emb.weight") {
+    const auto found = run_check("triton.index-out-of-bounds", corpus("embedding-device-assert"));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].explains_failure);
+    CHECK(mentions(found[0], "triton_poi_fused_embedding_0"));
+    CHECK(mentions(found[0], "arg3_1"));
+    CHECK(mentions(found[0], "1000"));
+    CHECK(mentions(found[0], "emb.weight"));
+    CHECK(mentions(found[0], "AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"triton_poi_fused_embedding_0\""));
+  }
+  SUBCASE("a ksN bound is traced to the input dim through the wrapper symbol") {
+    Case c = cuda_case();
+    auto& w = *c.models[0].wrapper;
+    TritonKernel k;
+    k.name = "triton_poi_fused_index_0";
+    k.params = {"in_ptr0", "out_ptr0", "ks0", "xnumel"};
+    k.loads.push_back({"tmp0", "in_ptr0", "x0", 100});
+    k.assignments["tmp3"] = "tl.where(tmp2, tmp1, tmp0)";
+    k.asserts.push_back({"index out of bounds: 0 <= tmp3 < ks0", "(0 <= tmp3) & (tmp3 < ks0)", "tmp3", "ks0", 105});
+    w.kernels.push_back(k);
+    w.kernel_calls.push_back({"triton_poi_fused_index_0", {"arg0_1", "buf0", "s0", "16L"}, {"index"}, {"aten.index"}, 200});
+    c.log_events.push_back(event(LogEventKind::triton_assert, "index out of bounds: 0 <= tmp3 < ks0"));
+    const auto found = run_check("triton.index-out-of-bounds", c);
+    REQUIRE(found.size() == 1);
+    CHECK(mentions(found[0], "`s0`"));
+    CHECK(mentions(found[0], "size 0 of model input `arg0_1`"));
+    CHECK(mentions(found[0], "[2, 64]"));
+  }
+  SUBCASE("an assert no package holds is still reported, without a kernel") {
+    Case c = cuda_case();
+    c.log_events.push_back(event(LogEventKind::triton_assert, "index out of bounds: 0 <= tmp9 < 7"));
+    const auto found = run_check("triton.index-out-of-bounds", c);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].confidence < 0.9);
+  }
+}
+
+TEST_CASE("cuda.illegal-memory-access") {
+  Case c = cuda_case();
+  c.models[0].wrapper->kernel_calls.push_back({"triton_poi_fused_add_0", {"arg0_1"}, {}, {}, 300});
+  c.log_events.push_back(event(LogEventKind::cuda_error, "", "an illegal memory access was encountered"));
+  const auto found = run_check("cuda.illegal-memory-access", c);
+  REQUIRE(found.size() == 1);
+  CHECK(mentions(found[0], "triton_poi_fused_add_0"));
+  CHECK(mentions(found[0], "CUDA_LAUNCH_BLOCKING=1"));
+  CHECK(run_check("cuda.illegal-memory-access", corpus("embedding-device-assert")).empty());
+}
+
+TEST_CASE("runtime.cxx-runtime-conflict") {
+  for (const char* name : {"load-crash-static-libstdcxx", "const-cpu-buffer", "cpp-meta-sizes"}) {
+    INFO(name);
+    const auto found = run_check("runtime.cxx-runtime-conflict", corpus(name));
+    REQUIRE(found.size() == 1);
+    CHECK(mentions(found[0], "std::locale"));
+    CHECK(mentions(found[0], "/opt/gcc/bin/g++"));
+  }
+  for (const char* name : {"embedding-device-assert", "healthy-cuda-dynamic", "cpu-package-cuda-input-segv",
+                           "custom-op-fake-static-rows", "input-check-errors"}) {
+    INFO(name);
+    CHECK(run_check("runtime.cxx-runtime-conflict", corpus(name)).empty());
+  }
+}
+
+TEST_CASE("api.deprecated") {
+  Case c = cuda_case();
+  c.log_events.push_back(event(LogEventKind::deprecated_api, "torch._export.aot_load"));
+  const auto found = run_check("api.deprecated", c);
+  REQUIRE(found.size() == 1);
+  CHECK(mentions(found[0], "aoti_load_package"));
+}
+
+TEST_CASE("ranking puts the explained failure first and is deterministic") {
+  std::vector<Finding> findings(3);
+  findings[0].check = "b.latent"; findings[0].severity = Severity::error; findings[0].subject = "x";
+  findings[1].check = "a.note"; findings[1].severity = Severity::note; findings[1].subject = "y";
+  findings[2].check = "c.explains"; findings[2].severity = Severity::warning; findings[2].explains_failure = true;
+  rank(findings);
+  CHECK(findings[0].check == "c.explains");
+  CHECK(findings[1].check == "b.latent");
+  CHECK(findings[2].rank == 3);
+  auto again = findings;
+  rank(again);
+  for (std::size_t i = 0; i < findings.size(); ++i) CHECK(again[i].fingerprint == findings[i].fingerprint);
+}

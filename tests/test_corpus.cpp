@@ -1,0 +1,108 @@
+// The corpus regression test: runs the real CLI on every corpus case and compares its JSON report
+// with the case's expected.json (check ids, rank 1, key evidence; never hashes or addresses).
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support.hpp"
+
+namespace {
+using nlohmann::json;
+
+struct Run {
+  int exit_code = -1;
+  std::string out;
+};
+
+Run run_cli(const std::string& arguments) {
+  const std::string command = std::string("'") + AOTI_BINARY + "' " + arguments + " 2>/dev/null";
+  Run run;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[65536];
+  std::size_t got = 0;
+  while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, got);
+  const int status = ::pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+int severity_level(const std::string& s) { return s == "error" ? 2 : s == "warning" ? 1 : 0; }
+
+// Every string value of a finding, unescaped, so expectations can quote commands as printed.
+std::string text_of(const json& value) {
+  if (value.is_string()) return value.get<std::string>() + "\n";
+  std::string out;
+  if (value.is_structured())
+    for (const auto& item : value) out += text_of(item);
+  return out;
+}
+
+// Every string must occur somewhere in the finding (title, message, evidence, next steps).
+void require_contains(const json& finding, const json& strings, const std::string& what) {
+  const std::string text = text_of(finding);
+  for (const auto& s : strings) {
+    INFO(what << ": finding " << finding.value("check", "") << " must mention '" << s.get<std::string>() << "'");
+    CHECK(text.find(s.get<std::string>()) != std::string::npos);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every corpus case matches its expected.json") {
+  std::vector<std::filesystem::path> cases;
+  for (const auto& entry : std::filesystem::directory_iterator(aoti::test::corpus_dir()))
+    if (std::filesystem::exists(entry.path() / "expected.json")) cases.push_back(entry.path());
+  std::sort(cases.begin(), cases.end());
+  REQUIRE(cases.size() >= 8);
+
+  for (const auto& dir : cases) {
+    SUBCASE(dir.filename().string().c_str()) {
+      const json expected = json::parse(aoti::test::read_file(dir / "expected.json"));
+      const Run run = run_cli("--format json '" + dir.string() + "'");
+      REQUIRE(run.exit_code == 0);
+      const json report = json::parse(run.out);
+      REQUIRE(report["schema"] == "aoti-analyze/1");
+      const json& findings = report["findings"];
+
+      // The set of checks reported, with counts, is exactly the expected one.
+      std::map<std::string, int> got, want;
+      for (const auto& f : findings) ++got[f["check"].get<std::string>()];
+      for (const auto& f : expected["findings"]) ++want[f["check"].get<std::string>()];
+      CHECK(got == want);
+
+      if (expected.contains("rank1")) {
+        REQUIRE(!findings.empty());
+        CHECK(findings[0]["rank"] == 1);
+        CHECK(findings[0]["check"] == expected["rank1"]["check"]);
+        if (expected["rank1"].contains("contains")) require_contains(findings[0], expected["rank1"]["contains"], "rank 1");
+      }
+      // Each expected finding is matched by a distinct reported one with its severity and evidence.
+      std::vector<bool> used(findings.size(), false);
+      for (const auto& want_finding : expected["findings"]) {
+        bool matched = false;
+        for (std::size_t i = 0; i < findings.size() && !matched; ++i) {
+          const auto& f = findings[i];
+          if (used[i] || f["check"] != want_finding["check"]) continue;
+          if (want_finding.contains("severity") && f["severity"] != want_finding["severity"]) continue;
+          const std::string text = text_of(f);
+          bool all = true;
+          for (const auto& s : want_finding.value("contains", json::array()))
+            all = all && text.find(s.get<std::string>()) != std::string::npos;
+          if (all) used[i] = matched = true;
+        }
+        INFO("expected finding: " << want_finding.dump());
+        CHECK(matched);
+      }
+      if (expected.contains("max_severity"))
+        for (const auto& f : findings)
+          CHECK(severity_level(f["severity"]) <= severity_level(expected["max_severity"]));
+    }
+  }
+}
