@@ -86,7 +86,9 @@ bool has_extension(const fs::path& path, std::initializer_list<std::string_view>
 }  // namespace
 
 SniffedInput sniff(const fs::path& path, std::string display) {
-  SniffedInput input{path, std::move(display)};
+  SniffedInput input;
+  input.path = path;
+  input.display = std::move(display);
   std::error_code ec;
   input.size = fs::file_size(path, ec);
   const std::string head = read_head(path, k_head_bytes);
