@@ -1,0 +1,227 @@
+#include "analyzer/report/common.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace aoti::report {
+
+namespace {
+
+// The wrapper names dtypes by their ATen constant; users know them by their torch name.
+std::string dtype_name(const core::InputCheck& check) {
+  static const std::map<std::string_view, std::string_view> by_label = {
+      {"at::kByte", "uint8"},
+      {"at::kChar", "int8"},
+      {"at::kShort", "int16"},
+      {"at::kInt", "int32"},
+      {"at::kLong", "int64"},
+      {"at::kHalf", "float16"},
+      {"at::kFloat", "float32"},
+      {"at::kDouble", "float64"},
+      {"at::kComplexHalf", "complex32"},
+      {"at::kComplexFloat", "complex64"},
+      {"at::kComplexDouble", "complex128"},
+      {"at::kBool", "bool"},
+      {"at::kBFloat16", "bfloat16"},
+      {"at::kUInt16", "uint16"},
+      {"at::kUInt32", "uint32"},
+      {"at::kUInt64", "uint64"},
+      {"at::kFloat8_e4m3fn", "float8_e4m3fn"},
+      {"at::kFloat8_e5m2", "float8_e5m2"}};
+  // c10::ScalarType codes, for wrappers that print only the number.
+  static const std::map<std::int64_t, std::string_view> by_code = {
+      {0, "uint8"},       {1, "int8"},    {2, "int16"},    {3, "int32"},     {4, "int64"},
+      {5, "float16"},     {6, "float32"}, {7, "float64"},  {8, "complex32"}, {9, "complex64"},
+      {10, "complex128"}, {11, "bool"},   {15, "bfloat16"}};
+  if (auto it = by_label.find(check.label); it != by_label.end())
+    return fmt::format("{} ({})", it->second, check.label);
+  if (!check.label.empty()) return check.label;
+  if (auto it = by_code.find(check.value); it != by_code.end()) return std::string(it->second);
+  return fmt::format("dtype {}", check.value);
+}
+
+std::string device_name(const core::InputCheck& check) {
+  if (!check.label.empty()) return check.label;
+  switch (check.value) {
+    case 0: return "cpu";
+    case 1: return "cuda";
+    default: return fmt::format("device type {}", check.value);
+  }
+}
+
+struct DimBounds {
+  std::optional<std::int64_t> min, max, equal;
+};
+
+std::string input_contract(const core::WrapperFacts& wrapper, const core::WrapperInput& input) {
+  std::map<int, DimBounds> dims;
+  std::string dtype, device;
+  for (const auto& check : wrapper.input_checks) {
+    if (check.input_index != input.index) continue;
+    switch (check.kind) {
+      case core::InputCheckKind::dim_min: dims[check.dim].min = check.value; break;
+      case core::InputCheckKind::dim_max: dims[check.dim].max = check.value; break;
+      case core::InputCheckKind::dim_equal: dims[check.dim].equal = check.value; break;
+      case core::InputCheckKind::dtype: dtype = dtype_name(check); break;
+      case core::InputCheckKind::device_type: device = device_name(check); break;
+      // Strides are part of the contract but rarely what a reader is looking for here.
+      case core::InputCheckKind::stride_equal: break;
+    }
+  }
+  std::vector<std::string> parts;
+  for (const auto& [dim, b] : dims) {
+    if (b.equal)
+      parts.push_back(fmt::format("dim{} = {}", dim, *b.equal));
+    else if (b.min && b.max)
+      parts.push_back(fmt::format("dim{} in [{}, {}]", dim, *b.min, *b.max));
+    else if (b.min)
+      parts.push_back(fmt::format("dim{} >= {}", dim, *b.min));
+    else if (b.max)
+      parts.push_back(fmt::format("dim{} <= {}", dim, *b.max));
+  }
+  if (!dtype.empty()) parts.push_back(dtype);
+  if (!device.empty()) parts.push_back(device);
+  if (parts.empty()) return "no checks in the wrapper";
+  std::string out = fmt::format("{}", fmt::join(parts, ", "));
+  if (wrapper.checks_gated_by_env) out += "; checks only with AOTI_RUNTIME_CHECK_INPUTS=1";
+  return out;
+}
+
+std::string first_word(std::string_view command) {
+  const auto begin = command.find_first_not_of(" \t");
+  if (begin == std::string_view::npos) return {};
+  const auto end = command.find_first_of(" \t", begin);
+  return std::string(command.substr(begin, end == std::string_view::npos ? end : end - begin));
+}
+
+std::string compiler_of(const core::ModelFacts& model) {
+  if (model.so && !model.so->comments.empty()) {
+    std::vector<std::string> unique;
+    for (const auto& comment : model.so->comments)
+      if (std::find(unique.begin(), unique.end(), comment) == unique.end()) unique.push_back(comment);
+    return fmt::format("{}", fmt::join(unique, "; "));
+  }
+  if (!model.wrapper) return {};
+  if (auto word = first_word(model.wrapper->link_cmd); !word.empty()) return word + " (link cmd)";
+  if (auto word = first_word(model.wrapper->compile_cmd); !word.empty()) return word + " (compile cmd)";
+  return {};
+}
+
+// Decodes one code point at `i`; returns its length, or 0 for an invalid sequence (overlong,
+// surrogate, out of range or truncated), so that the caller replaces exactly one byte.
+std::size_t decode_utf8(std::string_view s, std::size_t i, char32_t& out) {
+  const auto b0 = static_cast<unsigned char>(s[i]);
+  if (b0 < 0x80) {
+    out = b0;
+    return 1;
+  }
+  std::size_t length;
+  char32_t min;
+  if ((b0 & 0xE0) == 0xC0)
+    length = 2, min = 0x80, out = b0 & 0x1F;
+  else if ((b0 & 0xF0) == 0xE0)
+    length = 3, min = 0x800, out = b0 & 0x0F;
+  else if ((b0 & 0xF8) == 0xF0)
+    length = 4, min = 0x10000, out = b0 & 0x07;
+  else
+    return 0;
+  if (i + length > s.size()) return 0;
+  for (std::size_t k = 1; k < length; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if ((b & 0xC0) != 0x80) return 0;
+    out = (out << 6) | (b & 0x3F);
+  }
+  if (out < min || out > 0x10FFFF || (out >= 0xD800 && out <= 0xDFFF)) return 0;
+  return length;
+}
+
+}  // namespace
+
+ModelSummary summarize(const core::ModelFacts& model) {
+  ModelSummary summary;
+  summary.name = model.name;
+  summary.package = !model.package.empty() ? model.package
+                    : model.wrapper        ? model.wrapper->where.artifact
+                                           : std::string();
+  summary.device = model.device();
+  if (auto it = model.metadata.find("AOTI_COMPUTE_CAPABILITY"); it != model.metadata.end())
+    summary.compute_capability = it->second;
+  if (model.wrapper) {
+    auto inputs = model.wrapper->inputs;
+    std::stable_sort(inputs.begin(), inputs.end(),
+                     [](const auto& a, const auto& b) { return a.index < b.index; });
+    for (const auto& input : inputs)
+      summary.inputs.push_back({input.name, input_contract(*model.wrapper, input)});
+    summary.input_checks_need_env = model.wrapper->checks_gated_by_env;
+    summary.kernel_count = model.wrapper->kernels.size();
+  }
+  for (const auto& node : model.extern_nodes)
+    if (std::find(summary.extern_ops.begin(), summary.extern_ops.end(), node.target) ==
+        summary.extern_ops.end())
+      summary.extern_ops.push_back(node.target);
+  summary.compiler = compiler_of(model);
+  return summary;
+}
+
+std::string verdict(const std::vector<core::Finding>& findings) {
+  if (findings.empty()) return "no findings";
+  return fmt::format("rank {}: {}", findings.front().rank, findings.front().title);
+}
+
+std::string sanitize(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    const std::size_t length = decode_utf8(text, i, cp);
+    if (length == 0) {
+      out += "\uFFFD";
+      ++i;
+      continue;
+    }
+    if ((cp < 0x20 && cp != '\n' && cp != '\t') || cp == 0x7F)
+      out += fmt::format("\\x{:02x}", static_cast<unsigned>(cp));
+    else if (cp >= 0x80 && cp <= 0x9F)
+      out += fmt::format("\\u{:04x}", static_cast<unsigned>(cp));
+    else
+      out.append(text.substr(i, length));
+    i += length;
+  }
+  return out;
+}
+
+std::size_t display_width(std::string_view utf8) {
+  return static_cast<std::size_t>(std::count_if(
+      utf8.begin(), utf8.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+std::string truncate(std::string_view utf8, std::size_t max_width) {
+  std::size_t width = 0;
+  for (std::size_t i = 0; i < utf8.size(); ++i) {
+    if ((static_cast<unsigned char>(utf8[i]) & 0xC0) == 0x80) continue;
+    if (width++ == max_width) return fmt::format("{}… ({} more bytes)", utf8.substr(0, i), utf8.size() - i);
+  }
+  return std::string(utf8);
+}
+
+std::string plural(std::size_t n, std::string_view word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+std::string human_size(std::uint64_t bytes) {
+  static constexpr std::array<std::string_view, 4> k_units = {"KiB", "MiB", "GiB", "TiB"};
+  if (bytes < 1024) return fmt::format("{} B", bytes);
+  double value = static_cast<double>(bytes) / 1024;
+  std::size_t unit = 0;
+  while (value >= 1024 && unit + 1 < k_units.size()) {
+    value /= 1024;
+    ++unit;
+  }
+  return fmt::format("{:.1f} {}", value, k_units[unit]);
+}
+
+}  // namespace aoti::report

@@ -1,0 +1,55 @@
+// What the four report writers share: the model facts worth a glance, the verdict, and the
+// string hygiene that hostile inputs need before they reach a terminal or a Markdown renderer.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/core/case.hpp"
+#include "analyzer/core/finding.hpp"
+
+namespace aoti::report {
+
+struct InputSummary {
+  std::string name;      // "arg3_1"
+  std::string contract;  // "dim0 in [2, 64], int64 (at::kLong), cuda; checks only with ..."
+};
+
+// One model as every format presents it, computed once so that the formats cannot disagree.
+struct ModelSummary {
+  std::string name;
+  std::string package;  // the package path, or the wrapper's artifact for a standalone wrapper
+  std::string device;
+  std::string compute_capability;  // as in the metadata: "90"
+  std::vector<InputSummary> inputs;
+  bool input_checks_need_env = false;
+  std::optional<std::size_t> kernel_count;  // empty without a wrapper
+  std::vector<std::string> extern_ops;      // custom ops run through the proxy executor
+  std::string compiler;                     // from .comment, else the link / compile command
+};
+
+ModelSummary summarize(const core::ModelFacts& model);
+
+// "rank 1: <title>" or "no findings".
+std::string verdict(const std::vector<core::Finding>& findings);
+
+// `text` as valid UTF-8 (each invalid byte becomes U+FFFD) with control characters other than
+// newline and tab spelled out ("\x1b"), so that no input can drive the terminal or the renderer.
+std::string sanitize(std::string_view text);
+
+// Number of code points, the column count for text that sanitize() returned.
+std::size_t display_width(std::string_view utf8);
+
+// At most `max_width` code points of `utf8`, ending in "… (N more bytes)" when cut.
+std::string truncate(std::string_view utf8, std::size_t max_width);
+
+// "1 finding", "3 findings"
+std::string plural(std::size_t n, std::string_view word);
+
+// "620.1 KiB"
+std::string human_size(std::uint64_t bytes);
+
+}  // namespace aoti::report

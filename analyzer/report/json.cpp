@@ -1,0 +1,80 @@
+// The machine-readable report, schema "aoti-analyze/1": keys in contract order, never truncated.
+#include <nlohmann/json.hpp>
+
+#include "analyzer/report/common.hpp"
+#include "analyzer/report/report.hpp"
+
+namespace aoti::report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json model_json(const core::ModelFacts& model) {
+  const ModelSummary summary = summarize(model);
+  Json inputs = Json::array();
+  for (const auto& input : summary.inputs)
+    inputs.push_back({{"name", input.name}, {"contract", input.contract}});
+  return {{"name", summary.name},
+          {"package", summary.package},
+          {"device", summary.device},
+          {"compute_capability", summary.compute_capability},
+          {"inputs", std::move(inputs)},
+          {"input_checks_need_env", summary.input_checks_need_env},
+          {"kernels", summary.kernel_count ? Json(*summary.kernel_count) : Json(nullptr)},
+          {"extern_ops", summary.extern_ops},
+          {"compiler", summary.compiler}};
+}
+
+Json finding_json(const core::Finding& finding) {
+  Json evidence = Json::array();
+  for (const auto& e : finding.evidence)
+    // A line of 0 means "no line"; null says so without a sentinel a consumer must know about.
+    evidence.push_back({{"artifact", e.where.artifact},
+                        {"entry", e.where.entry},
+                        {"line", e.where.line > 0 ? Json(e.where.line) : Json(nullptr)},
+                        {"excerpt", e.excerpt},
+                        {"note", e.note}});
+  return {{"rank", finding.rank},
+          {"check", finding.check},
+          {"severity", core::to_string(finding.severity)},
+          {"confidence", finding.confidence},
+          {"title", finding.title},
+          {"message", finding.message},
+          {"why", finding.why},
+          {"evidence", std::move(evidence)},
+          {"next_steps", finding.next_steps},
+          {"fingerprint", finding.fingerprint},
+          {"explains_failure", finding.explains_failure},
+          {"subject", finding.subject}};
+}
+
+}  // namespace
+
+std::string render_json(const core::Case& c, const std::vector<core::Finding>& findings) {
+  Json artifacts = Json::array();
+  for (const auto& a : c.artifacts)
+    artifacts.push_back({{"path", a.path},
+                         {"kind", core::to_string(a.kind)},
+                         {"size", a.size},
+                         {"analyzed", a.analyzed},
+                         {"note", a.note}});
+  Json models = Json::array();
+  for (const auto& model : c.models) models.push_back(model_json(model));
+  Json results = Json::array();
+  for (const auto& finding : findings) results.push_back(finding_json(finding));
+  Json diagnostics = Json::array();
+  for (const auto& d : c.diagnostics)
+    diagnostics.push_back({{"artifact", d.artifact}, {"message", d.message}});
+
+  const Json report = {{"schema", "aoti-analyze/1"},
+                       {"tool", {{"name", "aoti-analyze"}, {"version", AOTI_ANALYZE_VERSION}}},
+                       {"artifacts", std::move(artifacts)},
+                       {"models", std::move(models)},
+                       {"findings", std::move(results)},
+                       {"diagnostics", std::move(diagnostics)}};
+  // Strings come from hostile files: invalid UTF-8 becomes U+FFFD rather than an exception.
+  return report.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace aoti::report

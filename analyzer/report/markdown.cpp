@@ -1,0 +1,225 @@
+// The bug-ticket report, GitHub-flavoured Markdown. Every string from an input goes through
+// prose(), literal_text(), code_span() or fenced(), so that no input can open a table cell, a
+// fence or raw HTML.
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "analyzer/report/common.hpp"
+#include "analyzer/report/report.hpp"
+
+namespace aoti::report {
+
+namespace {
+
+constexpr std::size_t k_excerpt_width = 500;
+
+std::string one_line(std::string_view text) {
+  std::string out = sanitize(text);
+  std::replace_if(
+      out.begin(), out.end(), [](char c) { return c == '\n' || c == '\t'; }, ' ');
+  return out;
+}
+
+// Text that renders literally, in a table cell too. Only a line start can open a block (list,
+// heading, quote, setext underline), and `_` emphasises only at a word boundary, so escapes are
+// kept to where they matter and the source stays readable in a ticket.
+std::string literal_text(std::string_view text) {
+  const std::string flat = one_line(text);
+  std::string out;
+  out.reserve(flat.size());
+  const auto first = flat.find_first_not_of(' ');
+  const auto digits_end = first == std::string::npos ? first : flat.find_first_not_of("0123456789", first);
+  const auto alnum = [&](std::size_t i) {
+    return i < flat.size() && std::isalnum(static_cast<unsigned char>(flat[i]));
+  };
+  for (std::size_t i = 0; i < flat.size(); ++i) {
+    const char c = flat[i];
+    const bool block = i == first && std::string_view("-+=#>").find(c) != std::string_view::npos;
+    const bool list_number = i == digits_end && i != first && (c == '.' || c == ')');
+    const bool emphasis = c == '_' && !(i > 0 && alnum(i - 1) && alnum(i + 1));
+    if (block || list_number || emphasis || std::string_view("\\`*[]<|~&").find(c) != std::string_view::npos)
+      out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::size_t longest_backtick_run(std::string_view text) {
+  std::size_t longest = 0, run = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return longest;
+}
+
+// A code span that holds `text` exactly, whatever backticks it contains. In a table cell, GFM
+// splits cells before it parses spans, so a pipe needs its backslash even inside the span; a
+// backslash already before a pipe cannot be said in a span there, so that text stays plain.
+std::string code_span(std::string_view text, bool in_table = false) {
+  std::string content = one_line(text);
+  if (content.empty()) return {};
+  if (in_table && content.find("\\|") != std::string::npos) return literal_text(content);
+  if (in_table) {
+    std::string escaped;
+    for (char c : content) {
+      if (c == '|') escaped += '\\';
+      escaped += c;
+    }
+    content = std::move(escaped);
+  }
+  const std::string fence(longest_backtick_run(content) + 1, '`');
+  const bool pad = content.front() == '`' || content.back() == '`' ||
+                   (content.front() == ' ' && content.back() == ' ' &&
+                    content.find_first_not_of(' ') != std::string::npos);
+  const std::string_view space = pad ? " " : "";
+  return fmt::format("{}{}{}{}{}", fence, space, content, space, fence);
+}
+
+// Prose from a check: literal text, except that `code` spans, paired as CommonMark pairs them,
+// stay code spans (re-fenced, so their content cannot escape). An unpaired backtick is literal.
+std::string prose(std::string_view text, bool in_table = false) {
+  const std::string flat = one_line(text);
+  std::string out;
+  std::size_t plain_begin = 0, i = 0;
+  while (i < flat.size()) {
+    if (flat[i] != '`') {
+      ++i;
+      continue;
+    }
+    const std::size_t run = std::min(flat.find_first_not_of('`', i), flat.size()) - i;
+    std::size_t close = i + run;
+    while ((close = flat.find('`', close)) != std::string::npos) {
+      const std::size_t close_run = std::min(flat.find_first_not_of('`', close), flat.size()) - close;
+      if (close_run == run) break;
+      close += close_run;
+    }
+    if (close == std::string::npos) {
+      i += run;
+      continue;
+    }
+    out += literal_text(std::string_view(flat).substr(plain_begin, i - plain_begin));
+    out += code_span(std::string_view(flat).substr(i + run, close - i - run), in_table);
+    i = plain_begin = close + run;
+  }
+  return out + literal_text(std::string_view(flat).substr(plain_begin));
+}
+
+std::string fenced(std::string_view text, std::string_view info) {
+  const std::string content = sanitize(text);
+  const std::string fence(std::max<std::size_t>(3, longest_backtick_run(content) + 1), '`');
+  return fmt::format("{}{}\n{}\n{}\n", fence, info, content, fence);
+}
+
+void write_summary(std::string& out, const core::Case& c, const std::vector<core::Finding>& findings) {
+  out += "# aoti-analyze report\n\n";
+  out += fmt::format("**Verdict:** {}\n\n", prose(verdict(findings)));
+  out += fmt::format("{}, {}, {}.\n\n", plural(findings.size(), "finding"),
+                     plural(c.artifacts.size(), "artifact"), plural(c.diagnostics.size(), "diagnostic"));
+  if (findings.empty()) return;
+  out += "| Rank | Severity | Check | Title |\n| ---: | --- | --- | --- |\n";
+  for (const auto& finding : findings)
+    out += fmt::format("| {} | {} | {} | {} |\n", finding.rank, core::to_string(finding.severity),
+                       code_span(finding.check, true), prose(finding.title, true));
+  out += '\n';
+}
+
+void write_artifacts(std::string& out, const core::Case& c) {
+  out += "## Artifacts\n\n";
+  if (c.artifacts.empty()) {
+    out += "None.\n\n";
+    return;
+  }
+  out += "| Path | Kind | Size | Analyzed | Note |\n| --- | --- | ---: | --- | --- |\n";
+  for (const auto& artifact : c.artifacts)
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", code_span(artifact.path, true),
+                       core::to_string(artifact.kind), human_size(artifact.size),
+                       artifact.analyzed ? "yes" : "no", prose(artifact.note, true));
+  out += '\n';
+}
+
+void write_models(std::string& out, const core::Case& c) {
+  for (const auto& model : c.models) {
+    const ModelSummary summary = summarize(model);
+    out += fmt::format("## Model {}\n\n", summary.name.empty() ? "?" : code_span(summary.name));
+    if (!summary.package.empty()) out += fmt::format("- **Package:** {}\n", code_span(summary.package));
+    std::string device = summary.device.empty() ? "unknown" : summary.device;
+    if (!summary.compute_capability.empty())
+      device += fmt::format(", compute capability {}", summary.compute_capability);
+    out += fmt::format("- **Device:** {}\n", prose(device));
+    if (summary.inputs.empty())
+      out += fmt::format("- **Inputs:** {}\n", model.wrapper ? "none" : "unknown (no wrapper)");
+    else
+      out += "- **Inputs:**\n";
+    for (const auto& input : summary.inputs)
+      out += fmt::format("  - {}: {}\n", code_span(input.name), prose(input.contract));
+    out += fmt::format("- **Kernels:** {}\n", summary.kernel_count
+                                                  ? plural(*summary.kernel_count, "Triton kernel")
+                                                  : "unknown (no wrapper)");
+    std::vector<std::string> ops;
+    for (const auto& op : summary.extern_ops) ops.push_back(code_span(op));
+    out +=
+        fmt::format("- **Custom ops:** {}\n", ops.empty() ? "none" : fmt::format("{}", fmt::join(ops, ", ")));
+    out +=
+        fmt::format("- **Compiler:** {}\n\n", summary.compiler.empty() ? "unknown" : prose(summary.compiler));
+  }
+}
+
+void write_finding(std::string& out, const core::Finding& finding) {
+  out += fmt::format("### {}. {}\n\n", finding.rank, prose(finding.title));
+  out += fmt::format("**{}** · {} · confidence {:.2f}{}\n\n", core::to_string(finding.severity),
+                     code_span(finding.check), finding.confidence,
+                     finding.explains_failure ? " · explains the observed failure" : "");
+  if (!finding.message.empty()) out += prose(finding.message) + "\n\n";
+  if (!finding.why.empty()) out += fmt::format("**Why it matters:** {}\n\n", prose(finding.why));
+  if (!finding.evidence.empty()) {
+    out += "**Evidence**\n\n";
+    for (const auto& evidence : finding.evidence) {
+      std::vector<std::string> lines;
+      std::string head = code_span(evidence.where.display());
+      if (!evidence.note.empty()) head += (head.empty() ? "" : " — ") + prose(evidence.note);
+      if (!head.empty()) lines.push_back(std::move(head));
+      if (const auto excerpt = code_span(truncate(one_line(evidence.excerpt), k_excerpt_width));
+          !excerpt.empty())
+        lines.push_back(excerpt);
+      if (lines.empty()) continue;
+      // A trailing backslash is CommonMark's hard line break, which survives editors that
+      // strip trailing spaces.
+      out += fmt::format("- {}\n", fmt::join(lines, "\\\n  "));
+    }
+    out += '\n';
+  }
+  if (!finding.next_steps.empty()) {
+    out += "**Next steps**\n\n";
+    for (const auto& step : finding.next_steps) out += fenced(step, "sh") + '\n';
+  }
+}
+
+void write_diagnostics(std::string& out, const core::Case& c) {
+  out += "## Diagnostics\n\n";
+  if (c.diagnostics.empty()) out += "None.\n";
+  for (const auto& diagnostic : c.diagnostics) {
+    const auto artifact = code_span(diagnostic.artifact);
+    out += fmt::format("- {}{}\n", artifact.empty() ? "" : artifact + ": ", prose(diagnostic.message));
+  }
+}
+
+}  // namespace
+
+std::string render_markdown(const core::Case& c, const std::vector<core::Finding>& findings) {
+  std::string out;
+  write_summary(out, c, findings);
+  write_artifacts(out, c);
+  write_models(out, c);
+  out += "## Findings\n\n";
+  if (findings.empty()) out += "No findings.\n\n";
+  for (const auto& finding : findings) write_finding(out, finding);
+  write_diagnostics(out, c);
+  return out;
+}
+
+}  // namespace aoti::report

@@ -1,0 +1,253 @@
+// The terminal report: about 100 columns, prose wrapped under aligned labels, commands and
+// excerpts left unwrapped so that they can be copied as they are.
+#include <algorithm>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "analyzer/report/common.hpp"
+#include "analyzer/report/report.hpp"
+
+namespace aoti::report {
+
+namespace {
+
+constexpr std::size_t k_width = 100;
+constexpr std::size_t k_excerpt_width = 240;  // a 10 KB minified line is no use on a terminal
+
+// Byte offset just past the first `width` code points of `utf8`.
+std::size_t offset_of_width(std::string_view utf8, std::size_t width) {
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < utf8.size(); ++i) {
+    if ((static_cast<unsigned char>(utf8[i]) & 0xC0) == 0x80) continue;
+    if (seen++ == width) return i;
+  }
+  return utf8.size();
+}
+
+// Greedy word wrap; newlines in `text` start new lines, words wider than `width` are split.
+std::vector<std::string> wrap(std::string_view text, std::size_t width) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto newline = std::min(text.find('\n', start), text.size());
+    const std::string_view paragraph = text.substr(start, newline - start);
+    std::string line;
+    std::size_t line_width = 0;
+    std::size_t pos = 0;
+    while (pos < paragraph.size()) {
+      const auto word_begin = paragraph.find_first_not_of(" \t", pos);
+      if (word_begin == std::string_view::npos) break;
+      const auto word_end = std::min(paragraph.find_first_of(" \t", word_begin), paragraph.size());
+      std::string_view word = paragraph.substr(word_begin, word_end - word_begin);
+      pos = word_end;
+      while (display_width(word) > width) {
+        if (!line.empty()) lines.push_back(std::exchange(line, {}));
+        const auto cut = offset_of_width(word, width);
+        lines.emplace_back(word.substr(0, cut));
+        word.remove_prefix(cut);
+        line_width = 0;
+      }
+      const std::size_t word_width = display_width(word);
+      if (word_width == 0) continue;
+      if (line_width > 0 && line_width + 1 + word_width > width) {
+        lines.push_back(std::exchange(line, {}));
+        line_width = 0;
+      }
+      if (line_width > 0) {
+        line += ' ';
+        ++line_width;
+      }
+      line += word;
+      line_width += word_width;
+    }
+    if (!line.empty() || paragraph.find_first_not_of(" \t") == std::string_view::npos)
+      lines.push_back(std::move(line));
+    start = newline + 1;
+  }
+  return lines;
+}
+
+std::string_view severity_style(core::Severity severity) {
+  switch (severity) {
+    case core::Severity::error: return "1;31";
+    case core::Severity::warning: return "1;33";
+    case core::Severity::note: return "1;36";
+  }
+  return "1";
+}
+
+class TextReport {
+ public:
+  explicit TextReport(bool color) : m_color(color) {}
+
+  std::string take() { return std::move(m_out); }
+
+  void line(std::string_view text = {}) {
+    m_out += text;
+    m_out += '\n';
+  }
+
+  std::string paint(std::string_view text, std::string_view sgr) const {
+    if (!m_color) return std::string(text);
+    return fmt::format("\x1b[{}m{}\x1b[0m", sgr, text);
+  }
+
+  // `label` in a column of `label_width` at `indent`, `content` wrapped beside it.
+  void field(std::size_t indent, std::size_t label_width, std::string_view label, std::string_view content) {
+    const std::size_t column = indent + label_width;
+    const auto lines = wrap(content, k_width > column + 20 ? k_width - column : 20);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const std::string_view head = i == 0 ? label : "";
+      line(fmt::format("{:{}}{:<{}}{}", "", indent, head, label_width, lines[i]));
+    }
+  }
+
+  // Like field(), but `content` is a location or a command: never wrapped, so it copies whole.
+  void unwrapped_field(std::size_t indent, std::size_t label_width, std::string_view label,
+                       std::string_view content) {
+    const auto newline = std::min(content.find('\n'), content.size());
+    line(fmt::format("{:{}}{:<{}}{}", "", indent, label, label_width, content.substr(0, newline)));
+    if (newline < content.size()) verbatim(indent + label_width, content.substr(newline + 1));
+  }
+
+  // Lines as they are, each at `indent`: commands and source excerpts must survive copying.
+  void verbatim(std::size_t indent, std::string_view text, std::string_view sgr = {}) {
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      const auto newline = std::min(text.find('\n', start), text.size());
+      const auto piece = text.substr(start, newline - start);
+      line(fmt::format("{:{}}{}", "", indent, sgr.empty() ? std::string(piece) : paint(piece, sgr)));
+      start = newline + 1;
+    }
+  }
+
+ private:
+  bool m_color;
+  std::string m_out;
+};
+
+void write_summary(TextReport& out, const core::Case& c, const std::vector<core::Finding>& findings) {
+  out.line(out.paint(sanitize(verdict(findings)), "1"));
+  std::size_t counts[3] = {0, 0, 0};
+  for (const auto& finding : findings) ++counts[static_cast<int>(finding.severity)];
+  std::vector<std::string> parts;
+  for (auto severity : {core::Severity::error, core::Severity::warning, core::Severity::note})
+    if (counts[static_cast<int>(severity)] > 0)
+      parts.push_back(plural(counts[static_cast<int>(severity)], core::to_string(severity)));
+  const auto analyzed = std::count_if(c.artifacts.begin(), c.artifacts.end(),
+                                      [](const core::Artifact& a) { return a.analyzed; });
+  out.line(fmt::format("{}{}, {} ({} analyzed), {}", plural(findings.size(), "finding"),
+                       parts.empty() ? "" : fmt::format(" ({})", fmt::join(parts, ", ")),
+                       plural(c.artifacts.size(), "artifact"), analyzed,
+                       plural(c.diagnostics.size(), "diagnostic")));
+}
+
+void write_artifacts(TextReport& out, const core::Case& c) {
+  out.line();
+  out.line(out.paint("Artifacts", "1"));
+  if (c.artifacts.empty()) {
+    out.line("  none");
+    return;
+  }
+  std::size_t kind_width = 0, size_width = 0;
+  for (const auto& artifact : c.artifacts) {
+    kind_width = std::max(kind_width, core::to_string(artifact.kind).size());
+    size_width = std::max(size_width, human_size(artifact.size).size());
+  }
+  constexpr std::string_view k_not_analyzed = "not analyzed";
+  const std::size_t path_column = 2 + kind_width + 2 + k_not_analyzed.size() + 2 + size_width + 2;
+  for (const auto& artifact : c.artifacts) {
+    const std::string status = artifact.analyzed ? "analyzed" : std::string(k_not_analyzed);
+    const std::string path = sanitize(artifact.path);
+    out.line(fmt::format("  {:<{}}  {:<{}}  {:>{}}  {}", core::to_string(artifact.kind), kind_width, status,
+                         k_not_analyzed.size(), human_size(artifact.size), size_width, path));
+    if (!artifact.note.empty()) out.field(path_column, 0, "", sanitize(artifact.note));
+  }
+}
+
+void write_models(TextReport& out, const core::Case& c) {
+  constexpr std::size_t k_label = 12;
+  for (const auto& model : c.models) {
+    const ModelSummary summary = summarize(model);
+    out.line();
+    out.line(out.paint(sanitize(fmt::format("Model {}", summary.name.empty() ? "?" : summary.name)), "1") +
+             (summary.package.empty() ? "" : sanitize(fmt::format(" in {}", summary.package))));
+    std::string device = summary.device.empty() ? "unknown" : summary.device;
+    if (!summary.compute_capability.empty())
+      device += fmt::format(", compute capability {}", summary.compute_capability);
+    out.field(2, k_label, "device", sanitize(device));
+    if (summary.inputs.empty())
+      out.field(2, k_label, "inputs", model.wrapper ? "none" : "unknown (no wrapper)");
+    for (std::size_t i = 0; i < summary.inputs.size(); ++i)
+      out.field(2, k_label, i == 0 ? "inputs" : "",
+                sanitize(fmt::format("{}: {}", summary.inputs[i].name, summary.inputs[i].contract)));
+    out.field(2, k_label, "kernels",
+              summary.kernel_count ? plural(*summary.kernel_count, "Triton kernel") : "unknown (no wrapper)");
+    out.field(2, k_label, "custom ops",
+              summary.extern_ops.empty() ? "none"
+                                         : sanitize(fmt::format("{}", fmt::join(summary.extern_ops, ", "))));
+    out.field(2, k_label, "compiler", summary.compiler.empty() ? "unknown" : sanitize(summary.compiler));
+  }
+}
+
+void write_finding(TextReport& out, const core::Finding& finding) {
+  constexpr std::size_t k_indent = 6, k_label = 10;
+  const std::size_t column = k_indent + k_label;
+  out.line();
+  std::string qualifiers = fmt::format("confidence {:.2f}", finding.confidence);
+  if (finding.explains_failure) qualifiers += ", explains the observed failure";
+  const std::string severity(core::to_string(finding.severity));
+  out.line(fmt::format(
+      "  {:<4}{}  {}  ({})", fmt::format("#{}", finding.rank),
+      out.paint(severity, severity_style(finding.severity)) + std::string(7 - severity.size(), ' '),
+      sanitize(finding.check), qualifiers));
+  for (const auto& title_line : wrap(sanitize(finding.title), k_width - k_indent))
+    out.line(fmt::format("{:{}}{}", "", k_indent, out.paint(title_line, "1")));
+  if (!finding.message.empty()) out.field(k_indent, k_label, "what", sanitize(finding.message));
+  if (!finding.why.empty()) out.field(k_indent, k_label, "why", sanitize(finding.why));
+  for (std::size_t i = 0; i < finding.evidence.size(); ++i) {
+    const auto& evidence = finding.evidence[i];
+    const std::string where = sanitize(evidence.where.display());
+    out.unwrapped_field(k_indent, k_label, i == 0 ? "evidence" : "", where.empty() ? "(no location)" : where);
+    if (!evidence.note.empty()) out.field(column + 2, 0, "", sanitize(evidence.note));
+    // A gutter, as compilers print source lines, sets the excerpt apart from the prose.
+    if (!evidence.excerpt.empty()) {
+      const std::string gutter =
+          evidence.where.line > 0 ? fmt::format("{} | ", evidence.where.line) : std::string("| ");
+      std::string excerpt = truncate(sanitize(evidence.excerpt), k_excerpt_width);
+      for (std::size_t at = excerpt.find('\n'); at != std::string::npos; at = excerpt.find('\n', at + 1))
+        excerpt.insert(at + 1, std::string(gutter.size() - 2, ' ') + "| ");
+      out.verbatim(column + 2, gutter + excerpt);
+    }
+  }
+  for (std::size_t i = 0; i < finding.next_steps.size(); ++i)
+    out.unwrapped_field(k_indent, k_label, i == 0 ? "next" : "", sanitize(finding.next_steps[i]));
+}
+
+void write_diagnostics(TextReport& out, const core::Case& c) {
+  out.line();
+  out.line(out.paint("Diagnostics", "1"));
+  if (c.diagnostics.empty()) out.line("  none");
+  for (const auto& diagnostic : c.diagnostics)
+    out.field(2, 0, "", sanitize(fmt::format("{}: {}", diagnostic.artifact, diagnostic.message)));
+}
+
+}  // namespace
+
+std::string render_text(const core::Case& c, const std::vector<core::Finding>& findings, bool color) {
+  TextReport out(color);
+  write_summary(out, c, findings);
+  write_artifacts(out, c);
+  write_models(out, c);
+  out.line();
+  out.line(out.paint("Findings", "1"));
+  if (findings.empty()) out.line("  no findings");
+  for (const auto& finding : findings) write_finding(out, finding);
+  write_diagnostics(out, c);
+  return out.take();
+}
+
+}  // namespace aoti::report
