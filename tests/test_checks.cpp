@@ -22,7 +22,7 @@ Case corpus(const std::string& name) { return load_case({aoti::test::corpus_case
 bool mentions(const Finding& f, const std::string& text) {
   std::string all = f.title + "\n" + f.message + "\n" + f.why;
   for (const auto& e : f.evidence) all += "\n" + e.excerpt + "\n" + e.note + "\n" + e.where.display();
-  for (const auto& s : f.next_steps) all += "\n" + s;
+  for (const auto& s : f.next_steps) all += "\n" + s.what + "\n" + s.command;
   return all.find(text) != std::string::npos;
 }
 

@@ -101,9 +101,10 @@ std::vector<Finding> embedding_findings() {
        "the assert that fired (8 times)"},
   };
   oob.next_steps = {
-      "AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"triton_poi_fused_embedding_0\" "
-      "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2 python repro.py",
-      "python -c \"import torch; x = torch.load('arg3_1.pt'); print(x.min().item(), x.max().item())\"",
+      {"re-package printing the kernel's inputs",
+       "AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"triton_poi_fused_embedding_0\" "
+       "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2 python repro.py"},
+      {"check the ids", "python -c \"import torch; x = torch.load('arg3_1.pt'); print(x.min().item(), x.max().item())\""},
   };
   oob.explains_failure = true;
   oob.subject = "kernel triton_poi_fused_embedding_0";
@@ -122,7 +123,7 @@ std::vector<Finding> embedding_findings() {
   gate.evidence = {{{k_package, k_wrapper_entry, 946},
                     "if (!_check_aoti_runtime_check_inputs_env()){",
                     "the gate in __check_inputs_outputs"}};
-  gate.next_steps = {"AOTI_RUNTIME_CHECK_INPUTS=1 python repro.py"};
+  gate.next_steps = {{"validate the inputs", "AOTI_RUNTIME_CHECK_INPUTS=1 python repro.py"}};
   gate.subject = "model model";
   gate.rank = 2;
   gate.fingerprint = "1b9f04c2d7e6a311";
@@ -145,7 +146,7 @@ std::vector<Finding> hostile_findings() {
   huge[6000] = '|';
   bad.evidence = {{{"weird dir/stderr log.txt", "", 3}, huge, "note with ``` and | and \xe2\x82"},
                   {{"", "", 0}, "orphan excerpt", ""}};
-  bad.next_steps = {"echo '```' && printf '%s' \"a|b\"", "multi\nline ```` step"};
+  bad.next_steps = {{"a | pipe and `code`", "echo '```' && printf '%s' \"a|b\""}, {"", "multi\nline ```` step"}};
   bad.subject = "hostile";
   bad.rank = 3;
   bad.fingerprint = "ffff";
@@ -208,7 +209,10 @@ void check_contract_json(const Json& j) {
     CHECK(f["confidence"].is_number());
     for (const char* key : {"title", "message", "why", "fingerprint", "subject"}) CHECK(f[key].is_string());
     CHECK(f["explains_failure"].is_boolean());
-    for (const auto& step : f["next_steps"]) CHECK(step.is_string());
+    for (const auto& step : f["next_steps"]) {
+      CHECK(step["what"].is_string());
+      CHECK(step["command"].is_string());
+    }
     for (const auto& e : f["evidence"]) {
       CHECK(e.size() == 5);
       CHECK(e["artifact"].is_string());
@@ -411,7 +415,7 @@ TEST_CASE("aoti::report::render_markdown") {
   }
   CHECK(md.find("### 1. Embedding ids out of range") != std::string::npos);
   CHECK(md.find("### 2. Input checks are compiled in") != std::string::npos);
-  CHECK(md.find("```sh\nAOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"triton_poi_fused_embedding_0\"") !=
+  CHECK(md.find("   ```sh\n   AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"triton_poi_fused_embedding_0\"") !=
         std::string::npos);
   CHECK(md.find("`dim0 in") == std::string::npos);
   CHECK(md.find("## Artifacts") != std::string::npos);
@@ -444,7 +448,7 @@ TEST_CASE("aoti::report::render_text") {
   CHECK(plain.find("arg3_1: dim0 in [2, 64], dim1 in [2, 2048], int64 (at::kLong), cuda;") !=
         std::string::npos);
   // Commands are never wrapped, so they can be copied whole.
-  CHECK(plain.find(findings[0].next_steps[0]) != std::string::npos);
+  CHECK(plain.find("   " + findings[0].next_steps[0].command + "\n") != std::string::npos);
   CHECK(plain.find(findings[0].evidence[0].where.display()) != std::string::npos);
 
   SUBCASE("prose stays within 100 columns") {

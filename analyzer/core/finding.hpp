@@ -19,6 +19,12 @@ struct Evidence {
   std::string note;     // what this piece of evidence shows
 };
 
+// One thing to do next: what it is for, and the exact command where there is one to copy.
+struct NextStep {
+  std::string what;     // "read the kernel", "cast before the call"
+  std::string command;  // a shell command or code line, filled in for this case; may be empty
+};
+
 struct Finding {
   std::string check;  // check id, e.g. "triton.index-out-of-bounds"
   Severity severity = Severity::warning;
@@ -27,7 +33,7 @@ struct Finding {
   std::string message;      // what was seen, in a few sentences
   std::string why;          // why it matters
   std::vector<Evidence> evidence;
-  std::vector<std::string> next_steps;  // concrete commands, filled in for this case
+  std::vector<NextStep> next_steps;
   // True when the finding explains a failure the artifacts show (an error line, a crash);
   // such findings rank above latent risks.
   bool explains_failure = false;

@@ -224,4 +224,10 @@ std::string human_size(std::uint64_t bytes) {
   return fmt::format("{:.1f} {}", value, k_units[unit]);
 }
 
+nlohmann::ordered_json next_steps_json(const std::vector<core::NextStep>& steps) {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& step : steps) out.push_back({{"what", step.what}, {"command", step.command}});
+  return out;
+}
+
 }  // namespace aoti::report

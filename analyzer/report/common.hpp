@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "analyzer/core/case.hpp"
 #include "analyzer/core/finding.hpp"
 
@@ -51,5 +53,8 @@ std::string plural(std::size_t n, std::string_view word);
 
 // "620.1 KiB"
 std::string human_size(std::uint64_t bytes);
+
+// [{"what": ..., "command": ...}], as both JSON and SARIF carry them.
+nlohmann::ordered_json next_steps_json(const std::vector<core::NextStep>& steps);
 
 }  // namespace aoti::report

@@ -43,7 +43,7 @@ Json finding_json(const core::Finding& finding) {
           {"message", finding.message},
           {"why", finding.why},
           {"evidence", std::move(evidence)},
-          {"next_steps", finding.next_steps},
+          {"next_steps", next_steps_json(finding.next_steps)},
           {"fingerprint", finding.fingerprint},
           {"explains_failure", finding.explains_failure},
           {"subject", finding.subject}};

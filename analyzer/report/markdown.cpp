@@ -195,7 +195,21 @@ void write_finding(std::string& out, const core::Finding& finding) {
   }
   if (!finding.next_steps.empty()) {
     out += "**Next steps**\n\n";
-    for (const auto& step : finding.next_steps) out += fenced(step, "sh") + '\n';
+    for (std::size_t i = 0; i < finding.next_steps.size(); ++i) {
+      const auto& step = finding.next_steps[i];
+      out += fmt::format("{}. {}\n", i + 1, prose(step.what.empty() ? std::string("run") : step.what));
+      if (step.command.empty()) continue;
+      // Indented under its list item, so the block belongs to the step it explains.
+      std::string block = fenced(step.command, "sh");
+      for (std::size_t at = 0; at < block.size();) {
+        const auto end = std::min(block.find('\n', at), block.size());
+        if (end > at) block.insert(at, "   ");
+        at = block.find('\n', at);
+        if (at == std::string::npos) break;
+        ++at;
+      }
+      out += '\n' + block + "\n";
+    }
   }
 }
 

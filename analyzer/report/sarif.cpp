@@ -174,7 +174,7 @@ Json result_json(const core::Finding& finding, std::size_t rule_index, const Loc
                           {"explainsFailure", finding.explains_failure},
                           {"subject", finding.subject},
                           {"why", finding.why},
-                          {"nextSteps", finding.next_steps}};
+                          {"nextSteps", next_steps_json(finding.next_steps)}};
   return result;
 }
 

@@ -223,8 +223,14 @@ void write_finding(TextReport& out, const core::Finding& finding) {
       out.verbatim(column + 2, gutter + excerpt);
     }
   }
-  for (std::size_t i = 0; i < finding.next_steps.size(); ++i)
-    out.unwrapped_field(k_indent, k_label, i == 0 ? "next" : "", sanitize(finding.next_steps[i]));
+  for (std::size_t i = 0; i < finding.next_steps.size(); ++i) {
+    const auto& step = finding.next_steps[i];
+    out.field(k_indent, k_label, i == 0 ? "next" : "", sanitize(fmt::format("{}. {}", i + 1, step.what)));
+    // Commands are never wrapped, so they can be copied as they are.
+    if (!step.command.empty()) {
+      out.verbatim(k_indent + k_label + 3, sanitize(step.command));
+    }
+  }
 }
 
 void write_diagnostics(TextReport& out, const core::Case& c) {

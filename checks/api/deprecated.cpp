@@ -28,9 +28,9 @@ class Deprecated final : public BasicCheck {
               "`aoti_load_package` picks it.";
       f.evidence.push_back(event_evidence(e, "the deprecated call"));
       f.next_steps = {
-          "compile: `path = torch._inductor.aoti_compile_and_package(torch.export.export(model, args), "
-          "package_path=\"model.pt2\")`",
-          "load: `runner = torch._inductor.aoti_load_package(\"model.pt2\")`"};
+          {"compile and package with the current API",
+           "torch._inductor.aoti_compile_and_package(torch.export.export(model, args), package_path=\"model.pt2\")"},
+          {"load it; the package records its device", "runner = torch._inductor.aoti_load_package(\"model.pt2\")"}};
       out.push_back(std::move(f));
     }
     return out;

@@ -42,14 +42,16 @@ class IllegalMemoryAccess final : public BasicCheck {
                                         "the kernels the model launches, in order: the suspects"});
       }
       f.next_steps = {
-          "AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>   # inputs against the compiled guards",
-          "PYTORCH_NO_CUDA_MEMORY_CACHING=1 CUDA_LAUNCH_BLOCKING=1 python <your script>   # make it reproducible",
-          "re-package with `AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=3` set while compiling: the last kernel "
-          "printed before the error is the suspect"};
+          {"validate every input against the compiled guards", "AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"},
+          {"make the failure reproducible and synchronous",
+           "PYTORCH_NO_CUDA_MEMORY_CACHING=1 CUDA_LAUNCH_BLOCKING=1 python <your script>"},
+          {"re-package printing each kernel as it launches; the last one printed before the error is the suspect",
+           "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=3 python <your export script>"}};
       if (!kernels.empty())
-        f.next_steps.push_back(fmt::format(
-            "then print one kernel's inputs: `AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"{}\" "
-            "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2` while compiling", kernels.back()));
+        f.next_steps.push_back({"then re-package printing one suspect kernel's inputs",
+                                fmt::format("AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"{}\" "
+                                            "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2 python <your export script>",
+                                            kernels.back())});
       out.push_back(std::move(f));
       break;  // one triage per case: the advice does not change with the count
     }

@@ -133,12 +133,13 @@ class FakeStaticShape final : public BasicCheck {
         f.evidence.push_back(Evidence{wrapper_at(w, kernel->line + 1), fmt::format("{} = {}", name, value),
                                       fmt::format("`{}` hard-codes its size", kernel->name)});
     f.next_steps = {
-        fmt::format("fix the fake kernel of `{}` to derive its shape from the input, e.g. "
-                    "`@torch.library.register_fake(\"{}\")` returning `x.new_empty((x.shape[0] + 1, x.shape[1]))` — "
-                    "no constants, no `int(...)` on sizes", node.target, node.target),
-        fmt::format("check it against the real kernel: `torch.library.opcheck(torch.ops.{}.default, (x,))` with "
-                    "several batch sizes", dotted(node.target)),
-        "re-export, re-package and compare the outputs at two batch sizes"};
+        {fmt::format("make the fake kernel of `{}` compute its output shape from the input's symbolic sizes "
+                     "(no constants, no `int(...)` on sizes), e.g. for one extra row:", node.target),
+         fmt::format("@torch.library.register_fake(\"{}\")\ndef _(x):\n    return x.new_empty((x.shape[0] + 1, x.shape[1]))",
+                     node.target)},
+        {"check the fake against the real kernel at several sizes",
+         fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))", dotted(node.target))},
+        {"re-export, re-package, and compare the outputs at two batch sizes", ""}};
     return f;
   }
 

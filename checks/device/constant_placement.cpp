@@ -50,11 +50,10 @@ class ConstantPlacement final : public BasicCheck {
                                           fmt::format("a {} copy made at compile time, used by the kernels", device)});
         if (mixed) f.evidence.push_back(event_evidence(*mixed, "the load failed on mixed-device constants"));
         f.next_steps = {
-            fmt::format("keep `{}` on the model's device in the module you export: e.g. `self.register_buffer(\"{}\", "
-                        "t.to(\"{}\"))`, or `model.to(\"{}\")` after the assignment that moved it",
-                        fqn, fqn, device, device),
-            "re-export and re-package, then confirm no constant is on another device: "
-            "`aoti-analyze new_model.pt2`"};
+            {fmt::format("keep `{}` on the model's device in the module you export (or call `model.to(\"{}\")` "
+                         "after the assignment that moved it)", fqn, device),
+             fmt::format("self.register_buffer(\"{}\", t.to(\"{}\"))", fqn, device)},
+            {"re-export, re-package, and confirm no constant is left on another device", "aoti-analyze new_model.pt2"}};
         out.push_back(std::move(f));
       }
     }

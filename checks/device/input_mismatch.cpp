@@ -45,8 +45,8 @@ class InputMismatch final : public BasicCheck {
     f.evidence.push_back(event_evidence(e, "the runtime input check that fired"));
     if (model) add_package_device(f, *model);
     f.next_steps = {
-        fmt::format("move the input to the package's device before calling the model: `x = x.to(\"{}\")`", expected),
-        "check which device the caller builds the tensor on, e.g. print `x.device` just before the call"};
+        {"move the input to the package's device before calling the model", fmt::format("x = x.to(\"{}\")", expected)},
+        {"find where the caller builds the tensor: print its device just before the call", "print(x.device)"}};
     return f;
   }
 
@@ -64,8 +64,9 @@ class InputMismatch final : public BasicCheck {
     f.evidence.push_back(event_evidence(e, "the runtime error"));
     if (model) add_package_device(f, *model);
     f.next_steps = {
-        "re-run with input checks on to name the input: `AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>`",
-        "move every input to the package's device before the call"};
+        {"re-run with input checks on: they name the input on the wrong device",
+         "AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"},
+        {"move every input to the package's device before the call", ""}};
     return f;
   }
 

@@ -32,9 +32,10 @@ class LoadMismatch final : public BasicCheck {
                                       "the device the package was compiled for"});
       const std::string device = model && !model->device().empty() ? model->device() : "<compile device>";
       f.next_steps = {
-          fmt::format("load with the compiled device type: `torch._inductor.aoti_load_package(path)` picks it "
-                      "from the package; with a device index use \"{}:N\"", device),
-          "or re-export and re-package the model on the device you deploy on"};
+          {fmt::format("load through the package API, which picks the compiled device type; only the index (\"{}:N\") "
+                       "may change", device),
+           "runner = torch._inductor.aoti_load_package(\"model.pt2\")"},
+          {"or re-export and re-package the model on the device type you deploy on", ""}};
       out.push_back(std::move(f));
     }
     return out;

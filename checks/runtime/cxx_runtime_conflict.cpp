@@ -70,11 +70,12 @@ class CxxRuntimeConflict final : public BasicCheck {
         f.evidence.push_back(Evidence{wrapper_at(*model.wrapper, model.wrapper->link_cmd_line), compiler + " ... -shared ...",
                                       "the link command recorded in the wrapper"});
       f.next_steps = {
-          "re-package with the compiler whose libstdc++ the process uses, which links it dynamically: "
-          "`CXX=/usr/bin/g++ python <your export script>`",
-          fmt::format("confirm the new .so needs libstdc++.so.6: `d=$(mktemp -d) && unzip -q '{}' '{}' -d \"$d\" && "
-                      "readelf -d \"$d/{}\" | grep NEEDED`", so.where.artifact, so.where.entry, so.where.entry),
-          "aoti-analyze new_model.pt2   # this finding should be gone"};
+          {"re-package with the compiler whose libstdc++ the process uses, which links it dynamically",
+           "CXX=/usr/bin/g++ python <your export script>"},
+          {"confirm the .so needs libstdc++.so.6 (run on the new package)",
+           fmt::format("d=$(mktemp -d) && unzip -q '{}' '{}' -d \"$d\" && readelf -d \"$d/{}\" | grep NEEDED",
+                       so.where.artifact, so.where.entry, so.where.entry)},
+          {"check the new package: this finding should be gone", "aoti-analyze new_model.pt2"}};
       out.push_back(std::move(f));
     }
     return out;

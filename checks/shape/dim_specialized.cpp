@@ -46,13 +46,15 @@ class DimSpecialized final : public BasicCheck {
         }
       }
       f.next_steps = {
-          "TORCH_LOGS=\"+dynamic\" python <your script>   # prints the guard and the user line that specialized it",
-          "replace `export(...)` with `torch.export.draft_export(...)` to list every specialization with its frame"};
+          {"print the guard and the user line that specialized it", "TORCH_LOGS=\"+dynamic\" python <your script>"},
+          {"list every specialization with its frame: call `torch.export.draft_export` where you call `export`",
+           "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)"}};
       for (const auto& op : ops)
-        f.next_steps.push_back(fmt::format(
-            "make the meta / fake kernel of `{}` SymInt-aware: `x.sym_size(0)` instead of `x.size(0)`, "
-            "`at::empty_symint` instead of `at::empty` (C++); no `int(...)` on sizes (Python); then "
-            "`aoti-analyze model.pt2 <op sources>`", op));
+        f.next_steps.push_back(
+            {fmt::format("make the meta / fake kernel of `{}` SymInt-aware: `x.sym_size(0)` instead of `x.size(0)`, "
+                         "`at::empty_symint` instead of `at::empty` (C++), no `int(...)` on sizes (Python); then "
+                         "give its sources to the analyzer", op),
+             "aoti-analyze model.pt2 <op sources>"});
       out.push_back(std::move(f));
     }
     return out;

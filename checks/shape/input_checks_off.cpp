@@ -62,10 +62,11 @@ class InputChecksOff final : public BasicCheck {
                                       "the contract these checks enforce"});
         break;
       }
-      f.next_steps = {"AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>   # every input is validated before the run"};
+      f.next_steps = {{"validate every input before the run", "AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"}};
       if (failed)
         f.next_steps.push_back(
-            "AOTI_RUNTIME_CHECK_INPUTS=1 CUDA_LAUNCH_BLOCKING=1 PYTORCH_NO_CUDA_MEMORY_CACHING=1 python <your script>");
+            {"and make a CUDA failure synchronous and reproducible",
+             "AOTI_RUNTIME_CHECK_INPUTS=1 CUDA_LAUNCH_BLOCKING=1 PYTORCH_NO_CUDA_MEMORY_CACHING=1 python <your script>"});
       out.push_back(std::move(f));
     }
     return out;

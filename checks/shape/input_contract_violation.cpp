@@ -51,29 +51,31 @@ class InputContractViolation final : public BasicCheck {
                               symbol.empty() ? "" : fmt::format(" (symbol `{}` in the wrapper)", symbol),
                               large ? "<=" : ">=", e.expected);
       f.next_steps = {
-          fmt::format("re-export with a range that covers {}: e.g. `Dim(\"<name>\", min=..., max={})` for dim {} of {}, "
-                      "then re-package", e.actual, large ? e.actual : e.expected, e.dim, input),
-          fmt::format("or split / pad the request so dim {} stays {}", e.dim, range.empty() ? "in range" : range)};
+          {fmt::format("re-export with a range for dim {} of {} that covers {}, then re-package", e.dim, input, e.actual),
+           large ? fmt::format("dynamic_shapes = {{\"x\": {{{}: torch.export.Dim(\"batch\", min={}, max={})}}}}", e.dim,
+                               lower_bound(*w, e), e.actual)
+                 : fmt::format("dynamic_shapes = {{\"x\": {{{}: torch.export.Dim(\"batch\", min={})}}}}", e.dim, e.actual)},
+          {fmt::format("or split / pad the request so dim {} stays {}", e.dim, range.empty() ? "in range" : range), ""}};
     } else if (e.problem == "unmatched dim value") {
       f.title = fmt::format("{} dim {} is {}, but the package was compiled for exactly {}", input, e.dim, e.actual, e.expected);
       f.message = fmt::format("Dim {} of {} is static in the package (= {}); the run passed {}.", e.dim, input,
                               e.expected, e.actual);
-      f.next_steps = {fmt::format("export dim {} as dynamic (`Dim(...)` in `dynamic_shapes`) if it varies, "
-                                  "then re-package", e.dim)};
+      f.next_steps = {{fmt::format("if dim {} varies, export it as dynamic, then re-package", e.dim),
+                       fmt::format("dynamic_shapes = {{\"x\": {{{}: torch.export.Dim.DYNAMIC}}}}", e.dim)}};
     } else if (e.problem == "unmatched dtype") {
       const std::string want = dtype_name_of_code(e.expected), got = dtype_name_of_code(e.actual);
       f.title = fmt::format("{} is {}, but the package was compiled for {}", input, got, want);
       f.message = fmt::format("The input check compares dtype codes: expected {} ({}), got {} ({}).", e.expected,
                               want, e.actual, got);
-      f.next_steps = {fmt::format("cast before the call: `x = x.to(torch.{})`", want),
-                      fmt::format("or export and package a {} variant of the model", got)};
+      f.next_steps = {{"cast before the call", fmt::format("x = x.to(torch.{})", want)},
+                      {fmt::format("or export and package a {} variant of the model", got), ""}};
     } else if (e.problem == "unmatched stride value") {
       f.title = fmt::format("{} has stride {} in dim {}, expected {}: it is not laid out as compiled", input,
                             e.actual, e.dim, e.expected);
       f.message = fmt::format("The package was compiled for a contiguous layout (stride {} in dim {}); the run passed "
                               "a tensor with stride {} there, e.g. a transposed or sliced view.",
                               e.expected, e.dim, e.actual);
-      f.next_steps = {"pass a contiguous tensor: `x = x.contiguous()` before the call"};
+      f.next_steps = {{"pass a contiguous tensor", "x = x.contiguous()"}};
     } else {
       f.title = fmt::format("{} was refused by the input check: {}", input, e.problem);
       f.message = fmt::format("expected {}, got {}", e.expected, e.actual);
@@ -84,16 +86,29 @@ class InputContractViolation final : public BasicCheck {
     if (w) {
       for (const auto& check : w->input_checks) {
         if (check.input_index != e.input_index) continue;
-        const bool same_dim = check.dim == e.dim && e.dim >= 0;
-        const bool same_kind = (e.problem == "unmatched dtype" && check.kind == InputCheckKind::dtype);
-        if (!same_dim && !same_kind) continue;
-        if (e.problem == "unmatched stride value" && check.kind != InputCheckKind::stride_equal) continue;
-        if (e.problem != "unmatched stride value" && check.kind == InputCheckKind::stride_equal) continue;
+        if (check.kind != kind_of(e.problem) || (check.kind != InputCheckKind::dtype && check.dim != e.dim)) continue;
         f.evidence.push_back(Evidence{wrapper_at(*w, check.line), check_text(check),
                                       fmt::format("the package's contract for {}: {}", input, input_contract(*w, e.input_index))});
       }
     }
     return f;
+  }
+
+  // The wrapper condition that prints each input-check error.
+  static InputCheckKind kind_of(std::string_view problem) {
+    if (problem == "dim value is too large") return InputCheckKind::dim_max;
+    if (problem == "dim value is too small") return InputCheckKind::dim_min;
+    if (problem == "unmatched stride value") return InputCheckKind::stride_equal;
+    if (problem == "unmatched dtype") return InputCheckKind::dtype;
+    if (problem == "unmatched device type") return InputCheckKind::device_type;
+    return InputCheckKind::dim_equal;
+  }
+
+  // The exported minimum of the dim an error is about, to keep it in a widened range.
+  static std::int64_t lower_bound(const WrapperFacts& w, const LogEvent& e) {
+    for (const auto& check : w.input_checks)
+      if (check.input_index == e.input_index && check.dim == e.dim && check.kind == InputCheckKind::dim_min) return check.value;
+    return 0;
   }
 
   static std::string check_text(const InputCheck& check) {

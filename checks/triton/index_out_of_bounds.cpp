@@ -112,10 +112,15 @@ class IndexOutOfBounds final : public BasicCheck {
       const int input = arg.empty() ? -1 : input_index_of(w, arg);
       evidence.push_back(Evidence{wrapper_at(w, load->line),
                                   fmt::format("{} = tl.load({} + ({}))", load->var, load->pointer, load->offset),
-                                  arg.empty() ? fmt::format("`{}` is loaded from `{}`", assertion.index_var, load->pointer)
-                                              : fmt::format("`{}` is loaded from `{}`, which the launch binds to `{}`{}",
-                                                            assertion.index_var, load->pointer, arg,
-                                                            input >= 0 ? fmt::format(" (model input {})", input) : "")});
+                                  fmt::format("`{}` {} `{}`{}", assertion.index_var,
+                                              load->var == assertion.index_var
+                                                  ? "is loaded from"
+                                                  : fmt::format("is computed from `{}`, loaded from", load->var),
+                                              load->pointer,
+                                              arg.empty() ? ""
+                                                          : fmt::format(", which the launch binds to `{}`{}", arg,
+                                                                        input >= 0 ? fmt::format(" (model input {})", input)
+                                                                                   : ""))});
       if (input >= 0 && index_input.empty()) {
         index_input = arg;
         index_from = fmt::format("the values of model input {} (`{}`)", input, arg);
@@ -188,18 +193,20 @@ class IndexOutOfBounds final : public BasicCheck {
             "expects (an id >= the embedding size) or an empty tensor making a dynamic size 0.";
 
     const std::string kernel_lines = show_lines_command(w.where, kernel.source_begin, kernel.source_end);
-    f.next_steps.push_back("read the kernel: " + kernel_lines);
+    f.next_steps.push_back({"read the kernel", kernel_lines});
     if (!index_input.empty() && integer_literal(assertion.bound))
-      f.next_steps.push_back(fmt::format(
-          "check the values fed to `{}` before the call: `assert 0 <= int(x.min()) and int(x.max()) < {}`",
-          index_input, assertion.bound));
+      f.next_steps.push_back(
+          {fmt::format("check the values passed as `{}` (model input {}) before the call", index_input,
+                       input_index_of(w, index_input)),
+           fmt::format("assert 0 <= int(x.min()) and int(x.max()) < {}, (int(x.min()), int(x.max()))", assertion.bound)});
+    f.next_steps.push_back({"make the failure synchronous and reproducible, with the input checks on",
+                            "CUDA_LAUNCH_BLOCKING=1 PYTORCH_NO_CUDA_MEMORY_CACHING=1 AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"});
     f.next_steps.push_back(
-        "CUDA_LAUNCH_BLOCKING=1 PYTORCH_NO_CUDA_MEMORY_CACHING=1 AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>");
-    f.next_steps.push_back(fmt::format(
-        "re-package with `AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"{}\" AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2` "
-        "set while compiling, then run again to print the kernel's inputs", kernel.name));
+        {"re-package printing this kernel's inputs, then run again",
+         fmt::format("AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"{}\" AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2 "
+                     "python <your export script>", kernel.name)});
     if (!integer_literal(assertion.bound))
-      f.next_steps.push_back("export with sample sizes 0, 1 and the maximum, and return early on empty inputs");
+      f.next_steps.push_back({"export with sample sizes 0, 1 and the maximum, and return early on empty inputs", ""});
     return f;
   }
 
@@ -211,8 +218,9 @@ class IndexOutOfBounds final : public BasicCheck {
     f.message = "No package in this case holds a kernel with this exact assert text, so the kernel could not be named.";
     f.why = "An out-of-range index aborts the process on the GPU; the package's wrapper names the kernel and its inputs.";
     f.evidence.push_back(event_evidence(e, "the device assert that fired"));
-    f.next_steps = {"aoti-analyze model.pt2 " + e.where.artifact + "   # give the package that ran, to trace the kernel",
-                    "CUDA_LAUNCH_BLOCKING=1 AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"};
+    f.next_steps = {{"give the package that ran, to trace the kernel", "aoti-analyze model.pt2 " + e.where.artifact},
+                    {"make the failure synchronous, with the input checks on",
+                     "CUDA_LAUNCH_BLOCKING=1 AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"}};
     return f;
   }
 

@@ -693,8 +693,10 @@ Parsed<core::WrapperFacts> parse_wrapper(std::string_view text, const core::Loca
 bool looks_like_wrapper(std::string_view head) {
   head = head.substr(0, k_sniff_bytes);
   if (head.find('\0') != std::string_view::npos) return false;
+  // Logs quote AOTI paths and names too ("API call failed at .../aoti_runner/..."), so only an
+  // include of the AOTI headers, or the model class being defined, marks a wrapper.
   for (const std::string_view marker :
-       {"torch/csrc/inductor/aoti_", "AOTInductorModel", "inputs_info_", "run_impl"}) {
+       {"#include <torch/csrc/inductor/aoti_", "AOTInductorModel::AOTInductorModel(", "AOTInductorModel::run_impl("}) {
     if (head.find(marker) != std::string_view::npos) return true;
   }
   return false;
