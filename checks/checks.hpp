@@ -17,6 +17,7 @@ std::unique_ptr<core::Check> make_customop_fake_static_shape();
 std::unique_ptr<core::Check> make_triton_index_out_of_bounds();
 std::unique_ptr<core::Check> make_cuda_illegal_memory_access();
 std::unique_ptr<core::Check> make_runtime_cxx_runtime_conflict();
+std::unique_ptr<core::Check> make_runtime_api_call_failed();
 std::unique_ptr<core::Check> make_api_deprecated();
 
 }  // namespace aoti::checks

@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   g++ cmake make pkg-config
-  libzip-dev nlohmann-json3-dev libboost-program-options-dev doctest-dev libexpected-dev libfmt-dev
+  libzip-dev zlib1g-dev nlohmann-json3-dev libboost-program-options-dev doctest-dev libexpected-dev libfmt-dev
   libdw-dev libelf-dev liblzma-dev libzstd-dev libclang-19-dev
   xz-utils zstd unzip
 )

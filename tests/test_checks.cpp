@@ -2,7 +2,10 @@
 // whole pipeline), and on small hand-built Cases for the edges the corpus does not cover.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <sstream>
 
 #include "analyzer/core/analyze.hpp"
 #include "analyzer/core/registry.hpp"
@@ -264,4 +267,37 @@ TEST_CASE("ranking puts the explained failure first and is deterministic") {
   auto again = findings;
   rank(again);
   for (std::size_t i = 0; i < findings.size(); ++i) CHECK(again[i].fingerprint == findings[i].fingerprint);
+}
+
+TEST_CASE("runtime.api-call-failed") {
+  namespace fs = std::filesystem;
+  // A real package with a log naming a line of its own wrapper, as torch prints a failed shim call.
+  const fs::path dir = fs::temp_directory_path() / ("aoti-api-call-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path package = aoti::test::corpus_case("embedding-device-assert") / "model.pt2";
+  Case probe = load_case({package.string()});
+  REQUIRE(probe.models.size() == 1);
+  const std::string entry = probe.models[0].wrapper->where.entry;
+  const std::string wrapper_name = entry.substr(entry.rfind('/') + 1);
+  int addmm_line = 0;
+  {
+    std::istringstream text(aoti::test::corpus_entry_text("embedding-device-assert", ".wrapper.cpp"));
+    std::string line;
+    for (int number = 1; std::getline(text, line) && addmm_line == 0; ++number)
+      if (line.find("aoti_torch_cuda_addmm_out(") != std::string::npos) addmm_line = number;
+  }
+  REQUIRE(addmm_line > 0);
+  {
+    std::ofstream log(dir / "stderr.txt");
+    log << "RuntimeError: aoti_torch_cuda_addmm_out(buf2, buf1, ...) API call failed at /tmp/cache/" << wrapper_name
+        << ", line " << addmm_line << "\n";
+  }
+  const auto found = run_check("runtime.api-call-failed", load_case({package.string(), (dir / "stderr.txt").string()}));
+  fs::remove_all(dir);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].explains_failure);
+  CHECK(mentions(found[0], "aoti_torch_cuda_addmm_out(buf2, buf1"));
+  CHECK(mentions(found[0], "linear"));
+  // Errors that name torch's own runner are left to the error before them.
+  CHECK(run_check("runtime.api-call-failed", corpus("input-check-errors")).empty());
 }

@@ -532,3 +532,13 @@ TEST_CASE("a 50 MB line is read in linear time") {
   const std::string one_line(50u << 20, 'x');
   CHECK_FALSE(parse_wrapper(one_line, k_where).has_value());
 }
+
+TEST_CASE("embedding-device-assert: every source-nodes comment, also those before direct ATen calls") {
+  const WrapperFacts facts = parse_case("embedding-device-assert");
+  const auto linear = std::find_if(facts.source_node_comments.begin(), facts.source_node_comments.end(),
+                                   [](const auto& c) { return c.nodes == std::vector<std::string>{"embedding", "linear"}; });
+  REQUIRE(linear != facts.source_node_comments.end());
+  CHECK(std::find(linear->aten_ops.begin(), linear->aten_ops.end(), "aten.addmm") != linear->aten_ops.end());
+  CHECK(linear->line > 0);
+  CHECK(facts.source_node_comments.size() >= facts.kernel_calls.size());
+}

@@ -19,13 +19,22 @@ namespace {
 
 constexpr std::uint64_t k_max_wrapper_bytes = 64ull << 20;
 
-void add_wrapper(ModelFacts& model, const std::string& text, const Location& where, Case& c) {
-  auto parsed = parsers::wrapper::parse_wrapper(text, where);
-  if (parsed) model.wrapper = std::move(*parsed);
-  else c.diagnostics.push_back({where.display(), "wrapper source: " + parsed.error().message});
+// Wrapper sources, aligned with Case::models, kept while loading so that log lines naming
+// `<hash>.wrapper.cpp, line N` can quote that line.
+using WrapperTexts = std::vector<std::string>;
+
+void add_model(ModelFacts model, std::string text, const Location& where, Case& c, WrapperTexts& texts) {
+  if (!text.empty()) {
+    auto parsed = parsers::wrapper::parse_wrapper(text, where);
+    if (parsed) model.wrapper = std::move(*parsed);
+    else c.diagnostics.push_back({where.display(), "wrapper source: " + parsed.error().message});
+  }
+  if (!model.wrapper) text.clear();
+  c.models.push_back(std::move(model));
+  texts.push_back(std::move(text));
 }
 
-void load_package(const SniffedInput& input, Artifact& artifact, Case& c) {
+void load_package(const SniffedInput& input, Artifact& artifact, Case& c, WrapperTexts& texts) {
   auto contents = parsers::pt2::read_package(input.path, input.display);
   if (!contents) {
     artifact.note = contents.error().message;
@@ -35,21 +44,19 @@ void load_package(const SniffedInput& input, Artifact& artifact, Case& c) {
   artifact.analyzed = true;
   for (auto& d : contents->diagnostics) c.diagnostics.push_back(std::move(d));
   for (std::size_t i = 0; i < contents->models.size(); ++i) {
-    ModelFacts model = std::move(contents->models[i]);
-    const std::string& text = i < contents->wrapper_sources.size() ? contents->wrapper_sources[i] : std::string();
-    if (!text.empty()) {
-      const auto entry = std::find_if(model.files.begin(), model.files.end(), [](const std::string& f) {
-        return f.ends_with(".wrapper.cpp");
-      });
-      add_wrapper(model, text, Location{input.display, entry == model.files.end() ? "" : *entry, 0}, c);
-    }
-    c.models.push_back(std::move(model));
+    ModelFacts& model = contents->models[i];
+    std::string text = i < contents->wrapper_sources.size() ? std::move(contents->wrapper_sources[i]) : std::string();
+    const auto entry = std::find_if(model.files.begin(), model.files.end(), [](const std::string& f) {
+      return f.ends_with(".wrapper.cpp");
+    });
+    const Location where{input.display, entry == model.files.end() ? "" : *entry, 0};
+    add_model(std::move(model), std::move(text), where, c, texts);
   }
   artifact.note = fmt::format("{} model(s), {} entries", contents->models.size(), contents->package.entries.size());
   c.packages.push_back(std::move(contents->package));
 }
 
-void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c) {
+void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c, WrapperTexts& texts) {
   if (input.size > k_max_wrapper_bytes) {
     artifact.note = fmt::format("{} bytes, more than the {} MiB limit for a wrapper", input.size, k_max_wrapper_bytes >> 20);
     c.diagnostics.push_back({input.display, artifact.note});
@@ -59,16 +66,18 @@ void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c)
   std::string text(input.size, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-  ModelFacts model;
-  model.name = input.path.stem().string();
-  const std::size_t before = c.diagnostics.size();
-  add_wrapper(model, text, Location{input.display, "", 0}, c);
-  if (!model.wrapper) {
-    artifact.note = c.diagnostics.size() > before ? c.diagnostics.back().message : "unreadable";
+  auto parsed = parsers::wrapper::parse_wrapper(text, Location{input.display, "", 0});
+  if (!parsed) {
+    artifact.note = "wrapper source: " + parsed.error().message;
+    c.diagnostics.push_back({input.display, artifact.note});
     return;
   }
+  ModelFacts model;
+  model.name = input.path.stem().string();
+  model.wrapper = std::move(*parsed);
   artifact.analyzed = true;
   c.models.push_back(std::move(model));
+  texts.push_back(std::move(text));
 }
 
 void load_log(const SniffedInput& input, Artifact& artifact, Case& c) {
@@ -91,6 +100,31 @@ std::string basename_of(std::string_view path) {
 
 // How well an input-check error matches a model's own input contract: the error text repeats the
 // bound the wrapper was generated with, so a matching bound names the package that raised it.
+// Line `number` (1-based) of `text`, trimmed; empty when out of range.
+std::string line_of(std::string_view text, int number) {
+  std::size_t begin = 0;
+  for (int line = 1; line < number; ++line) {
+    begin = text.find('\n', begin);
+    if (begin == std::string_view::npos) return "";
+    ++begin;
+  }
+  std::string_view line = text.substr(begin, text.find('\n', begin) - begin);
+  const auto first = line.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return "";
+  line = line.substr(first);
+  return std::string(line.substr(0, std::min<std::size_t>(line.size(), 1000)));
+}
+
+// Quotes the wrapper line an `API call failed at <hash>.wrapper.cpp, line N` error points at.
+void attach_source_lines(Case& c, const WrapperTexts& texts) {
+  for (auto& e : c.log_events) {
+    if (e.kind != LogEventKind::api_call_failed || e.model < 0 || e.source_line <= 0) continue;
+    const auto& model = c.models[static_cast<std::size_t>(e.model)];
+    if (!model.wrapper || !e.source_file.ends_with(".wrapper.cpp")) continue;
+    if (static_cast<std::size_t>(e.model) < texts.size()) e.source_excerpt = line_of(texts[static_cast<std::size_t>(e.model)], e.source_line);
+  }
+}
+
 int contract_match(const LogEvent& e, const ModelFacts& model) {
   if (!model.wrapper || e.input_index < 0) return 0;
   const auto& w = *model.wrapper;
@@ -107,11 +141,12 @@ int contract_match(const LogEvent& e, const ModelFacts& model) {
 
 Case load_case(const std::vector<std::string>& paths) {
   Case c;
+  WrapperTexts texts;
   for (const auto& input : gather_inputs(paths, c.diagnostics)) {
     Artifact artifact{input.display, input.kind, input.size, false, input.what};
     switch (input.kind) {
-      case ArtifactKind::package: load_package(input, artifact, c); break;
-      case ArtifactKind::wrapper_source: load_wrapper_source(input, artifact, c); break;
+      case ArtifactKind::package: load_package(input, artifact, c, texts); break;
+      case ArtifactKind::wrapper_source: load_wrapper_source(input, artifact, c, texts); break;
       case ArtifactKind::log: load_log(input, artifact, c); break;
       case ArtifactKind::core_dump:
       case ArtifactKind::trace:
@@ -125,6 +160,7 @@ Case load_case(const std::vector<std::string>& paths) {
     c.artifacts.push_back(std::move(artifact));
   }
   correlate(c);
+  attach_source_lines(c, texts);
   return c;
 }
 

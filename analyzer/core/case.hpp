@@ -116,6 +116,14 @@ struct KernelCall {
   int line = 0;
 };
 
+// `// Topologically Sorted Source Nodes: [embedding, linear], Original ATen: [aten.embedding, ...]`:
+// which model code the wrapper lines after it implement.
+struct SourceNodesComment {
+  std::vector<std::string> nodes;
+  std::vector<std::string> aten_ops;
+  int line = 0;
+};
+
 // `aoti_torch_proxy_executor_call_function(proxy_executor, <extern node>, ...)`.
 struct ProxyCall {
   int extern_node_index = 0;
@@ -145,6 +153,7 @@ struct WrapperFacts {
   std::vector<KernelCall> kernel_calls;
   std::vector<ProxyCall> proxy_calls;
   std::vector<BufferReuse> buffer_reuses;
+  std::vector<SourceNodesComment> source_node_comments;
   std::string compile_cmd;
   std::string link_cmd;
   int compile_cmd_line = 0;
@@ -252,8 +261,10 @@ struct LogEvent {
   std::string source_file;  // triton_assert: the kernel's .py path; api_call_failed: the .cpp file
   int source_line = 0;
 
-  // Set by correlation: index into Case::models of the model this event concerns, -1 if unknown.
+  // Set by correlation: index into Case::models of the model this event concerns, -1 if unknown;
+  // and, when source_file:source_line is a line of a wrapper the case holds, that line's text.
   int model = -1;
+  std::string source_excerpt;
 };
 
 // ---- the whole case ----------------------------------------------------------------------------

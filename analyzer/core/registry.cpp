@@ -17,6 +17,7 @@ const std::vector<std::unique_ptr<Check>>& all_checks() {
     list.push_back(checks::make_triton_index_out_of_bounds());
     list.push_back(checks::make_cuda_illegal_memory_access());
     list.push_back(checks::make_runtime_cxx_runtime_conflict());
+    list.push_back(checks::make_runtime_api_call_failed());
     list.push_back(checks::make_api_deprecated());
     return list;
   }();

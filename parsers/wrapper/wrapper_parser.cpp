@@ -339,6 +339,7 @@ class WrapperScanner {
       if (aten_open != std::string_view::npos)
         pending.aten_ops = bracketed_items(comment, aten_open);
     }
+    m_facts.source_node_comments.push_back({pending.nodes, pending.aten_ops, number});
     m_pending_nodes = std::move(pending);
   }
 

@@ -1,0 +1,86 @@
+// runtime.api-call-failed: `... API call failed at <hash>.wrapper.cpp, line N` tied to the wrapper
+// line, the model code it implements, and the custom op when it is a proxy-executor call.
+#include <fmt/format.h>
+
+#include "checks/checks.hpp"
+#include "checks/support.hpp"
+
+namespace aoti::checks {
+namespace {
+using namespace aoti::core;
+
+class ApiCallFailed final : public BasicCheck {
+ public:
+  ApiCallFailed()
+      : BasicCheck("runtime.api-call-failed",
+                   "An AOTI runtime call in the generated wrapper failed, tied to its line and model code") {}
+
+  std::vector<Finding> run(const Case& c) const override {
+    std::vector<Finding> out;
+    for (const auto& e : c.log_events) {
+      if (e.kind != LogEventKind::api_call_failed) continue;
+      const ModelFacts* model = model_of(c, e);
+      if (!model || !model->wrapper || !e.source_file.ends_with(".wrapper.cpp")) continue;
+      out.push_back(explain(e, *model, *model->wrapper));
+    }
+    return out;
+  }
+
+ private:
+  Finding explain(const LogEvent& e, const ModelFacts& model, const WrapperFacts& w) const {
+    Finding f = new_finding(Severity::error, 0.75);
+    f.explains_failure = true;
+    const SourceNodesComment* nodes = nullptr;
+    for (const auto& comment : w.source_node_comments)
+      if (comment.line <= e.source_line && (!nodes || comment.line > nodes->line)) nodes = &comment;
+    const ProxyCall* proxy = nullptr;
+    for (const auto& call : w.proxy_calls)
+      if (call.line == e.source_line) proxy = &call;
+    const ExternNode* node = nullptr;
+    if (proxy)
+      for (const auto& n : model.extern_nodes)
+        if (n.index == proxy->extern_node_index) node = &n;
+
+    const std::string code = nodes && !nodes->nodes.empty()
+                                 ? fmt::format("{} ({})", join(nodes->nodes), join(nodes->aten_ops))
+                                 : "";
+    f.subject = fmt::format("wrapper call {}", node ? node->target : code.empty() ? e.subject : code);
+    if (node) {
+      f.title = fmt::format("Custom op `{}` failed when the model ran it through the proxy executor", node->target);
+      f.message = fmt::format("The wrapper's call of `{}` (extern node {}) at line {} returned an error.", node->target,
+                              proxy->extern_node_index, e.source_line);
+      f.why = "The package runs custom ops through the dispatcher: the op library must be loaded in the process, and "
+              "its schema must match what the package was compiled with (a SymInt argument passed as int fails here).";
+    } else {
+      f.title = fmt::format("An AOTI runtime call failed at wrapper line {}{}", e.source_line,
+                            code.empty() ? "" : fmt::format(" ({})", nodes->nodes.front()));
+      f.message = fmt::format("`{}` returned an error{}.", e.source_excerpt.empty() ? e.subject : e.source_excerpt,
+                              code.empty() ? "" : fmt::format(" while running model code {}", code));
+      f.why = "The failing line names the operation and the buffers it was given; the error text before this line in "
+              "the log says why it failed.";
+    }
+    f.evidence.push_back(event_evidence(e, "the failed call"));
+    if (!e.source_excerpt.empty())
+      f.evidence.push_back(Evidence{wrapper_at(w, e.source_line), e.source_excerpt, "the wrapper line the error names"});
+    if (nodes)
+      f.evidence.push_back(Evidence{wrapper_at(w, nodes->line), fmt::format("// Source Nodes: [{}], Original ATen: [{}]",
+                                                                           join(nodes->nodes), join(nodes->aten_ops)),
+                                    "the model code this part of the wrapper implements"});
+    if (node)
+      f.evidence.push_back(Evidence{model.extern_nodes_where, fmt::format("\"target\": \"{}\"", node->target),
+                                    "the custom op the call runs"});
+    f.next_steps = {{"read the wrapper around the failing line", show_lines_command(w.where, e.source_line - 15, e.source_line + 5)},
+                    {"re-run with C++ stack traces and input checks",
+                     "TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"}};
+    if (node)
+      f.next_steps.push_back({fmt::format("make sure the library defining `{}` is loaded before the model runs", node->target),
+                              "torch.ops.load_library(\"<your op library>.so\")"});
+    return f;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_runtime_api_call_failed() { return std::make_unique<ApiCallFailed>(); }
+
+}  // namespace aoti::checks
