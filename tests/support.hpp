@@ -1,11 +1,18 @@
 // Helpers shared by tests: paths into the repository and the real corpus.
 #pragma once
 
+#include <doctest/doctest.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <zip.h>
 
@@ -14,6 +21,54 @@ namespace aoti::test {
 inline std::filesystem::path source_dir() { return AOTI_SOURCE_DIR; }
 inline std::filesystem::path corpus_dir() { return source_dir() / "corpus"; }
 inline std::filesystem::path corpus_case(const std::string& name) { return corpus_dir() / name; }
+inline std::filesystem::path corpus_package(const std::string& name) { return corpus_case(name) / "model.pt2"; }
+
+// The seed cases every parser test walks through.
+inline const std::vector<std::string> k_corpus_cases = {
+    "const-cpu-buffer",        "cpp-meta-sizes",       "cpu-package-cuda-input-segv",
+    "custom-op-fake-static-rows", "embedding-device-assert", "healthy-cuda-dynamic",
+    "input-check-errors",      "load-crash-static-libstdcxx"};
+
+// A private scratch folder (mkdtemp), removed with everything in it.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "aoti-test-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    path = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+};
+
+inline void write_file(const std::filesystem::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+struct NewEntry {
+  std::string name;
+  std::string data;
+  bool deflate = false;
+};
+
+// Writes a zip with libzip; entries are stored unless marked deflate.
+inline void write_zip(const std::filesystem::path& path, const std::vector<NewEntry>& entries) {
+  int error = 0;
+  zip_t* archive = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
+  REQUIRE(archive);
+  for (const NewEntry& entry : entries) {
+    zip_source_t* source = zip_source_buffer(archive, entry.data.data(), entry.data.size(), 0);
+    const zip_int64_t index = zip_file_add(archive, entry.name.c_str(), source, ZIP_FL_ENC_UTF_8);
+    REQUIRE(index >= 0);
+    zip_set_file_compression(archive, static_cast<zip_uint64_t>(index),
+                             entry.deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0);
+  }
+  REQUIRE(zip_close(archive) == 0);
+}
 
 inline std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -21,6 +76,36 @@ inline std::string read_file(const std::filesystem::path& path) {
   std::ostringstream out;
   out << in.rdbuf();
   return out.str();
+}
+
+inline std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs the real aoti-analyze binary with `arguments` (already shell-quoted).
+inline CliRun run_cli(const std::string& arguments) {
+  TempDir scratch;
+  const auto err = scratch.path / "stderr";
+  const std::string command =
+      shell_quote(AOTI_BINARY) + " " + arguments + " 2>" + shell_quote(err.string());
+  CliRun run;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[65536];
+  std::size_t got = 0;
+  while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, got);
+  const int status = ::pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.err = read_file(err);
+  return run;
 }
 
 // The text of the first zip entry whose name ends with `suffix`, read with plain libzip so that

@@ -16,54 +16,9 @@
 #include "tests/support.hpp"
 
 namespace {
+using namespace aoti::test;
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-struct Run {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "aoti-cli-test-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    m_path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(m_path, ec);
-  }
-  const fs::path& path() const { return m_path; }
-
- private:
-  fs::path m_path;
-};
-
-std::string quote(const std::string& s) { return "'" + s + "'"; }
-
-Run run_cli(const std::string& arguments, const fs::path& scratch) {
-  const fs::path err = scratch / "stderr.capture";
-  const std::string command = quote(AOTI_BINARY) + " " + arguments + " 2>" + quote(err.string());
-  Run run;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[65536];
-  std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, got);
-  const int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.err = aoti::test::read_file(err);
-  fs::remove(err);
-  return run;
-}
-
-void write_file(const fs::path& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out << bytes;
-}
 
 // The diagnostics of a JSON report that name `artifact`.
 std::vector<std::string> diagnostics_for(const json& report, const std::string& artifact) {
@@ -79,61 +34,61 @@ const fs::path k_healthy = aoti::test::corpus_case("healthy-cuda-dynamic") / "mo
 
 TEST_CASE("informational options") {
   TempDir tmp;
-  const Run version = run_cli("--version", tmp.path());
+  const CliRun version = run_cli("--version");
   CHECK(version.exit_code == 0);
   CHECK(version.out.find("aoti-analyze ") == 0);
 
-  const Run help = run_cli("--help", tmp.path());
+  const CliRun help = run_cli("--help");
   CHECK(help.exit_code == 0);
   CHECK(help.out.find("--fail-on") != std::string::npos);
 
-  const Run list = run_cli("--list-checks", tmp.path());
+  const CliRun list = run_cli("--list-checks");
   CHECK(list.exit_code == 0);
   CHECK(list.out.find("triton.index-out-of-bounds") != std::string::npos);
 
-  const Run explain = run_cli("--explain runtime.cxx-runtime-conflict", tmp.path());
+  const CliRun explain = run_cli("--explain runtime.cxx-runtime-conflict");
   CHECK(explain.exit_code == 0);
   CHECK(explain.out.find("# runtime.cxx-runtime-conflict") == 0);
 
-  CHECK(run_cli("--explain no.such-check", tmp.path()).exit_code == 2);
-  CHECK(run_cli("--format yaml " + quote(k_healthy.string()), tmp.path()).exit_code == 2);
-  CHECK(run_cli("--fail-on fatal " + quote(k_healthy.string()), tmp.path()).exit_code == 2);
-  CHECK(run_cli("", tmp.path()).exit_code == 2);
+  CHECK(run_cli("--explain no.such-check").exit_code == 2);
+  CHECK(run_cli("--format yaml " + shell_quote(k_healthy.string())).exit_code == 2);
+  CHECK(run_cli("--fail-on fatal " + shell_quote(k_healthy.string())).exit_code == 2);
+  CHECK(run_cli("").exit_code == 2);
 }
 
 TEST_CASE("--fail-on sets the exit code from the worst finding") {
   TempDir tmp;
-  const std::string embedding = quote(aoti::test::corpus_case("embedding-device-assert").string());
-  CHECK(run_cli(embedding, tmp.path()).exit_code == 0);
-  CHECK(run_cli("--fail-on error " + embedding, tmp.path()).exit_code == 1);
+  const std::string embedding = shell_quote(aoti::test::corpus_case("embedding-device-assert").string());
+  CHECK(run_cli(embedding).exit_code == 0);
+  CHECK(run_cli("--fail-on error " + embedding).exit_code == 1);
   // The healthy case has only a note.
-  const std::string healthy = quote(aoti::test::corpus_case("healthy-cuda-dynamic").string());
-  CHECK(run_cli("--fail-on warning " + healthy, tmp.path()).exit_code == 0);
-  CHECK(run_cli("--fail-on note " + healthy, tmp.path()).exit_code == 1);
+  const std::string healthy = shell_quote(aoti::test::corpus_case("healthy-cuda-dynamic").string());
+  CHECK(run_cli("--fail-on warning " + healthy).exit_code == 0);
+  CHECK(run_cli("--fail-on note " + healthy).exit_code == 1);
 }
 
 TEST_CASE("-o writes the report to the file and nothing else") {
   TempDir tmp;
-  const fs::path out = tmp.path() / "report.sarif";
-  const Run run = run_cli("--format sarif -o " + quote(out.string()) + " " + quote(k_healthy.string()), tmp.path());
+  const fs::path out = tmp.path / "report.sarif";
+  const CliRun run = run_cli("--format sarif -o " + shell_quote(out.string()) + " " + shell_quote(k_healthy.string()));
   CHECK(run.exit_code == 0);
   CHECK(run.out.empty());
   const json sarif = json::parse(aoti::test::read_file(out));
   CHECK(sarif["version"] == "2.1.0");
   std::size_t files = 0;
-  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(tmp.path())) ++files;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(tmp.path)) ++files;
   CHECK(files == 1);
 }
 
 TEST_CASE("bad input: a diagnostic naming the file and the reason, the rest still analyzed") {
   TempDir tmp;
-  const std::string good = quote(k_healthy.string());
+  const std::string good = shell_quote(k_healthy.string());
 
   SUBCASE("a truncated .pt2") {
     const std::string bytes = aoti::test::read_file(k_healthy);
-    const fs::path cut = tmp.path() / "cut.pt2";
+    const fs::path cut = tmp.path / "cut.pt2";
     write_file(cut, bytes.substr(0, bytes.size() / 2));
-    const Run run = run_cli("--format json " + quote(cut.string()) + " " + good, tmp.path());
+    const CliRun run = run_cli("--format json " + shell_quote(cut.string()) + " " + good);
     CHECK(run.exit_code == 0);  // the good package was analyzed
     const json report = json::parse(run.out);
     const auto diags = diagnostics_for(report, "cut.pt2");
@@ -142,26 +97,26 @@ TEST_CASE("bad input: a diagnostic naming the file and the reason, the rest stil
     CHECK(report["findings"].size() >= 1);
     CHECK(run.err.find("cut.pt2") != std::string::npos);
     // Alone, nothing could be analyzed: exit 2.
-    CHECK(run_cli(quote(cut.string()), tmp.path()).exit_code == 2);
+    CHECK(run_cli(shell_quote(cut.string())).exit_code == 2);
   }
   SUBCASE("a file named .pt2 that is not a zip") {
-    const fs::path fake = tmp.path() / "model.pt2";
+    const fs::path fake = tmp.path / "model.pt2";
     write_file(fake, "this is not a zip archive\n");
-    const Run run = run_cli("--format json " + quote(fake.string()), tmp.path());
+    const CliRun run = run_cli("--format json " + shell_quote(fake.string()));
     CHECK(run.exit_code == 2);
     const auto diags = diagnostics_for(json::parse(run.out), "model.pt2");
     REQUIRE(diags.size() == 1);
     CHECK(diags[0].find("not a zip") != std::string::npos);
   }
   SUBCASE("a zip without archive_format") {
-    const fs::path path = tmp.path() / "plain.zip";
+    const fs::path path = tmp.path / "plain.zip";
     int err = 0;
     zip_t* z = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
     REQUIRE(z != nullptr);
     static const char k_text[] = "hello";
     zip_file_add(z, "hello.txt", zip_source_buffer(z, k_text, 5, 0), ZIP_FL_OVERWRITE);
     REQUIRE(zip_close(z) == 0);
-    const Run run = run_cli("--format json " + quote(path.string()) + " " + good, tmp.path());
+    const CliRun run = run_cli("--format json " + shell_quote(path.string()) + " " + good);
     CHECK(run.exit_code == 0);
     const auto diags = diagnostics_for(json::parse(run.out), "plain.zip");
     REQUIRE(diags.size() == 1);
@@ -172,22 +127,22 @@ TEST_CASE("bad input: a diagnostic naming the file and the reason, the rest stil
     const std::size_t middle = text.find("void AOTInductorModel::run_impl");
     REQUIRE(middle != std::string::npos);
     text.insert(middle, std::string("\x01\xff garbage {{{{ ((( \"unterminated\n", 32) + std::string(5000, '#') + "\n");
-    const fs::path path = tmp.path() / "x.wrapper.cpp";
+    const fs::path path = tmp.path / "x.wrapper.cpp";
     write_file(path, text);
-    const fs::path log = tmp.path() / "stderr.txt";
+    const fs::path log = tmp.path / "stderr.txt";
     write_file(log, aoti::test::read_file(aoti::test::corpus_case("embedding-device-assert") / "stderr.txt"));
-    const Run run = run_cli("--format json " + quote(path.string()) + " " + quote(log.string()), tmp.path());
+    const CliRun run = run_cli("--format json " + shell_quote(path.string()) + " " + shell_quote(log.string()));
     CHECK(run.exit_code == 0);
     const json report = json::parse(run.out);
     REQUIRE(!report["findings"].empty());
     CHECK(report["findings"][0]["check"] == "triton.index-out-of-bounds");
   }
   SUBCASE("a wrapper that is pure garbage") {
-    const fs::path path = tmp.path() / "junk.wrapper.cpp";
+    const fs::path path = tmp.path / "junk.wrapper.cpp";
     std::string junk(4096, '\0');
     for (std::size_t i = 0; i < junk.size(); ++i) junk[i] = static_cast<char>((i * 131) % 251);
     write_file(path, junk);
-    const Run run = run_cli("--format json " + quote(path.string()) + " " + good, tmp.path());
+    const CliRun run = run_cli("--format json " + shell_quote(path.string()) + " " + good);
     CHECK(run.exit_code == 0);
     const json report = json::parse(run.out);
     bool named = false;
@@ -196,7 +151,7 @@ TEST_CASE("bad input: a diagnostic naming the file and the reason, the rest stil
     CHECK(named);
   }
   SUBCASE("a 1 GiB log with no newline") {
-    const fs::path path = tmp.path() / "huge.log";
+    const fs::path path = tmp.path / "huge.log";
     {
       const int fd = ::open(path.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0600);
       REQUIRE(fd >= 0);
@@ -205,28 +160,28 @@ TEST_CASE("bad input: a diagnostic naming the file and the reason, the rest stil
       REQUIRE(::ftruncate(fd, 1ll << 30) == 0);  // the rest sparse: costs no disk
       ::close(fd);
     }
-    const Run run = run_cli("--format json " + quote(path.string()) + " " + good, tmp.path());
+    const CliRun run = run_cli("--format json " + shell_quote(path.string()) + " " + good);
     CHECK(run.exit_code == 0);
     const auto diags = diagnostics_for(json::parse(run.out), "huge.log");
     REQUIRE(diags.size() == 1);
     CHECK(diags[0].find("longer than") != std::string::npos);
   }
   SUBCASE("an unreadable path") {
-    const fs::path missing = tmp.path() / "no-such-file.pt2";
-    const fs::path dangling = tmp.path() / "dangling";
-    fs::create_symlink(tmp.path() / "nowhere", dangling);
-    const Run run = run_cli("--format json " + quote(missing.string()) + " " + quote(dangling.string()) + " " + good,
-                            tmp.path());
+    const fs::path missing = tmp.path / "no-such-file.pt2";
+    const fs::path dangling = tmp.path / "dangling";
+    fs::create_symlink(tmp.path / "nowhere", dangling);
+    const CliRun run =
+        run_cli("--format json " + shell_quote(missing.string()) + " " + shell_quote(dangling.string()) + " " + good);
     CHECK(run.exit_code == 0);
     const json report = json::parse(run.out);
     CHECK(diagnostics_for(report, "no-such-file.pt2").size() == 1);
     CHECK(diagnostics_for(report, "dangling").size() == 1);
-    CHECK(run_cli(quote(missing.string()), tmp.path()).exit_code == 2);
+    CHECK(run_cli(shell_quote(missing.string())).exit_code == 2);
     if (::geteuid() != 0) {  // root reads anything: permission bits cannot make a file unreadable
-      const fs::path locked = tmp.path() / "locked.log";
+      const fs::path locked = tmp.path / "locked.log";
       write_file(locked, "Error: input_handles[0]: unmatched dtype, expected: 6(at::kFloat), but got: 5\n");
       fs::permissions(locked, fs::perms::none);
-      CHECK(diagnostics_for(json::parse(run_cli("--format json " + quote(locked.string()) + " " + good, tmp.path()).out),
+      CHECK(diagnostics_for(json::parse(run_cli("--format json " + shell_quote(locked.string()) + " " + good).out),
                             "locked.log").size() == 1);
     }
   }

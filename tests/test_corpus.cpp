@@ -2,10 +2,7 @@
 // with the case's expected.json (check ids, rank 1, key evidence; never hashes or addresses).
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-
 #include <algorithm>
-#include <cstdio>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -14,24 +11,6 @@
 
 namespace {
 using nlohmann::json;
-
-struct Run {
-  int exit_code = -1;
-  std::string out;
-};
-
-Run run_cli(const std::string& arguments) {
-  const std::string command = std::string("'") + AOTI_BINARY + "' " + arguments + " 2>/dev/null";
-  Run run;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[65536];
-  std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, got);
-  const int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
 
 int severity_level(const std::string& s) { return s == "error" ? 2 : s == "warning" ? 1 : 0; }
 
@@ -65,7 +44,7 @@ TEST_CASE("every corpus case matches its expected.json") {
   for (const auto& dir : cases) {
     SUBCASE(dir.filename().string().c_str()) {
       const json expected = json::parse(aoti::test::read_file(dir / "expected.json"));
-      const Run run = run_cli("--format json '" + dir.string() + "'");
+      const auto run = aoti::test::run_cli("--format json " + aoti::test::shell_quote(dir.string()));
       REQUIRE(run.exit_code == 0);
       const json report = json::parse(run.out);
       REQUIRE(report["schema"] == "aoti-analyze/1");

@@ -12,6 +12,7 @@
 #include "tests/support.hpp"
 
 namespace {
+using namespace aoti::test;
 
 namespace fs = std::filesystem;
 using aoti::core::ElfFacts;
@@ -27,18 +28,6 @@ const std::set<std::string> k_dynamic_cases = {"cpu-package-cuda-input-segv", "c
                                                "embedding-device-assert", "healthy-cuda-dynamic",
                                                "input-check-errors"};
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "aoti-elf-test-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
 
 std::string model_so(const std::string& case_name) {
   return aoti::test::corpus_entry_text(case_name, ".wrapper.so");

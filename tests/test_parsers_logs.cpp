@@ -23,6 +23,7 @@ using aoti::parsers::logs::scan_log_text;
 namespace fs = std::filesystem;
 
 namespace {
+using namespace aoti::test;
 
 std::vector<LogEvent> of_kind(const LogScan& scan, LogEventKind kind) {
   std::vector<LogEvent> out;
@@ -40,22 +41,6 @@ LogEvent only_event(std::string_view text) {
   const auto scan = scan_log_text(text, "log.txt");
   REQUIRE_MESSAGE(scan.events.size() == 1, text);
   return scan.events.front();
-}
-
-// A scratch folder for files a test writes, removed at the end.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string name = (fs::temp_directory_path() / "aoti-logs-XXXXXX").string();
-    REQUIRE(mkdtemp(name.data()) != nullptr);
-    path = name;
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
-
-void write_file(const fs::path& path, std::string_view content) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
 }
 
 long max_rss_kib() {

@@ -12,6 +12,7 @@
 #include "tests/support.hpp"
 
 namespace {
+using namespace aoti::test;
 
 namespace fs = std::filesystem;
 using aoti::core::ModelFacts;
@@ -26,44 +27,10 @@ const std::map<std::string, std::string> k_devices = {
 const std::set<std::string> k_static_libstdcxx = {"load-crash-static-libstdcxx", "const-cpu-buffer",
                                                   "cpp-meta-sizes"};
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "aoti-pt2-test-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
 
-fs::path corpus_package(const std::string& name) { return aoti::test::corpus_case(name) / "model.pt2"; }
 
-void write_file(const fs::path& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 
-struct NewEntry {
-  std::string name;
-  std::string data;
-  bool deflate = false;
-};
 
-void write_zip(const fs::path& path, const std::vector<NewEntry>& entries) {
-  int error = 0;
-  zip_t* archive = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
-  REQUIRE(archive);
-  for (const NewEntry& entry : entries) {
-    zip_source_t* source = zip_source_buffer(archive, entry.data.data(), entry.data.size(), 0);
-    const zip_int64_t index = zip_file_add(archive, entry.name.c_str(), source, ZIP_FL_ENC_UTF_8);
-    REQUIRE(index >= 0);
-    zip_set_file_compression(archive, static_cast<zip_uint64_t>(index),
-                             entry.deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0);
-  }
-  REQUIRE(zip_close(archive) == 0);
-}
 
 // Every entry of a corpus package, with its name and bytes, read with plain libzip.
 std::vector<NewEntry> corpus_entries(const std::string& case_name) {

@@ -12,52 +12,16 @@
 #include "tests/support.hpp"
 
 namespace {
+using namespace aoti::test;
 
 namespace fs = std::filesystem;
 using aoti::parsers::zip::ZipArchive;
 using aoti::parsers::zip::ZipEntry;
 
-const std::vector<std::string> k_cases = {
-    "const-cpu-buffer",        "cpp-meta-sizes",       "cpu-package-cuda-input-segv",
-    "custom-op-fake-static-rows", "embedding-device-assert", "healthy-cuda-dynamic",
-    "input-check-errors",      "load-crash-static-libstdcxx"};
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "aoti-zip-test-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
 
-void write_file(const fs::path& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
 
-struct NewEntry {
-  std::string name;
-  std::string data;
-  bool deflate = false;
-};
 
-void write_zip(const fs::path& path, const std::vector<NewEntry>& entries) {
-  int error = 0;
-  zip_t* archive = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
-  REQUIRE(archive);
-  for (const NewEntry& entry : entries) {
-    zip_source_t* source = zip_source_buffer(archive, entry.data.data(), entry.data.size(), 0);
-    const zip_int64_t index = zip_file_add(archive, entry.name.c_str(), source, ZIP_FL_ENC_UTF_8);
-    REQUIRE(index >= 0);
-    zip_set_file_compression(archive, static_cast<zip_uint64_t>(index),
-                             entry.deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0);
-  }
-  REQUIRE(zip_close(archive) == 0);
-}
 
 const ZipEntry* by_suffix(const ZipArchive& archive, std::string_view suffix) {
   for (const ZipEntry& entry : archive.entries())
@@ -65,12 +29,11 @@ const ZipEntry* by_suffix(const ZipArchive& archive, std::string_view suffix) {
   return nullptr;
 }
 
-fs::path corpus_package(const std::string& name) { return aoti::test::corpus_case(name) / "model.pt2"; }
 
 }  // namespace
 
 TEST_CASE("corpus packages open as stored zips with their AOTI entries") {
-  for (const auto& name : k_cases) {
+  for (const auto& name : k_corpus_cases) {
     CAPTURE(name);
     auto archive = ZipArchive::open(corpus_package(name));
     REQUIRE(archive);
