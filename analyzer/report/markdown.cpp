@@ -227,11 +227,11 @@ void write_diagnostics(std::string& out, const core::Case& c) {
 std::string render_markdown(const core::Case& c, const std::vector<core::Finding>& findings) {
   std::string out;
   write_summary(out, c, findings);
-  write_artifacts(out, c);
   write_models(out, c);
   out += "## Findings\n\n";
   if (findings.empty()) out += "No findings.\n\n";
   for (const auto& finding : findings) write_finding(out, finding);
+  write_artifacts(out, c);
   write_diagnostics(out, c);
   return out;
 }

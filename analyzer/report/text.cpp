@@ -246,12 +246,13 @@ void write_diagnostics(TextReport& out, const core::Case& c) {
 std::string render_text(const core::Case& c, const std::vector<core::Finding>& findings, bool color) {
   TextReport out(color);
   write_summary(out, c, findings);
-  write_artifacts(out, c);
   write_models(out, c);
   out.line();
   out.line(out.paint("Findings", "1"));
   if (findings.empty()) out.line("  no findings");
   for (const auto& finding : findings) write_finding(out, finding);
+  // What was read comes after what was found: the findings are what a reader came for.
+  write_artifacts(out, c);
   write_diagnostics(out, c);
   return out.take();
 }
