@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -84,4 +85,29 @@ TEST_CASE("every corpus case matches its expected.json") {
           CHECK(severity_level(f["severity"]) <= severity_level(expected["max_severity"]));
     }
   }
+}
+
+TEST_CASE("the whole corpus in one run: every log is tied to its own package") {
+  // The findings of one run over all cases are exactly the union of each case's expected ones:
+  // an error line attributed to the wrong package would add or lose a finding.
+  std::map<std::string, int> want;
+  for (const auto& entry : std::filesystem::directory_iterator(aoti::test::corpus_dir()))
+    if (std::filesystem::exists(entry.path() / "expected.json")) {
+      const json expected = json::parse(aoti::test::read_file(entry.path() / "expected.json"));
+      for (const auto& f : expected["findings"]) ++want[f["check"].get<std::string>()];
+    }
+  const auto run = aoti::test::run_cli("--format json " + aoti::test::shell_quote(aoti::test::corpus_dir().string()));
+  REQUIRE(run.exit_code == 0);
+  const json report = json::parse(run.out);
+  std::map<std::string, int> got;
+  std::set<std::string> fingerprints;
+  for (const auto& f : report["findings"]) {
+    ++got[f["check"].get<std::string>()];
+    fingerprints.insert(f["fingerprint"].get<std::string>());
+  }
+  CHECK(got == want);
+  CHECK(fingerprints.size() == report["findings"].size());
+  // The specialization error of cpp-meta-sizes names only the op of its own package.
+  for (const auto& f : report["findings"])
+    if (f["check"] == "shape.dim-specialized") CHECK(text_of(f).find("heldout::pad_rows") == std::string::npos);
 }

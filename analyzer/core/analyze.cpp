@@ -1,9 +1,7 @@
 #include "analyzer/core/analyze.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <fstream>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -137,6 +135,36 @@ int contract_match(const LogEvent& e, const ModelFacts& model) {
   return score;
 }
 
+// How strongly an event's own text ties it to a model: an assert text only its kernels hold, its
+// wrapper's file name, one of its kernels' names, its input contract. Negative: ruled out.
+int content_match(const LogEvent& e, const ModelFacts& model) {
+  if (!model.wrapper) return 0;
+  const auto& w = *model.wrapper;
+  if (e.kind == LogEventKind::triton_assert) {
+    for (const auto& kernel : w.kernels)
+      for (const auto& a : kernel.asserts)
+        if (a.message == e.subject) return 10;
+  }
+  if (e.kind == LogEventKind::api_call_failed &&
+      basename_of(e.source_file) == basename_of(w.where.entry.empty() ? w.where.artifact : w.where.entry))
+    return 10;
+  if (e.kind == LogEventKind::input_check_error) return contract_match(e, model);
+  for (const auto& kernel : w.kernels)
+    if (e.text.find(kernel.name) != std::string::npos) return 6;
+  return 0;
+}
+
+std::string artifact_of(const ModelFacts& model) {
+  return !model.package.empty() ? model.package : model.wrapper ? model.wrapper->where.artifact : std::string();
+}
+
+fs::path folder_of(const std::string& artifact) { return fs::path(artifact).lexically_normal().parent_path(); }
+
+bool is_within(const fs::path& inner, const fs::path& outer) {
+  auto [end, ignored] = std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
+  return end == outer.end();
+}
+
 }  // namespace
 
 Case load_case(const std::vector<std::string>& paths) {
@@ -167,25 +195,20 @@ Case load_case(const std::vector<std::string>& paths) {
 void correlate(Case& c) {
   for (auto& e : c.log_events) {
     int best = -1, best_score = 0;
+    bool ruled_out_only_model = false;
     for (std::size_t m = 0; m < c.models.size(); ++m) {
-      const auto& model = c.models[m];
-      int score = 0;
-      if (e.kind == LogEventKind::triton_assert && model.wrapper) {
-        for (const auto& kernel : model.wrapper->kernels)
-          for (const auto& a : kernel.asserts)
-            if (a.message == e.subject) score = 10;
-      } else if (e.kind == LogEventKind::api_call_failed && model.wrapper) {
-        if (basename_of(e.source_file) == basename_of(model.wrapper->where.entry.empty()
-                                                          ? model.wrapper->where.artifact
-                                                          : model.wrapper->where.entry))
-          score = 10;
-      } else if (e.kind == LogEventKind::input_check_error) {
-        score = contract_match(e, model);
+      int score = content_match(e, c.models[m]);
+      if (score < 0) {
+        ruled_out_only_model = c.models.size() == 1;
+        continue;
       }
+      // The artifacts of one run usually sit in one folder: a log beside (or below) a package is
+      // about that package when nothing in its text says otherwise.
+      if (is_within(folder_of(e.where.artifact), folder_of(artifact_of(c.models[m])))) score += 1;
       if (score > best_score) best = static_cast<int>(m), best_score = score;
     }
     // With a single model in the case, every event is about it unless its contract rules it out.
-    if (best < 0 && c.models.size() == 1 && best_score >= 0) best = 0;
+    if (best < 0 && c.models.size() == 1 && !ruled_out_only_model) best = 0;
     e.model = best;
   }
 }
@@ -228,7 +251,10 @@ void rank(std::vector<Finding>& findings) {
   });
   for (std::size_t i = 0; i < findings.size(); ++i) {
     findings[i].rank = static_cast<int>(i + 1);
-    findings[i].fingerprint = fingerprint_of(findings[i].check + "\n" + findings[i].subject);
+    // The artifact (not the entry: wrapper names change at every build) tells apart the same
+    // problem in two packages of one scan.
+    const std::string artifact = findings[i].evidence.empty() ? "" : findings[i].evidence.front().where.artifact;
+    findings[i].fingerprint = fingerprint_of(findings[i].check + "\n" + findings[i].subject + "\n" + artifact);
   }
 }
 

@@ -31,7 +31,12 @@ class DimSpecialized final : public BasicCheck {
       f.evidence.push_back(event_evidence(e, "the export error"));
 
       std::vector<std::string> ops;
-      for (const auto& model : c.models) {
+      // The package the error was tied to, or every package when it could not be.
+      std::vector<const ModelFacts*> models;
+      if (const ModelFacts* tied = model_of(c, e)) models.push_back(tied);
+      else for (const auto& model : c.models) models.push_back(&model);
+      for (const ModelFacts* model_ptr : models) {
+        const ModelFacts& model = *model_ptr;
         if (model.wrapper)
           for (const auto& check : model.wrapper->input_checks)
             if (check.kind == InputCheckKind::dim_equal && std::to_string(check.value) == e.value)
