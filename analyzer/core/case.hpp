@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/core/core_facts.hpp"
+#include "analyzer/core/source_facts.hpp"
+#include "analyzer/core/trace_facts.hpp"
+
 namespace aoti::core {
 
 // Where a fact was seen. `artifact` is the path the user gave (or found in a folder);
@@ -275,6 +279,9 @@ struct Case {
   std::vector<PackageFacts> packages;
   std::vector<ModelFacts> models;
   std::vector<LogEvent> log_events;
+  std::vector<CoreFacts> cores;
+  std::vector<TraceFacts> traces;
+  std::vector<SourceFacts> sources;
 
   bool has_observed_failure() const;  // any error event in the logs (later: a crash in a core)
 };

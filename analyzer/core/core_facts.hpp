@@ -1,0 +1,57 @@
+// What a core dump tells: the process, the signal, every thread's frames, the module map.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace aoti::core {
+
+struct StackFrame {
+  std::uint64_t pc = 0;
+  std::string module;           // path as mapped (NT_FILE), "" when the pc is in no module
+  std::uint64_t module_offset = 0;  // pc relative to the module's load base
+  std::string symbol;           // demangled; "" when unknown
+  std::uint64_t symbol_offset = 0;
+  std::string method;           // "initial", "cfi", "frame pointer", "stack scan" (less trusted)
+  std::string package;          // the .pt2 whose model .so this frame is in, "" otherwise
+};
+
+struct CoreThread {
+  int tid = 0;
+  bool crashed = false;  // the first NT_PRSTATUS of a kernel-written core
+  std::vector<StackFrame> frames;
+  std::string unwind_error;  // why unwinding stopped early, "" when it reached the end
+};
+
+struct MappedModule {
+  std::string path;  // NT_FILE path, " (deleted)" stripped
+  bool deleted = false;
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+  std::uint64_t file_offset = 0;
+  std::string build_id;  // hex, from the first page dumped in the core; "" when not dumped
+  std::string package;   // the .pt2 whose model .so has this build-id, "" otherwise
+};
+
+struct CoreFacts {
+  std::string artifact;      // the core as the user named it
+  std::string compression;   // "", "xz", "zstd"
+  std::vector<std::string> health;  // "truncated: 40% of the PT_LOAD bytes are past the end", ...
+  int pid = 0;
+  std::string executable;
+  std::vector<std::string> argv;
+  std::map<std::string, std::string> environment;
+  int signal = 0;
+  std::string signal_name;   // "SIGSEGV"
+  int signal_code = 0;
+  std::string signal_code_name;  // "SEGV_MAPERR", "SI_TKILL"
+  std::optional<std::uint64_t> fault_address;
+  std::string fault_region;  // what the fault address points into, for a person
+  std::vector<CoreThread> threads;  // the crashing thread first
+  std::vector<MappedModule> modules;
+};
+
+}  // namespace aoti::core
