@@ -34,13 +34,22 @@ struct MappedModule {
   std::uint64_t file_offset = 0;
   std::string build_id;  // hex, from the first page dumped in the core; "" when not dumped
   std::string package;   // the .pt2 whose model .so has this build-id, "" otherwise
+  // The file that gave this module's symbols and unwind tables: "<package>:<entry>" for a
+  // model .so, a path on the analyzing machine whose build-id matched, "" when none did.
+  std::string symbols_from;
 };
 
 struct CoreFacts {
   std::string artifact;      // the core as the user named it
   std::string compression;   // "", "xz", "zstd"
   std::vector<std::string> health;  // "truncated: 40% of the PT_LOAD bytes are past the end", ...
+  // Core health as facts (the `health` notes say the same for a person).
+  bool truncated = false;       // segments extend past the end of the file
+  bool has_file_note = false;   // NT_FILE present (the module map with paths)
+  bool kernel_written = true;   // false: gdb gcore or another writer; the first thread may not be the one that crashed
   int pid = 0;
+  std::string process_name;  // NT_PRPSINFO pr_fname (PyTorch may rename it: "pt_main_thread")
+  std::string command_line;  // NT_PRPSINFO pr_psargs: the first 80 bytes of argv, spaces for NULs
   std::string executable;
   std::vector<std::string> argv;
   std::map<std::string, std::string> environment;
@@ -49,6 +58,7 @@ struct CoreFacts {
   int signal_code = 0;
   std::string signal_code_name;  // "SEGV_MAPERR", "SI_TKILL"
   std::optional<std::uint64_t> fault_address;
+  std::optional<int> sender_pid;  // for signals sent by a process (kill, tkill, abort's raise)
   std::string fault_region;  // what the fault address points into, for a person
   std::vector<CoreThread> threads;  // the crashing thread first
   std::vector<MappedModule> modules;

@@ -9,6 +9,6 @@
 
 namespace aoti::parsers::elf {
 
-Parsed<core::ElfFacts> read_shared_object(const RandomAccess& source, const core::Location& where);
+Parsed<::aoti::core::ElfFacts> read_shared_object(const RandomAccess& source, const ::aoti::core::Location& where);
 
 }  // namespace aoti::parsers::elf

@@ -13,8 +13,8 @@
 namespace aoti::parsers::logs {
 
 struct LogScan {
-  std::vector<core::LogEvent> events;
-  std::vector<core::Diagnostic> diagnostics;  // e.g. "line 3 is 1073741824 bytes; read the first 65536"
+  std::vector<::aoti::core::LogEvent> events;
+  std::vector<::aoti::core::Diagnostic> diagnostics;  // e.g. "line 3 is 1073741824 bytes; read the first 65536"
   std::uint64_t lines = 0;
 };
 

@@ -12,15 +12,15 @@
 namespace aoti::parsers::pt2 {
 
 struct Pt2Contents {
-  core::PackageFacts package;
+  ::aoti::core::PackageFacts package;
   // ModelFacts::wrapper is left unset: the analyzer parses the wrapper sources.
-  std::vector<core::ModelFacts> models;
+  std::vector<::aoti::core::ModelFacts> models;
   // Aligned with `models`: the text of each model's <hash>.wrapper.cpp (at most 64 MiB), empty
   // when the model has none or it could not be read (a diagnostic then says why).
   std::vector<std::string> wrapper_sources;
   // Problems with single entries (a wrapper too large, a .so that is not ELF, bad JSON): the
   // package is still analyzed from what could be read.
-  std::vector<core::Diagnostic> diagnostics;
+  std::vector<::aoti::core::Diagnostic> diagnostics;
 };
 
 // True when the file is a zip whose archive_format entry says "pt2" (content sniffing).

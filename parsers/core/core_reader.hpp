@@ -1,0 +1,41 @@
+// Reads a core dump of a process that ran an AOTI model: the signal and where it hit, every
+// thread's frames (libdwfl, with the model .so served from its package by build-id), the
+// module map, argv and environment, and how healthy the core itself is.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/core/core_facts.hpp"
+#include "parsers/parse_error.hpp"
+
+namespace aoti::parsers::core {
+
+// A model .so that may be mapped in the core, found inside a package.
+struct ModelObject {
+  std::string build_id;  // hex, as ElfFacts::build_id
+  std::string package;   // path of the .pt2 as given
+  std::string entry;     // zip entry of the .so
+};
+
+struct CoreReadOptions {
+  std::uint64_t max_decompressed_bytes = 64ull << 30;
+};
+
+// Fails only when nothing can be read: not an ELF core, not x86-64, unreadable, a compressed
+// stream that yields no byte. Truncated cores, cores without NT_FILE, cores that did not map
+// any of `models`: facts, with `health` saying what is missing.
+Parsed<aoti::core::CoreFacts> read_core(const std::filesystem::path& path, const std::string& display,
+                                        const std::vector<ModelObject>& models, const CoreReadOptions& = {});
+
+// ELF ET_CORE, or an xz / zstd stream whose first decoded bytes are one.
+bool looks_like_core(std::string_view head);
+
+// Every thread's frames, the crashing thread first, as eu-stack/gdb print them:
+// "#0  0x... in symbol+0x12 (module)"; stack-scanned frames are marked.
+std::string render_backtrace(const aoti::core::CoreFacts& core);
+
+}  // namespace aoti::parsers::core
