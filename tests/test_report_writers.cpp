@@ -198,7 +198,7 @@ void check_contract_json(const Json& j) {
   }
   const std::vector<std::string> finding_keys = {
       "rank",     "check",      "severity",    "confidence",       "title",  "message", "why",
-      "evidence", "next_steps", "fingerprint", "explains_failure", "subject"};
+      "evidence", "next_steps", "chain", "fingerprint", "explains_failure", "subject"};
   for (const auto& f : j["findings"]) {
     std::vector<std::string> order;
     for (const auto& [key, value] : f.items()) order.push_back(key);

@@ -1,6 +1,8 @@
 // aoti-analyze: the only place that maps outcomes to exit codes.
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -12,8 +14,14 @@
 #include "analyzer/core/analyze.hpp"
 #include "analyzer/core/registry.hpp"
 #include "analyzer/report/report.hpp"
+#include "analyzer/report/scan_report.hpp"
+#include "analyzer/scan/history_db.hpp"
+#include "analyzer/scan/scan.hpp"
 
 namespace {
+
+using aoti::cli::Format;
+using aoti::cli::Options;
 
 constexpr int k_exit_ok = 0;
 constexpr int k_exit_findings = 1;
@@ -35,11 +43,199 @@ int explain(const std::string& id) {
   return k_exit_ok;
 }
 
+bool color_wanted(const Options& options) {
+  return options.output.empty() && ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
+}
+
+// Writes the report where it was asked for; false (and a message) when it cannot.
+bool emit(const Options& options, const std::string& report) {
+  if (options.output.empty()) {
+    std::cout << report;
+    return true;
+  }
+  std::ofstream out(options.output, std::ios::binary | std::ios::trunc);
+  if (!out || !(out << report)) {
+    std::cerr << "aoti-analyze: cannot write " << options.output << "\n";
+    return false;
+  }
+  return true;
+}
+
+int exit_for(const Options& options, const std::vector<aoti::core::Finding>& findings) {
+  if (options.fail_on)
+    for (const auto& f : findings)
+      if (f.severity >= *options.fail_on) return k_exit_findings;
+  return k_exit_ok;
+}
+
+int analyze(const Options& options) {
+  if (options.inputs.empty()) {
+    std::cerr << "aoti-analyze: no input given\n" << options.help_text;
+    return k_exit_usage;
+  }
+  aoti::core::Case c = aoti::core::load_case(options.inputs);
+  std::vector<aoti::core::Finding> findings = aoti::core::run_checks(c);
+  aoti::core::rank(findings);
+
+  std::string report;
+  switch (options.format) {
+    case Format::text: report = aoti::report::render_text(c, findings, color_wanted(options)); break;
+    case Format::markdown: report = aoti::report::render_markdown(c, findings); break;
+    case Format::json: report = aoti::report::render_json(c, findings); break;
+    case Format::sarif: report = aoti::report::render_sarif(c, findings); break;
+    case Format::html: report = aoti::report::render_html(c, findings); break;
+    case Format::jsonl: break;  // refused by the option parser
+  }
+  if (!emit(options, report)) return k_exit_usage;
+  // Diagnostics also go to stderr, so a report piped into a file still leaves a trace on the terminal.
+  for (const auto& d : c.diagnostics) std::cerr << "aoti-analyze: " << d.artifact << ": " << d.message << "\n";
+  if (!aoti::core::anything_analyzed(c)) return k_exit_usage;
+  return exit_for(options, findings);
+}
+
+std::string render_scan(const Options& options, const std::vector<aoti::scan::PackageResult>& results) {
+  switch (options.format) {
+    case Format::text: return aoti::report::render_scan_text(results, color_wanted(options));
+    case Format::markdown: return aoti::report::render_scan_markdown(results);
+    case Format::json:
+    case Format::jsonl: return aoti::report::render_scan_jsonl(results);
+    case Format::sarif: return aoti::report::render_scan_sarif(results);
+    case Format::html: return aoti::report::render_scan_html(results);
+  }
+  return {};
+}
+
+// Progress on stderr: a bar that redraws itself on a terminal, one plain line per package elsewhere.
+class Progress {
+ public:
+  Progress() : m_tty(::isatty(STDERR_FILENO)), m_start(std::chrono::steady_clock::now()) {}
+  void operator()(const aoti::scan::PackageResult& r, std::size_t done, std::size_t total) {
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+    const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
+    if (!m_tty) {
+      std::cerr << fmt::format("scan: [{}/{}] {} {} ({} finding(s))\n", done, total, r.status, r.package, r.findings.size());
+      return;
+    }
+    constexpr int k_width = 30;
+    const int filled = total ? static_cast<int>(k_width * done / total) : k_width;
+    const double eta = rate > 0 ? static_cast<double>(total - done) / rate : 0;
+    std::cerr << fmt::format("\r[{:=<{}}{:<{}}] {}/{} packages, {:.0f}/s, ETA {:.0f}s ", "", filled, "", k_width - filled,
+                             done, total, rate, eta);
+    if (done == total) std::cerr << "\n";
+  }
+
+ private:
+  bool m_tty;
+  std::chrono::steady_clock::time_point m_start;
+};
+
+int finish_scan(const Options& options, std::vector<aoti::scan::PackageResult>& results,
+                aoti::scan::HistoryDb* db, const std::string& description) {
+  std::sort(results.begin(), results.end(), [](const auto& a, const auto& b) { return a.package < b.package; });
+  if (!options.baseline.empty()) {
+    std::vector<aoti::core::Diagnostic> diagnostics;
+    const auto baseline = aoti::scan::read_jsonl(options.baseline, diagnostics);
+    for (const auto& d : diagnostics) std::cerr << "aoti-analyze: " << d.artifact << ": " << d.message << "\n";
+    aoti::scan::compare_with_baseline(results, baseline);
+  }
+  if (db) {
+    try {
+      db->record(results, description);
+    } catch (const std::exception& ex) {
+      std::cerr << "aoti-analyze: " << options.db << ": " << ex.what() << "\n";
+      return k_exit_usage;
+    }
+  }
+  if (!emit(options, render_scan(options, results))) return k_exit_usage;
+  std::vector<aoti::core::Finding> all;
+  for (const auto& r : results) all.insert(all.end(), r.findings.begin(), r.findings.end());
+  return exit_for(options, all);
+}
+
+std::unique_ptr<aoti::scan::HistoryDb> open_db(const Options& options, bool& failed) {
+  failed = false;
+  if (options.db.empty()) return nullptr;
+  std::string error;
+  auto db = aoti::scan::HistoryDb::open(options.db, error);
+  if (!db) {
+    std::cerr << "aoti-analyze: " << options.db << ": " << error << "\n";
+    failed = true;
+  }
+  return db;
+}
+
+int scan(const Options& options) {
+  if (options.inputs.empty()) {
+    std::cerr << "aoti-analyze: scan needs at least one PATH\n";
+    return k_exit_usage;
+  }
+  std::optional<aoti::scan::Shard> shard;
+  if (!options.shard.empty() && !(shard = aoti::scan::parse_shard(options.shard))) {
+    std::cerr << "aoti-analyze: --shard takes I/N with 0 <= I < N, e.g. 0/3\n";
+    return k_exit_usage;
+  }
+  bool db_failed = false;
+  auto db = open_db(options, db_failed);
+  if (db_failed) return k_exit_usage;
+
+  std::vector<aoti::core::Diagnostic> diagnostics;
+  auto units = aoti::scan::discover(options.inputs, diagnostics);
+  for (const auto& d : diagnostics) std::cerr << "aoti-analyze: " << d.artifact << ": " << d.message << "\n";
+  if (shard)
+    std::erase_if(units, [&](const aoti::scan::ScanUnit& u) { return !aoti::scan::in_shard(u.package, *shard); });
+
+  aoti::scan::ScanOptions scan_options;
+  scan_options.jobs = options.jobs;
+  Progress progress;
+  scan_options.on_result = [&](const auto& r, std::size_t done, std::size_t total) { progress(r, done, total); };
+  if (db && !options.force)
+    scan_options.reuse = [&](const aoti::scan::ScanUnit& unit, const std::string& identity) {
+      return db->unchanged(unit.package, identity);
+    };
+  auto results = aoti::scan::run_scan(units, scan_options);
+  std::string description = "scan";
+  for (const auto& input : options.inputs) description += " " + input;
+  if (shard) description += " --shard " + options.shard;
+  return finish_scan(options, results, db.get(), description);
+}
+
+int merge(const Options& options) {
+  if (options.inputs.empty()) {
+    std::cerr << "aoti-analyze: merge needs the JSONL files of the shards\n";
+    return k_exit_usage;
+  }
+  bool db_failed = false;
+  auto db = open_db(options, db_failed);
+  if (db_failed) return k_exit_usage;
+  std::vector<aoti::scan::PackageResult> results;
+  std::vector<aoti::core::Diagnostic> diagnostics;
+  for (const auto& path : options.inputs) {
+    auto part = aoti::scan::read_jsonl(path, diagnostics);
+    std::move(part.begin(), part.end(), std::back_inserter(results));
+  }
+  for (const auto& d : diagnostics) std::cerr << "aoti-analyze: " << d.artifact << ": " << d.message << "\n";
+  std::string description = "merge";
+  for (const auto& input : options.inputs) description += " " + input;
+  return finish_scan(options, results, db.get(), description);
+}
+
+int history(const Options& options) {
+  bool db_failed = false;
+  auto db = open_db(options, db_failed);
+  if (db_failed) return k_exit_usage;
+  try {
+    return emit(options, aoti::scan::render_history(db->history())) ? k_exit_ok : k_exit_usage;
+  } catch (const std::exception& ex) {
+    std::cerr << "aoti-analyze: " << options.db << ": " << ex.what() << "\n";
+    return k_exit_usage;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string error;
-  const aoti::cli::Options options = aoti::cli::parse_options(argc, argv, error);
+  const Options options = aoti::cli::parse_options(argc, argv, error);
   if (!error.empty()) {
     std::cerr << "aoti-analyze: " << error << "\n" << "Try 'aoti-analyze --help'.\n";
     return k_exit_usage;
@@ -54,38 +250,11 @@ int main(int argc, char** argv) {
   }
   if (options.list_checks) return list_checks();
   if (!options.explain.empty()) return explain(options.explain);
-  if (options.inputs.empty()) {
-    std::cerr << "aoti-analyze: no input given\n" << options.help_text;
-    return k_exit_usage;
+  switch (options.command) {
+    case aoti::cli::Command::scan: return scan(options);
+    case aoti::cli::Command::merge: return merge(options);
+    case aoti::cli::Command::history: return history(options);
+    case aoti::cli::Command::analyze: break;
   }
-
-  aoti::core::Case c = aoti::core::load_case(options.inputs);
-  std::vector<aoti::core::Finding> findings = aoti::core::run_checks(c);
-  aoti::core::rank(findings);
-
-  const bool to_terminal = options.output.empty() && ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
-  std::string report;
-  switch (options.format) {
-    case aoti::cli::Format::text: report = aoti::report::render_text(c, findings, to_terminal); break;
-    case aoti::cli::Format::markdown: report = aoti::report::render_markdown(c, findings); break;
-    case aoti::cli::Format::json: report = aoti::report::render_json(c, findings); break;
-    case aoti::cli::Format::sarif: report = aoti::report::render_sarif(c, findings); break;
-  }
-  if (options.output.empty()) {
-    std::cout << report;
-  } else {
-    std::ofstream out(options.output, std::ios::binary | std::ios::trunc);
-    if (!out || !(out << report)) {
-      std::cerr << "aoti-analyze: cannot write " << options.output << "\n";
-      return k_exit_usage;
-    }
-  }
-  // Diagnostics also go to stderr, so a report piped into a file still leaves a trace on the terminal.
-  for (const auto& d : c.diagnostics) std::cerr << "aoti-analyze: " << d.artifact << ": " << d.message << "\n";
-
-  if (!aoti::core::anything_analyzed(c)) return k_exit_usage;
-  if (options.fail_on)
-    for (const auto& f : findings)
-      if (f.severity >= *options.fail_on) return k_exit_findings;
-  return k_exit_ok;
+  return analyze(options);
 }

@@ -9,18 +9,29 @@
 
 namespace aoti::cli {
 
-enum class Format { text, markdown, json, sarif };
+enum class Command { analyze, scan, history, merge };
+enum class Format { text, markdown, json, jsonl, sarif, html };
 
 struct Options {
+  Command command = Command::analyze;
   std::vector<std::string> inputs;
   Format format = Format::text;
+  bool format_given = false;
   std::string output;                        // empty: standard output
   std::optional<core::Severity> fail_on;     // none: never fail on findings
   bool list_checks = false;
   std::string explain;                       // check id
+  std::string backtrace;                     // core file, with --backtrace
+  std::string summary;                       // trace file or folder, with --summary
   bool version = false;
   bool help = false;
   std::string help_text;
+  // scan, merge, history
+  unsigned jobs = 0;
+  std::string baseline;
+  std::string db;
+  bool force = false;
+  std::string shard;  // "I/N"
 };
 
 // Parses argv; on a usage error returns the message in `error` and leaves `options` partial.

@@ -34,6 +34,10 @@ struct Finding {
   std::string why;          // why it matters
   std::vector<Evidence> evidence;
   std::vector<NextStep> next_steps;
+  // The path from the cause to the failure, one short label a step ("input arg3_1", "in_ptr0 of
+  // triton_poi_fused_embedding_0", "assert tmp4 < 1000"), where a check can trace one: drawn as a
+  // diagram in HTML, listed in JSON.
+  std::vector<std::string> chain;
   // True when the finding explains a failure the artifacts show (an error line, a crash);
   // such findings rank above latent risks.
   bool explains_failure = false;

@@ -15,7 +15,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t k_head_bytes = 4096;
-constexpr std::size_t k_max_files = 10000;
 constexpr int k_max_depth = 16;
 
 std::string read_head(const fs::path& path, std::size_t count) {
@@ -147,7 +146,7 @@ SniffedInput sniff(const fs::path& path, std::string display) {
 }
 
 std::vector<SniffedInput> gather_inputs(const std::vector<std::string>& paths,
-                                        std::vector<Diagnostic>& diagnostics) {
+                                        std::vector<Diagnostic>& diagnostics, std::size_t max_files) {
   std::vector<SniffedInput> inputs;
   for (const auto& given : paths) {
     const fs::path path(given);
@@ -183,8 +182,8 @@ std::vector<SniffedInput> gather_inputs(const std::vector<std::string>& paths,
       }
       if (it.depth() >= k_max_depth) it.disable_recursion_pending();
       if (it->is_regular_file(ec)) files.push_back(it->path());
-      if (files.size() > k_max_files) {
-        diagnostics.push_back({given, "more than " + std::to_string(k_max_files) + " files; the rest were skipped"});
+      if (files.size() > max_files) {
+        diagnostics.push_back({given, "more than " + std::to_string(max_files) + " files; the rest were skipped"});
         break;
       }
     }

@@ -23,6 +23,7 @@ SniffedInput sniff(const std::filesystem::path& path, std::string display);
 // Expands folders (recursively, sorted, bounded) and sniffs every file. Paths that cannot be
 // read become diagnostics.
 std::vector<SniffedInput> gather_inputs(const std::vector<std::string>& paths,
-                                        std::vector<Diagnostic>& diagnostics);
+                                        std::vector<Diagnostic>& diagnostics,
+                                        std::size_t max_files = 10000);
 
 }  // namespace aoti::core

@@ -2,13 +2,10 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/report/common.hpp"
+#include "analyzer/report/json_model.hpp"
 #include "analyzer/report/report.hpp"
 
 namespace aoti::report {
-
-namespace {
-
-using Json = nlohmann::ordered_json;
 
 Json model_json(const core::ModelFacts& model) {
   const ModelSummary summary = summarize(model);
@@ -44,12 +41,39 @@ Json finding_json(const core::Finding& finding) {
           {"why", finding.why},
           {"evidence", std::move(evidence)},
           {"next_steps", next_steps_json(finding.next_steps)},
+          {"chain", finding.chain},
           {"fingerprint", finding.fingerprint},
           {"explains_failure", finding.explains_failure},
           {"subject", finding.subject}};
 }
 
-}  // namespace
+core::Finding finding_from_json(const nlohmann::json& j) {
+  core::Finding f;
+  f.rank = j.value("rank", 0);
+  f.check = j.value("check", "");
+  if (!core::parse_severity(j.value("severity", "note"), f.severity)) f.severity = core::Severity::note;
+  f.confidence = j.value("confidence", 0.0);
+  f.title = j.value("title", "");
+  f.message = j.value("message", "");
+  f.why = j.value("why", "");
+  for (const auto& e : j.value("evidence", nlohmann::json::array())) {
+    core::Evidence evidence;
+    evidence.where.artifact = e.value("artifact", "");
+    evidence.where.entry = e.value("entry", "");
+    evidence.where.line = e.contains("line") && e["line"].is_number_integer() ? e["line"].get<int>() : 0;
+    evidence.excerpt = e.value("excerpt", "");
+    evidence.note = e.value("note", "");
+    f.evidence.push_back(std::move(evidence));
+  }
+  for (const auto& s : j.value("next_steps", nlohmann::json::array()))
+    f.next_steps.push_back({s.value("what", ""), s.value("command", "")});
+  for (const auto& step : j.value("chain", nlohmann::json::array()))
+    if (step.is_string()) f.chain.push_back(step);
+  f.fingerprint = j.value("fingerprint", "");
+  f.explains_failure = j.value("explains_failure", false);
+  f.subject = j.value("subject", "");
+  return f;
+}
 
 std::string render_json(const core::Case& c, const std::vector<core::Finding>& findings) {
   Json artifacts = Json::array();

@@ -15,5 +15,8 @@ std::string render_markdown(const core::Case& c, const std::vector<core::Finding
 std::string render_json(const core::Case& c, const std::vector<core::Finding>& findings);
 // SARIF 2.1.0: one run, one rule per registered check, one result per finding.
 std::string render_sarif(const core::Case& c, const std::vector<core::Finding>& findings);
+// One self-contained HTML file (no network, no external assets): findings ranked, evidence, next
+// steps, and inline SVG diagrams (a finding's chain, the crashing thread's frames).
+std::string render_html(const core::Case& c, const std::vector<core::Finding>& findings);
 
 }  // namespace aoti::report

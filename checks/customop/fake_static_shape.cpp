@@ -112,6 +112,10 @@ class FakeStaticShape final : public BasicCheck {
         divides ? fmt::format(" (= {} × {}: the fake output had {} rows whatever the batch)", numel / static_product,
                               static_product, numel / static_product)
                 : "");
+    f.chain = {fmt::format("input {} dim {} = {}{}", dim.input, dim.dim, dim.symbol, range.empty() ? "" : " " + range),
+               fmt::format("{} (proxy executor)", node.target),
+               divides ? fmt::format("fake output: {} rows", numel / static_product) : "fake output: a fixed shape",
+               fmt::format("{}: {} elements", consumer.kernel, numel)};
     f.why = "The compiled graph trusts the fake kernel's shape: downstream kernels process only that many "
             "elements, so at any other size rows are silently left uncomputed or read out of bounds — wrong "
             "results with no error.";

@@ -181,6 +181,14 @@ class IndexOutOfBounds final : public BasicCheck {
     }
     f.evidence = std::move(evidence);
 
+    // The picture: where the index comes from, through the kernel, to what it overran.
+    if (!index_input.empty()) f.chain.push_back(fmt::format("model input {} ({})", input_index_of(w, index_input), index_input));
+    for (const TritonLoad* load : index_sources(kernel, assertion.index_var))
+      f.chain.push_back(fmt::format("{} = tl.load({})", load->var, load->pointer));
+    f.chain.push_back(fmt::format("index {} in {}", assertion.index_var, kernel.name));
+    f.chain.push_back(fmt::format("assert 0 <= {} < {}", assertion.index_var, assertion.bound));
+    f.chain.push_back(bound_text.substr(0, bound_text.find(" (")));
+
     f.title = fmt::format("Index out of bounds in kernel `{}`: `{}` reached {}", kernel.name, assertion.index_var,
                           assertion.bound);
     f.message = fmt::format(

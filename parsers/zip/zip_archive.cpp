@@ -258,6 +258,7 @@ Parsed<ZipArchive> ZipArchive::open(const std::filesystem::path& path) {
       entry.name = (stat.valid & ZIP_STAT_NAME) ? stat.name : raw_name;
       entry.size = (stat.valid & ZIP_STAT_SIZE) ? stat.size : 0;
       entry.compressed_size = (stat.valid & ZIP_STAT_COMP_SIZE) ? stat.comp_size : 0;
+      entry.crc = (stat.valid & ZIP_STAT_CRC) ? stat.crc : 0;
       entry.stored = (stat.valid & ZIP_STAT_COMP_METHOD) && stat.comp_method == ZIP_CM_STORE &&
                      (!(stat.valid & ZIP_STAT_ENCRYPTION_METHOD) ||
                       stat.encryption_method == ZIP_EM_NONE);

@@ -1,0 +1,142 @@
+#include "analyzer/report/scan_report.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "analyzer/report/common.hpp"
+#include "analyzer/report/report.hpp"
+
+namespace aoti::report {
+namespace {
+
+struct Counts {
+  std::size_t errors = 0, warnings = 0, notes = 0, fresh = 0;
+};
+
+Counts count(const scan::PackageResult& r) {
+  Counts c;
+  for (std::size_t i = 0; i < r.findings.size(); ++i) {
+    const auto s = r.findings[i].severity;
+    (s == core::Severity::error ? c.errors : s == core::Severity::warning ? c.warnings : c.notes)++;
+    if (i < r.states.size() && r.states[i] == scan::FindingState::new_finding) ++c.fresh;
+  }
+  return c;
+}
+
+std::string worst_text(const scan::PackageResult& r) {
+  if (r.status == "unreadable") return "unreadable";
+  return r.findings.empty() ? "clean" : std::string(core::to_string(scan::worst_severity(r)));
+}
+
+bool compared(const std::vector<scan::PackageResult>& results) {
+  for (const auto& r : results)
+    for (auto s : r.states)
+      if (s != scan::FindingState::unknown) return true;
+  return false;
+}
+
+// The findings a person should read first: errors and warnings, the new ones first.
+std::vector<std::pair<const scan::PackageResult*, std::size_t>> notable(const std::vector<scan::PackageResult>& results) {
+  std::vector<std::pair<const scan::PackageResult*, std::size_t>> out;
+  for (const auto& r : results)
+    for (std::size_t i = 0; i < r.findings.size(); ++i)
+      if (r.findings[i].severity != core::Severity::note) out.emplace_back(&r, i);
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    const bool a_new = a.second < a.first->states.size() && a.first->states[a.second] == scan::FindingState::new_finding;
+    const bool b_new = b.second < b.first->states.size() && b.first->states[b.second] == scan::FindingState::new_finding;
+    if (a_new != b_new) return a_new;
+    return a.first->findings[a.second].severity > b.first->findings[b.second].severity;
+  });
+  return out;
+}
+
+}  // namespace
+
+std::string render_scan_text(const std::vector<scan::PackageResult>& results, bool color) {
+  const bool with_new = compared(results);
+  std::size_t errors = 0, unreadable = 0, fresh = 0;
+  for (const auto& r : results) {
+    const Counts c = count(r);
+    errors += c.errors;
+    fresh += c.fresh;
+    unreadable += r.status == "unreadable";
+  }
+  std::string out = fmt::format("{} scanned: {} with errors, {} unreadable{}\n\n", plural(results.size(), "package"),
+                                std::count_if(results.begin(), results.end(),
+                                              [](const auto& r) { return count(r).errors > 0; }),
+                                unreadable, with_new ? fmt::format(", {} new finding(s)", fresh) : "");
+  const auto paint = [&](const std::string& text, const char* sgr) {
+    return color ? fmt::format("\x1b[{}m{}\x1b[0m", sgr, text) : text;
+  };
+  out += fmt::format("  {:<10} {:>6} {:>8} {:>6} {}  {}\n", "worst", "errors", "warnings", "notes",
+                     with_new ? "   new" : "", "package");
+  for (const auto& r : results) {
+    const Counts c = count(r);
+    const std::string worst = worst_text(r);
+    const char* sgr = worst == "error" || worst == "unreadable" ? "31" : worst == "warning" ? "33" : "32";
+    out += fmt::format("  {} {:>6} {:>8} {:>6} {}  {}{}\n", paint(fmt::format("{:<10}", worst), sgr), c.errors,
+                       c.warnings, c.notes, with_new ? fmt::format("{:>6}", c.fresh) : "", sanitize(r.package),
+                       r.status == "unchanged" ? "  (unchanged)" : "");
+  }
+  const auto list = notable(results);
+  if (!list.empty()) out += "\nFindings to look at\n";
+  for (const auto& [r, i] : list) {
+    const auto& f = r->findings[i];
+    const bool is_new = i < r->states.size() && r->states[i] == scan::FindingState::new_finding;
+    out += fmt::format("  {}{:<8} {:<32} {}\n      {}\n", is_new ? "NEW " : "", core::to_string(f.severity), f.check,
+                       sanitize(r->package), sanitize(f.title));
+  }
+  for (const auto& r : results)
+    for (const auto& d : r.diagnostics) out += fmt::format("\n  {}: {}", sanitize(d.artifact), sanitize(d.message));
+  if (std::any_of(results.begin(), results.end(), [](const auto& r) { return !r.diagnostics.empty(); })) out += "\n";
+  return out;
+}
+
+std::string render_scan_markdown(const std::vector<scan::PackageResult>& results) {
+  const bool with_new = compared(results);
+  std::string out = fmt::format("# aoti-analyze scan\n\n{} scanned.\n\n", plural(results.size(), "package"));
+  out += with_new ? "| Package | Worst | Errors | Warnings | Notes | New |\n| --- | --- | ---: | ---: | ---: | ---: |\n"
+                  : "| Package | Worst | Errors | Warnings | Notes |\n| --- | --- | ---: | ---: | ---: |\n";
+  const auto cell = [](std::string text) {
+    std::string out;
+    for (char ch : sanitize(text)) out += ch == '|' ? std::string("\\|") : ch == '`' ? std::string("'") : std::string(1, ch);
+    return "`" + out + "`";
+  };
+  for (const auto& r : results) {
+    const Counts c = count(r);
+    out += fmt::format("| {} | {} | {} | {} | {} |{}\n", cell(r.package), worst_text(r), c.errors, c.warnings, c.notes,
+                       with_new ? fmt::format(" {} |", c.fresh) : "");
+  }
+  const auto list = notable(results);
+  if (!list.empty()) out += "\n## Findings to look at\n\n";
+  for (const auto& [r, i] : list) {
+    const auto& f = r->findings[i];
+    const bool is_new = i < r->states.size() && r->states[i] == scan::FindingState::new_finding;
+    std::string title;
+    for (char ch : sanitize(f.title)) title += ch == '|' ? std::string("\\|") : std::string(1, ch);
+    out += fmt::format("- {}**{}** `{}` in {}: {}\n", is_new ? "🆕 " : "", core::to_string(f.severity), f.check,
+                       cell(r->package), title);
+  }
+  return out;
+}
+
+std::string render_scan_jsonl(const std::vector<scan::PackageResult>& results) {
+  std::string out;
+  for (const auto& r : results) out += scan::to_jsonl_line(r) + "\n";
+  return out;
+}
+
+std::string render_scan_sarif(const std::vector<scan::PackageResult>& results) {
+  // The single-case writer already knows SARIF; a scan is one case whose artifacts are the packages.
+  core::Case all;
+  std::vector<core::Finding> findings;
+  for (const auto& r : results) {
+    all.artifacts.push_back({r.package, core::ArtifactKind::package, 0, r.status != "unreadable", r.status});
+    for (const auto& d : r.diagnostics) all.diagnostics.push_back(d);
+    findings.insert(findings.end(), r.findings.begin(), r.findings.end());
+  }
+  return render_sarif(all, findings);
+}
+
+}  // namespace aoti::report

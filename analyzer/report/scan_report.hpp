@@ -1,0 +1,18 @@
+// Reports over a scan: one row per package, then the findings that need a look.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analyzer/scan/scan.hpp"
+
+namespace aoti::report {
+
+std::string render_scan_text(const std::vector<scan::PackageResult>& results, bool color);
+std::string render_scan_markdown(const std::vector<scan::PackageResult>& results);
+std::string render_scan_jsonl(const std::vector<scan::PackageResult>& results);
+// One SARIF run for every package.
+std::string render_scan_sarif(const std::vector<scan::PackageResult>& results);
+std::string render_scan_html(const std::vector<scan::PackageResult>& results);
+
+}  // namespace aoti::report

@@ -1,0 +1,59 @@
+// The scan history (SQLite): every scan, every package with its content identity and last result,
+// every finding with when it was first and last seen and how often it came back.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/scan/scan.hpp"
+
+struct sqlite3;
+
+namespace aoti::scan {
+
+class HistoryDb {
+ public:
+  // Opens or creates the database; nullopt and `error` when it cannot be used.
+  static std::unique_ptr<HistoryDb> open(const std::string& path, std::string& error);
+  ~HistoryDb();
+  HistoryDb(const HistoryDb&) = delete;
+  HistoryDb& operator=(const HistoryDb&) = delete;
+
+  // The stored result of a package whose content identity did not change, marked "unchanged".
+  std::optional<PackageResult> unchanged(const std::string& package, const std::string& identity);
+
+  // Records one scan (all results in one transaction); returns its id.
+  long long record(const std::vector<PackageResult>& results, const std::string& description);
+
+  struct FindingRow {
+    std::string package;
+    std::string check;
+    std::string severity;
+    std::string title;
+    std::string fingerprint;
+    long long first_scan = 0;
+    long long last_scan = 0;
+    long long times_seen = 0;
+    long long returns = 0;  // times it reappeared after a scan that did not see it
+  };
+  struct History {
+    long long last_scan = 0;      // 0 when there is no scan
+    long long previous_scan = 0;  // 0 when there is only one
+    std::string last_description;
+    std::vector<FindingRow> new_findings;  // first seen in the last scan
+    std::vector<FindingRow> fixed;         // seen in the previous scan, gone in the last (package rescanned)
+    std::vector<FindingRow> recurring;     // came back at least once
+    std::vector<FindingRow> open;          // seen in the last scan
+  };
+  History history();
+
+ private:
+  explicit HistoryDb(sqlite3* db) : m_db(db) {}
+  sqlite3* m_db;
+};
+
+std::string render_history(const HistoryDb::History& history);
+
+}  // namespace aoti::scan

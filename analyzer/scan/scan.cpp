@@ -1,0 +1,261 @@
+#include "analyzer/scan/scan.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "analyzer/core/analyze.hpp"
+#include "analyzer/core/sniff.hpp"
+#include "analyzer/report/json_model.hpp"
+#include "parsers/pt2/pt2_package.hpp"
+#include "parsers/zip/zip_archive.hpp"
+
+namespace aoti::scan {
+namespace fs = std::filesystem;
+namespace {
+
+// FNV-1a, 64-bit: stable across machines and runs, which std::hash is not.
+std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 0xcbf29ce484222325ull) {
+  for (unsigned char ch : text) {
+    hash ^= ch;
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+constexpr std::size_t k_max_files = 1000000;
+
+}  // namespace
+
+std::optional<Shard> parse_shard(std::string_view text) {
+  const auto slash = text.find('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  Shard shard;
+  const auto index_text = text.substr(0, slash), count_text = text.substr(slash + 1);
+  const auto [i_end, i_ec] = std::from_chars(index_text.data(), index_text.data() + index_text.size(), shard.index);
+  const auto [c_end, c_ec] = std::from_chars(count_text.data(), count_text.data() + count_text.size(), shard.count);
+  if (i_ec != std::errc() || c_ec != std::errc() || i_end != index_text.data() + index_text.size() ||
+      c_end != count_text.data() + count_text.size() || shard.count == 0 || shard.index >= shard.count)
+    return std::nullopt;
+  return shard;
+}
+
+bool in_shard(const std::string& package_path, const Shard& shard) {
+  return fnv1a(fs::path(package_path).lexically_normal().string()) % shard.count == shard.index;
+}
+
+std::vector<ScanUnit> discover(const std::vector<std::string>& paths, std::vector<core::Diagnostic>& diagnostics) {
+  std::vector<core::SniffedInput> inputs = core::gather_inputs(paths, diagnostics, k_max_files);
+  std::set<fs::path> package_folders;
+  std::vector<ScanUnit> units;
+  for (const auto& input : inputs)
+    // A zip that is no package is not one of ours; a .pt2 that cannot be read is, and is reported.
+    if (input.kind == core::ArtifactKind::package &&
+        (input.path.extension() == ".pt2" || parsers::pt2::looks_like_pt2(input.path))) {
+      package_folders.insert(fs::path(input.display).lexically_normal().parent_path());
+      units.push_back({input.display, {}});
+    }
+  std::map<fs::path, std::vector<std::size_t>> units_by_folder;
+  for (std::size_t i = 0; i < units.size(); ++i)
+    units_by_folder[fs::path(units[i].package).lexically_normal().parent_path()].push_back(i);
+  for (const auto& input : inputs) {
+    if (input.kind == core::ArtifactKind::package || input.kind == core::ArtifactKind::unknown) continue;
+    // Companions of a package are its build folder's artifacts, not documentation or other zips.
+    // The nearest enclosing folder that holds a package owns the file.
+    for (fs::path folder = fs::path(input.display).lexically_normal().parent_path();; folder = folder.parent_path()) {
+      if (auto it = units_by_folder.find(folder); it != units_by_folder.end()) {
+        for (std::size_t i : it->second) units[i].companions.push_back(input.display);
+        break;
+      }
+      if (folder.empty() || folder == folder.parent_path()) break;
+    }
+  }
+  return units;
+}
+
+std::string identity_of(const ScanUnit& unit) {
+  std::uint64_t hash = fnv1a("aoti-analyze/1");
+  if (auto archive = parsers::zip::ZipArchive::open(unit.package)) {
+    for (const auto& entry : archive->entries())
+      hash = fnv1a(fmt::format("{}\n{}\n{:08x}\n", entry.name, entry.size, entry.crc), hash);
+  } else {
+    std::error_code ec;
+    hash = fnv1a(fmt::format("unreadable {}", fs::file_size(unit.package, ec)), hash);
+  }
+  for (const auto& companion : unit.companions) {
+    std::error_code ec;
+    const auto size = fs::file_size(companion, ec);
+    const auto time = fs::last_write_time(companion, ec).time_since_epoch().count();
+    hash = fnv1a(fmt::format("{}\n{}\n{}\n", companion, size, time), hash);
+  }
+  return fmt::format("{:016x}", hash);
+}
+
+PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity) {
+  PackageResult result;
+  result.package = unit.package;
+  result.identity = identity;
+  result.companions = unit.companions;
+  try {
+    std::vector<std::string> paths{unit.package};
+    paths.insert(paths.end(), unit.companions.begin(), unit.companions.end());
+    core::Case c = core::load_case(paths);
+    result.findings = core::run_checks(c);
+    core::rank(result.findings);
+    for (const auto& model : c.models) result.models.push_back(report::model_json(model));
+    result.diagnostics = std::move(c.diagnostics);
+    const bool package_read = std::any_of(c.artifacts.begin(), c.artifacts.end(), [&](const core::Artifact& a) {
+      return a.path == unit.package && a.analyzed;
+    });
+    result.status = package_read ? "analyzed" : "unreadable";
+  } catch (const std::exception& ex) {
+    result.status = "unreadable";
+    result.diagnostics.push_back({unit.package, std::string("analysis failed: ") + ex.what()});
+  }
+  result.states.assign(result.findings.size(), FindingState::unknown);
+  return result;
+}
+
+std::vector<PackageResult> run_scan(const std::vector<ScanUnit>& units, const ScanOptions& options) {
+  std::vector<std::optional<PackageResult>> slots(units.size());
+  const unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs ? options.jobs : std::thread::hardware_concurrency(),
+                                                        static_cast<unsigned>(std::max<std::size_t>(units.size(), 1))));
+  std::atomic<std::size_t> next{0};
+  std::mutex done_mutex;
+  std::size_t done = 0;
+  auto worker = [&] {
+    for (std::size_t i = next++; i < units.size(); i = next++) {
+      const std::string identity = identity_of(units[i]);
+      std::optional<PackageResult> reused;
+      if (options.reuse) {
+        // The store is shared: one worker at a time asks it.
+        std::lock_guard lock(done_mutex);
+        reused = options.reuse(units[i], identity);
+      }
+      PackageResult result = reused ? std::move(*reused) : analyze_unit(units[i], identity);
+      std::lock_guard lock(done_mutex);
+      slots[i] = std::move(result);
+      ++done;
+      if (options.on_result) options.on_result(*slots[i], done, units.size());
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& thread : threads) thread.join();
+  std::vector<PackageResult> results;
+  results.reserve(units.size());
+  for (auto& slot : slots) results.push_back(std::move(*slot));
+  return results;
+}
+
+namespace {
+const char* state_name(FindingState state) {
+  switch (state) {
+    case FindingState::new_finding: return "new";
+    case FindingState::still_there: return "still";
+    case FindingState::unknown: break;
+  }
+  return nullptr;
+}
+}  // namespace
+
+std::string to_jsonl_line(const PackageResult& result) {
+  report::Json findings = report::Json::array();
+  for (std::size_t i = 0; i < result.findings.size(); ++i) {
+    report::Json f = report::finding_json(result.findings[i]);
+    if (i < result.states.size())
+      if (const char* state = state_name(result.states[i])) f["state"] = state;
+    findings.push_back(std::move(f));
+  }
+  report::Json diagnostics = report::Json::array();
+  for (const auto& d : result.diagnostics) diagnostics.push_back({{"artifact", d.artifact}, {"message", d.message}});
+  const report::Json line = {{"schema", "aoti-analyze/scan/1"},
+                             {"package", result.package},
+                             {"identity", result.identity},
+                             {"status", result.status},
+                             {"companions", result.companions},
+                             {"models", result.models},
+                             {"findings", std::move(findings)},
+                             {"fixed", result.fixed},
+                             {"diagnostics", std::move(diagnostics)}};
+  return line.dump(-1, ' ', false, report::Json::error_handler_t::replace);
+}
+
+std::optional<PackageResult> from_jsonl_line(const std::string& line) {
+  // Ordered, so that a line read back and written again is byte-for-byte the same (merges).
+  const auto j = nlohmann::ordered_json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || j.value("schema", "") != "aoti-analyze/scan/1") return std::nullopt;
+  PackageResult result;
+  result.package = j.value("package", "");
+  result.identity = j.value("identity", "");
+  result.status = j.value("status", "");
+  for (const auto& c : j.value("companions", nlohmann::json::array()))
+    if (c.is_string()) result.companions.push_back(c);
+  result.models = j.value("models", nlohmann::ordered_json::array());
+  for (const auto& f : j.value("findings", nlohmann::json::array())) {
+    if (!f.is_object()) continue;
+    result.findings.push_back(report::finding_from_json(f));
+    const std::string state = f.value("state", "");
+    result.states.push_back(state == "new" ? FindingState::new_finding
+                            : state == "still" ? FindingState::still_there
+                                               : FindingState::unknown);
+  }
+  for (const auto& f : j.value("fixed", nlohmann::json::array()))
+    if (f.is_string()) result.fixed.push_back(f);
+  for (const auto& d : j.value("diagnostics", nlohmann::json::array()))
+    if (d.is_object()) result.diagnostics.push_back({d.value("artifact", ""), d.value("message", "")});
+  return result;
+}
+
+std::vector<PackageResult> read_jsonl(const fs::path& path, std::vector<core::Diagnostic>& diagnostics) {
+  std::vector<PackageResult> results;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diagnostics.push_back({path.string(), "cannot read"});
+    return results;
+  }
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.empty()) continue;
+    if (auto result = from_jsonl_line(line)) results.push_back(std::move(*result));
+    else diagnostics.push_back({path.string(), fmt::format("line {} is not an aoti-analyze scan record", number)});
+  }
+  return results;
+}
+
+void compare_with_baseline(std::vector<PackageResult>& results, const std::vector<PackageResult>& baseline) {
+  std::map<std::string, std::set<std::string>> before;  // package -> fingerprints
+  for (const auto& old : baseline)
+    for (const auto& f : old.findings) before[old.package].insert(f.fingerprint);
+  for (auto& result : results) {
+    const auto it = before.find(result.package);
+    std::set<std::string> now;
+    result.states.resize(result.findings.size());
+    for (std::size_t i = 0; i < result.findings.size(); ++i) {
+      now.insert(result.findings[i].fingerprint);
+      result.states[i] = it != before.end() && it->second.count(result.findings[i].fingerprint)
+                             ? FindingState::still_there
+                             : FindingState::new_finding;
+    }
+    result.fixed.clear();
+    if (it != before.end())
+      for (const auto& fingerprint : it->second)
+        if (!now.count(fingerprint)) result.fixed.push_back(fingerprint);
+  }
+}
+
+core::Severity worst_severity(const PackageResult& result) {
+  core::Severity worst = core::Severity::note;
+  for (const auto& f : result.findings) worst = std::max(worst, f.severity);
+  return worst;
+}
+
+}  // namespace aoti::scan
