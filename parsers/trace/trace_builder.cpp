@@ -1,0 +1,490 @@
+#include "parsers/trace/trace_builder.hpp"
+
+#include <algorithm>
+
+namespace aoti::parsers::trace {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t k_max_symbols = 4096;
+constexpr std::size_t k_max_specializations = 1024;
+constexpr std::size_t k_max_guards = 1024;
+constexpr std::size_t k_max_data_dependent = 1024;
+constexpr std::size_t k_max_failures = 256;
+constexpr std::size_t k_max_fake_kernels = 1024;
+constexpr std::size_t k_max_graphs = 64;
+constexpr std::size_t k_max_code_dumps = 16;
+constexpr std::size_t k_max_total_code_bytes = 128u << 20;
+constexpr std::size_t k_max_failure_text = 64u << 10;
+constexpr std::size_t k_max_exports = 256;
+constexpr std::size_t k_max_per_export = 64;
+constexpr std::size_t k_max_keys = 1024;        // distinct kinds / names / compile ids counted
+constexpr std::size_t k_max_strings = 1u << 20;
+constexpr std::size_t k_max_string_bytes = 64u << 20;
+constexpr std::size_t k_max_ranks = 4096;
+constexpr std::size_t k_max_user_frames = 8;
+constexpr std::size_t k_max_field = 4096;
+constexpr std::size_t k_max_reason = 16384;
+
+// Envelope keys that are context, not the event (tlparse adds the last five to raw.jsonl).
+const std::set<std::string, std::less<>> k_context_keys = {
+    "rank", "compiled_autograd_id", "frame_id", "frame_compile_id", "attempt", "has_payload", "stack",
+    "timestamp", "thread", "pathname", "lineno", "payload_filename"};
+
+// Top-level events whose payload is a readable FX graph.
+const std::set<std::string, std::less<>> k_graph_events = {
+    "dynamo_output_graph",      "aot_forward_graph",        "aot_backward_graph",
+    "aot_inference_graph",      "aot_joint_graph",          "inductor_pre_grad_graph",
+    "inductor_post_grad_graph", "compiled_autograd_graph",  "optimize_ddp_split_graph",
+    "optimize_ddp_split_child", "exported_program"};
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+// A string field (numbers printed), bounded; "" when absent or null.
+std::string text_of(const json& object, const char* key, std::size_t cap = k_max_field) {
+  if (!object.is_object()) return {};
+  const auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return {};
+  std::string text = it->is_string() ? it->get<std::string>() : it->dump();
+  if (text.size() > cap) text.resize(cap);
+  return text;
+}
+
+std::optional<std::int64_t> int_of(const json& object, const char* key) {
+  if (!object.is_object()) return std::nullopt;
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_number_integer()) return std::nullopt;
+  return it->get<std::int64_t>();
+}
+
+const json& member(const json& object, const char* key) {
+  static const json k_null;
+  if (!object.is_object()) return k_null;
+  const auto it = object.find(key);
+  return it == object.end() ? k_null : *it;
+}
+
+// "[2, int_oo]" -> {"2", "int_oo"}
+std::pair<std::string, std::string> range_of(std::string_view text) {
+  if (text.size() < 2 || text.front() != '[' || text.back() != ']') return {};
+  text = text.substr(1, text.size() - 2);
+  const std::size_t comma = text.find(',');
+  if (comma == std::string_view::npos) return {};
+  std::string_view hi = text.substr(comma + 1);
+  while (!hi.empty() && hi.front() == ' ') hi.remove_prefix(1);
+  return {std::string(text.substr(0, comma)), std::string(hi)};
+}
+
+// Files of PyTorch, of installed packages and of the Python runtime: not the user's code.
+bool is_framework_file(std::string_view file) {
+  return file.empty() || file.front() == '<' || file.find("/site-packages/") != std::string_view::npos ||
+         file.find("/dist-packages/") != std::string_view::npos || file.find("/torch/") != std::string_view::npos ||
+         file.find("/lib/python3") != std::string_view::npos;
+}
+
+// "[0/1_1]" -> "[0/1]": the compile without its restart attempt.
+std::string compile_key(const std::string& compile_id) {
+  const std::size_t underscore = compile_id.rfind('_');
+  if (underscore == std::string::npos) return compile_id;
+  return compile_id.substr(0, underscore) + "]";
+}
+
+template <class T>
+void erase_attempts(std::vector<T>& items, const std::string& key, int attempt) {
+  std::erase_if(items, [&](const T& item) {
+    return item.where.attempt < attempt && !item.where.compile_id.empty() && compile_key(item.where.compile_id) == key;
+  });
+}
+
+}  // namespace
+
+void TraceBuilder::begin_file(const std::string& display) {
+  m_file = display;
+  m_file_problems = 0;
+  m_strings.clear();
+  m_string_bytes = 0;
+  m_export_open = false;
+  if (m_facts.files.size() < k_max_keys) m_facts.files.push_back(display);
+}
+
+void TraceBuilder::end_file() {
+  end_record();
+  if (m_file_problems > k_max_diagnostics_per_file)
+    m_diagnostics.push_back({m_file, std::to_string(m_file_problems - k_max_diagnostics_per_file) +
+                                         " more problems in this file not listed"});
+}
+
+void TraceBuilder::problem(int line, const std::string& message) {
+  if (++m_file_problems > k_max_diagnostics_per_file) return;
+  m_diagnostics.push_back({m_file, "line " + std::to_string(line) + ": " + message});
+}
+
+void TraceBuilder::bad_line(int line, std::string_view why) {
+  ++m_facts.bad_lines;
+  problem(line, std::string(why));
+}
+
+void TraceBuilder::bad_json(int line, std::string_view why) {
+  ++m_facts.bad_json;
+  problem(line, "record metadata is not valid JSON (" + std::string(why) + "); record skipped");
+}
+
+void TraceBuilder::define_string(std::int64_t id, std::string_view text) {
+  ++m_facts.strings;
+  if (m_strings.size() >= k_max_strings || m_string_bytes + text.size() > k_max_string_bytes) {
+    drop("strings");
+    return;
+  }
+  m_string_bytes += text.size();
+  m_strings[id] = std::string(text);
+}
+
+void TraceBuilder::bump(std::map<std::string, std::uint64_t>& counts, const std::string& key) {
+  auto it = counts.find(key);
+  if (it != counts.end()) {
+    ++it->second;
+  } else if (counts.size() < k_max_keys) {
+    counts.emplace(key, 1);
+  } else {
+    ++counts["<other>"];
+  }
+}
+
+std::string TraceBuilder::resolve(const json& file_ref, int& id) const {
+  id = -1;
+  if (file_ref.is_string()) return file_ref.get<std::string>().substr(0, k_max_field);
+  if (!file_ref.is_number_integer()) return {};
+  const std::int64_t key = file_ref.get<std::int64_t>();
+  id = static_cast<int>(std::clamp<std::int64_t>(key, -1, INT32_MAX));
+  const auto it = m_strings.find(key);
+  return it == m_strings.end() ? std::string() : it->second;
+}
+
+std::vector<core::TraceFrame> TraceBuilder::frames(const json& stack, std::size_t keep_last) const {
+  std::vector<core::TraceFrame> out;
+  if (!stack.is_array()) return out;
+  const std::size_t first = stack.size() > keep_last ? stack.size() - keep_last : 0;
+  for (std::size_t i = first; i < stack.size(); ++i) {
+    const json& frame = stack[i];
+    if (!frame.is_object()) continue;
+    core::TraceFrame f;
+    const json& file = member(frame, "filename");
+    f.file = resolve(file.is_null() ? member(frame, "uninterned_filename") : file, f.file_id);
+    f.line = static_cast<int>(int_of(frame, "line").value_or(0));
+    f.function = text_of(frame, "name");
+    f.code = text_of(frame, "loc");
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+// The innermost frames of the user's own code: from `user_stack` when the event has one, else
+// from the framework stack with PyTorch's and the runtime's frames left out.
+std::vector<core::TraceFrame> TraceBuilder::user_frames(const json& metadata, const json& envelope) const {
+  const json* stack = &member(metadata, "user_stack");
+  if (!stack->is_array() || stack->empty()) stack = &member(metadata, "stack");
+  if (!stack->is_array() || stack->empty()) stack = &member(envelope, "stack");
+  std::vector<core::TraceFrame> all = frames(*stack, SIZE_MAX);
+  std::vector<core::TraceFrame> user;
+  for (core::TraceFrame& frame : all)
+    if (!is_framework_file(frame.file)) user.push_back(std::move(frame));
+  if (user.size() > k_max_user_frames) user.erase(user.begin(), user.end() - k_max_user_frames);
+  return user;
+}
+
+void TraceBuilder::supersede(const std::string& key, int attempt) {
+  auto [it, inserted] = m_last_attempt.try_emplace(key, attempt);
+  if (inserted || attempt <= it->second) return;
+  it->second = attempt;
+  // A restarted compile logs its symbols and guards again: keep the last attempt only.
+  erase_attempts(m_facts.symbols, key, attempt);
+  erase_attempts(m_facts.specializations, key, attempt);
+  erase_attempts(m_facts.guards, key, attempt);
+  erase_attempts(m_facts.data_dependent, key, attempt);
+  erase_attempts(m_facts.fake_kernels, key, attempt);
+  erase_attempts(m_facts.graphs, key, attempt);
+}
+
+void TraceBuilder::begin_record(int line, json envelope, const std::string& payload_artifact, int first_payload_line) {
+  end_record();
+  Current record;
+  for (const auto& [key, value] : envelope.items())
+    if (!k_context_keys.count(key)) {
+      record.kind = key.substr(0, 256);
+      break;
+    }
+  if (record.kind.empty()) record.kind = "<none>";
+  ++m_facts.records;
+  bump(m_facts.records_by_kind, record.kind);
+
+  record.where.artifact = m_file;
+  record.where.line = line;
+  const auto autograd = int_of(envelope, "compiled_autograd_id");
+  const auto frame = int_of(envelope, "frame_id");
+  const auto frame_compile = int_of(envelope, "frame_compile_id");
+  const auto attempt = int_of(envelope, "attempt");
+  if (autograd || frame || frame_compile) {
+    std::string id = "[";
+    if (autograd) id += "!" + std::to_string(*autograd) + "/";
+    id += (frame ? std::to_string(*frame) : "-") + "/" + (frame_compile ? std::to_string(*frame_compile) : "-");
+    record.where.attempt = static_cast<int>(std::clamp<std::int64_t>(attempt.value_or(0), 0, INT32_MAX));
+    if (record.where.attempt) id += "_" + std::to_string(record.where.attempt);
+    record.where.compile_id = id + "]";
+  }
+  bump(m_facts.records_by_compile_id, record.where.compile_id);
+  if (const auto rank = int_of(envelope, "rank"); rank && m_ranks.size() < k_max_ranks)
+    m_ranks.insert(static_cast<int>(std::clamp<std::int64_t>(*rank, INT32_MIN, INT32_MAX)));
+  record.expected_md5 = text_of(envelope, "has_payload", 64);
+  record.payload_artifact = payload_artifact;
+  record.first_payload_line = first_payload_line;
+
+  const json& metadata = member(envelope, record.kind.c_str());
+  if (record.kind == "artifact" || record.kind == "graph_dump") {
+    const std::string name = text_of(metadata, "name", 256);
+    if (!name.empty()) bump(m_facts.artifacts_by_name, name);
+    if (record.kind == "graph_dump" && (text_of(metadata, "type") == "cpp" || name.rfind("inductor_aot_", 0) == 0)) {
+      record.use = PayloadUse::code;
+    } else if (ends_with(name, "_graph") || name == "make_fx_fail_partial" || record.kind == "graph_dump") {
+      record.use = PayloadUse::graph;
+    } else if (name == "dynamo_error") {
+      record.use = PayloadUse::failure_text;
+    }
+  } else if (k_graph_events.count(record.kind)) {
+    record.use = PayloadUse::graph;
+  }
+  if (record.use == PayloadUse::graph) {
+    if (m_facts.graphs.size() < k_max_graphs) {
+      m_graph = std::make_unique<core::TraceGraph>();
+      m_graph_reader.emplace(*m_graph);
+    } else {
+      drop("graphs");
+      record.use = PayloadUse::none;
+    }
+  }
+  if (record.use == PayloadUse::code &&
+      (m_facts.code_dumps.size() >= k_max_code_dumps || m_code_bytes >= k_max_total_code_bytes)) {
+    drop("code_dumps");
+    record.use = PayloadUse::none;
+  }
+  record.envelope = std::move(envelope);
+  m_current = std::move(record);
+}
+
+bool TraceBuilder::wants_payload() const { return m_current && m_current->use != PayloadUse::none; }
+
+void TraceBuilder::payload_line(std::string_view text, int line, bool cut) {
+  Current& record = *m_current;
+  if (record.payload_lines++) record.md5.update("\n");
+  record.md5.update(text);
+  record.payload_cut |= cut;
+  switch (record.use) {
+    case PayloadUse::none:
+      break;
+    case PayloadUse::graph:
+      m_graph_reader->line(text, line);
+      break;
+    case PayloadUse::code:
+    case PayloadUse::failure_text: {
+      const std::size_t cap = record.use == PayloadUse::code ? k_max_code_bytes : k_max_failure_text;
+      if (record.text.size() + text.size() + 1 > cap) {
+        record.truncated = true;
+        break;
+      }
+      if (record.payload_lines > 1) record.text += '\n';
+      record.text.append(text);
+      break;
+    }
+  }
+}
+
+void TraceBuilder::end_record(bool payload_seen) {
+  if (!m_current) return;
+  Current record = std::move(*m_current);
+  m_current.reset();
+  bool md5_ok = false;
+  if (!record.expected_md5.empty() && payload_seen) {
+    md5_ok = record.md5.hex_digest() == record.expected_md5;
+    if (!md5_ok) {
+      ++m_facts.payload_mismatches;
+      problem(record.where.line, record.kind + " payload (" + std::to_string(record.payload_lines) +
+                                     " lines" + (record.payload_cut ? ", some cut" : "") +
+                                     ") does not match its has_payload MD5: truncated or edited");
+    }
+  }
+  // A record whose payload could not be read yields no graph and no code dump.
+  if (!payload_seen && record.use != PayloadUse::none) {
+    drop(record.use == PayloadUse::graph ? "graphs" : record.use == PayloadUse::code ? "code_dumps" : "failures");
+    record.use = PayloadUse::none;
+    m_graph.reset();
+  }
+  commit(record, md5_ok);
+  m_graph_reader.reset();
+  m_graph.reset();
+}
+
+void TraceBuilder::commit(Current& record, bool md5_ok) {
+  if (!record.where.compile_id.empty()) supersede(compile_key(record.where.compile_id), record.where.attempt);
+  const std::string& kind = record.kind;
+  const json& envelope = record.envelope;
+  const json& metadata = member(envelope, kind.c_str());
+  track_export(record);
+
+  if (kind == "create_symbol" || kind == "create_unbacked_symbol") {
+    if (m_facts.symbols.size() >= k_max_symbols) return drop("symbols");
+    core::TraceSymbol symbol;
+    symbol.where = record.where;
+    symbol.name = text_of(metadata, "symbol", 256);
+    symbol.source = text_of(metadata, "source");
+    symbol.value = text_of(metadata, "val");
+    std::tie(symbol.range_lo, symbol.range_hi) = range_of(text_of(metadata, "vr"));
+    symbol.unbacked = kind == "create_unbacked_symbol";
+    symbol.user_frames = user_frames(metadata, envelope);
+    if (m_export_open && !m_facts.exports.empty() && m_facts.exports.back().symbols.size() < k_max_per_export)
+      m_facts.exports.back().symbols.push_back(symbol.name);
+    m_facts.symbols.push_back(std::move(symbol));
+  } else if (kind == "symbolic_shape_specialization") {
+    if (m_facts.specializations.size() >= k_max_specializations) return drop("specializations");
+    core::TraceSpecialization spec;
+    spec.where = record.where;
+    spec.symbol = text_of(metadata, "symbol", 256);
+    spec.value = text_of(metadata, "value", 256);
+    spec.reason = text_of(metadata, "reason");
+    const json& sources = member(metadata, "sources");
+    if (sources.is_array())
+      for (const json& source : sources)
+        if (source.is_string() && spec.sources.size() < 16) spec.sources.push_back(source.get<std::string>().substr(0, k_max_field));
+    spec.user_frames = user_frames(metadata, envelope);
+    if (m_export_open && !m_facts.exports.empty() && m_facts.exports.back().specialized.size() < k_max_per_export)
+      m_facts.exports.back().specialized.push_back(spec.symbol + "=" + spec.value);
+    m_facts.specializations.push_back(std::move(spec));
+  } else if (kind == "guard_added" || kind == "guard_added_fast" || kind == "propagate_real_tensors" ||
+             kind == "guard_on_data_dependent_error" || kind == "propagate_real_tensors_provenance") {
+    const bool guard = kind == "guard_added" || kind == "guard_added_fast" || kind == "propagate_real_tensors";
+    auto& list = guard ? m_facts.guards : m_facts.data_dependent;
+    if (guard) ++m_facts.guards_seen;
+    if (list.size() >= (guard ? k_max_guards : k_max_data_dependent)) return drop(guard ? "guards" : "data_dependent");
+    core::TraceExprEvent event;
+    event.where = record.where;
+    event.kind = kind;
+    event.expr = text_of(metadata, "expr");
+    event.prefix = text_of(metadata, "prefix", 256);
+    event.result = text_of(metadata, "result", 256);
+    event.user_frames = user_frames(metadata, envelope);
+    list.push_back(std::move(event));
+  } else if (kind == "missing_fake_kernel" || kind == "mismatched_fake_kernel") {
+    if (m_facts.fake_kernels.size() >= k_max_fake_kernels) return drop("fake_kernels");
+    m_facts.fake_kernels.push_back(
+        {record.where, kind, text_of(metadata, "op", 1024), text_of(metadata, "reason", k_max_reason)});
+  } else if (kind == "compilation_metrics" || kind == "bwd_compilation_metrics") {
+    const std::string fail_type = text_of(metadata, "fail_type", 1024);
+    if (fail_type.empty()) return;
+    if (m_facts.failures.size() >= k_max_failures) return drop("failures");
+    core::TraceFailure failure;
+    failure.where = record.where;
+    failure.origin = kind;
+    failure.fail_type = fail_type;
+    failure.reason = text_of(metadata, "fail_reason", k_max_reason);
+    failure.user_file = text_of(metadata, "fail_user_frame_filename");
+    failure.user_line = static_cast<int>(int_of(metadata, "fail_user_frame_lineno").value_or(0));
+    m_facts.failures.push_back(std::move(failure));
+  }
+
+  const std::string name = text_of(metadata, "name", 256);
+  if (kind == "artifact" && (name == "dynamo_error" || name == "make_fx_fail_partial")) {
+    if (m_facts.failures.size() >= k_max_failures) return drop("failures");
+    core::TraceFailure failure;
+    failure.where = record.where;
+    failure.origin = "artifact:" + name;
+    failure.fail_type = name == "dynamo_error" ? "dynamo_error" : "make_fx failed";
+    failure.reason = name == "dynamo_error" ? record.text : "make_fx failed; the partial graph was logged";
+    m_facts.failures.push_back(std::move(failure));
+  }
+  if (m_graph) {
+    m_graph->where = record.where;
+    m_graph->name = kind == "artifact" || kind == "graph_dump" ? name : kind;
+    m_graph->payload_artifact = record.payload_artifact;
+    m_facts.graphs.push_back(std::move(*m_graph));
+  }
+  if (record.use == PayloadUse::code) {
+    core::TraceCodeDump dump;
+    dump.where = record.where;
+    dump.name = name;
+    dump.filename = text_of(metadata, "filename");
+    dump.payload_artifact = record.payload_artifact;
+    dump.first_line = record.first_payload_line;
+    dump.truncated = record.truncated;
+    dump.md5_ok = md5_ok;
+    m_code_bytes += record.text.size();
+    dump.text = std::move(record.text);
+    m_facts.code_dumps.push_back(std::move(dump));
+  }
+}
+
+// Tells export calls apart by their call site in the user's code, and notes when AOTInductor
+// compiles after one: the frame just outside torch/export (or torch/_inductor) in the stack.
+void TraceBuilder::track_export(const Current& record) {
+  const json& metadata = member(record.envelope, record.kind.c_str());
+  const json* stack = &member(record.envelope, "stack");
+  if (!stack->is_array()) stack = &member(metadata, "stack");
+  if (!stack->is_array()) return;
+  for (std::size_t i = 0; i < stack->size(); ++i) {
+    int id = -1;
+    const std::string file = resolve(member((*stack)[i], "filename"), id);
+    const bool in_export = ends_with(file, "torch/export/__init__.py") || ends_with(file, "torch/export/_draft_export.py");
+    const bool in_compile = ends_with(file, "torch/_inductor/__init__.py");
+    if (!in_export && !in_compile) continue;
+    if (in_compile) {
+      if (m_export_open && !m_facts.exports.empty()) m_facts.exports.back().compiled = true;
+      m_export_open = false;
+      return;
+    }
+    if (i == 0) return;
+    std::vector<core::TraceFrame> site = frames(json::array({(*stack)[i - 1]}), 1);
+    if (site.empty()) return;
+    const bool same = m_export_open && !m_facts.exports.empty() &&
+                      m_facts.exports.back().call_site.file == site[0].file &&
+                      m_facts.exports.back().call_site.line == site[0].line;
+    if (same) return;
+    if (m_facts.exports.size() >= k_max_exports) {
+      m_export_open = false;
+      return drop("exports");
+    }
+    core::TraceExportCall call;
+    call.where = record.where;
+    call.call_site = std::move(site[0]);
+    m_facts.exports.push_back(std::move(call));
+    m_export_open = true;
+    return;
+  }
+}
+
+void TraceBuilder::finish() {
+  m_facts.ranks.assign(m_ranks.begin(), m_ranks.end());
+  // An export that specialized a symbol, was never compiled, and was followed by another export:
+  // the first one most likely failed (a `Dim` specialized to a constant is a constraint
+  // violation) and the user exported again. The trace itself holds no error record for it.
+  for (std::size_t i = 0; i + 1 < m_facts.exports.size(); ++i) {
+    const core::TraceExportCall& call = m_facts.exports[i];
+    if (call.compiled || call.specialized.empty() || m_facts.failures.size() >= k_max_failures) continue;
+    const std::string& first = call.specialized.front();
+    const std::size_t equals = first.find('=');
+    core::TraceFailure failure;
+    failure.where = call.where;
+    failure.origin = "inferred";
+    failure.fail_type = "ConstraintViolation";
+    failure.symbol = first.substr(0, equals);
+    failure.value = equals == std::string::npos ? "" : first.substr(equals + 1);
+    failure.user_file = call.call_site.file;
+    failure.user_line = call.call_site.line;
+    const core::TraceFrame& next = m_facts.exports[i + 1].call_site;
+    failure.reason = "the export at line " + std::to_string(call.call_site.line) + " specialized " + failure.symbol +
+                     " to " + failure.value + " and was not compiled; the export at line " +
+                     std::to_string(next.line) + " followed (" + next.code.substr(0, 200) + ")";
+    m_facts.failures.push_back(std::move(failure));
+  }
+}
+
+}  // namespace aoti::parsers::trace

@@ -1,0 +1,257 @@
+#include "parsers/trace/trace_reader.hpp"
+
+#include <algorithm>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "parsers/trace/line_reader.hpp"
+#include "parsers/trace/trace_builder.hpp"
+
+namespace aoti::parsers::trace {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr std::size_t k_max_files = 4096;
+constexpr std::size_t k_head_bytes = 4096;
+constexpr std::uintmax_t k_max_payload_file = 64u << 20;
+
+bool is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+
+bool digits_at(std::string_view text, std::size_t at, std::size_t count) {
+  if (at + count > text.size()) return false;
+  for (std::size_t i = at; i < at + count; ++i)
+    if (!is_digit(text[i])) return false;
+  return true;
+}
+
+// The metadata JSON of a record header, e.g.
+//   V1129 07:41:33.791000 5575 torch/fx/experimental/symbolic_shapes.py:5388] {"create_symbol": ...}
+// or empty when `line` is not one. Checked by hand (no regex): the line may be huge.
+std::string_view header_json(std::string_view line) {
+  if (line.size() < 26 || std::string_view("VIWEC").find(line[0]) == std::string_view::npos) return {};
+  if (!digits_at(line, 1, 4) || line[5] != ' ' || !digits_at(line, 6, 2) || line[8] != ':' ||
+      !digits_at(line, 9, 2) || line[11] != ':' || !digits_at(line, 12, 2) || line[14] != '.' ||
+      !digits_at(line, 15, 6) || line[21] != ' ')
+    return {};
+  std::size_t at = 22;
+  const std::size_t pid = at;
+  while (at < line.size() && is_digit(line[at])) ++at;
+  if (at == pid || at >= line.size() || line[at] != ' ') return {};
+  const std::size_t colon = line.find(':', at);
+  if (colon == std::string_view::npos) return {};
+  at = colon + 1;
+  const std::size_t lineno = at;
+  while (at < line.size() && is_digit(line[at])) ++at;
+  if (at == lineno || line.substr(at, 3) != "] {") return {};
+  return line.substr(at + 2);
+}
+
+std::string_view first_line(std::string_view head) { return head.substr(0, head.find('\n')); }
+
+bool looks_like_raw_jsonl(std::string_view line) {
+  if (line.substr(0, 16) == "{\"string_table\":") return true;
+  return !line.empty() && line[0] == '{' && line.find("\"pathname\"") != std::string_view::npos &&
+         line.find("\"lineno\"") != std::string_view::npos;
+}
+
+std::string read_head(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(k_head_bytes, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  return head;
+}
+
+// One TORCH_TRACE log: headers, each followed by its tab-indented payload lines.
+void read_log(const fs::path& path, const std::string& display, TraceBuilder& builder, std::vector<core::Diagnostic>& diagnostics) {
+  LineReader reader(path);
+  if (!reader.is_open()) {
+    diagnostics.push_back({display, "cannot open: " + reader.error()});
+    return;
+  }
+  builder.begin_file(display);
+  Line line;
+  while (reader.next(line)) {
+    builder.count_line();
+    const int number = static_cast<int>(std::min<std::uint64_t>(line.number, INT32_MAX));
+    // tlparse drops empty lines: log collectors stutter blank lines, and an empty payload line
+    // is written as a lone tab.
+    if (line.text.empty()) continue;
+    if (line.text[0] == '\t') {
+      if (builder.expects_payload())
+        builder.payload_line(line.text.substr(1), number, line.cut());
+      else
+        builder.bad_line(number, "payload line outside a record that has a payload");
+      continue;
+    }
+    builder.end_record();
+    if (line.cut()) {
+      builder.bad_line(number, "line of " + std::to_string(line.length) + " bytes is longer than the " +
+                                   std::to_string(LineReader::k_default_max_line) + "-byte cap; skipped");
+      continue;
+    }
+    const std::string_view metadata = header_json(line.text);
+    if (metadata.empty()) {
+      builder.bad_line(number, "not a trace record header");
+      continue;
+    }
+    json envelope = json::parse(metadata, nullptr, false);
+    if (envelope.is_discarded() || !envelope.is_object()) {
+      builder.bad_json(number, envelope.is_discarded() ? "parse error" : "not an object");
+      continue;
+    }
+    // `str` records define the interned file names that stack frames refer to.
+    if (const auto str = envelope.find("str"); str != envelope.end()) {
+      if (str->is_array() && str->size() == 2 && (*str)[0].is_string() && (*str)[1].is_number_integer())
+        builder.define_string((*str)[1].get<std::int64_t>(), (*str)[0].get<std::string>());
+      else
+        builder.problem(number, "malformed str record");
+      builder.begin_record(number, std::move(envelope), display, number + 1);
+      builder.end_record();
+      continue;
+    }
+    builder.begin_record(number, std::move(envelope), display, number + 1);
+  }
+  if (!reader.error().empty()) builder.problem(static_cast<int>(line.number), "read error: " + reader.error());
+  builder.end_file();
+}
+
+// A payload file written by tlparse, named by `payload_filename` relative to its output folder.
+void read_payload_file(const fs::path& folder, const std::string& relative, int record_line, TraceBuilder& builder) {
+  const fs::path rel(relative);
+  const bool escapes = rel.is_absolute() || std::any_of(rel.begin(), rel.end(), [](const fs::path& part) { return part == ".."; });
+  std::error_code error;
+  const fs::path path = folder / rel;
+  if (escapes || !fs::is_regular_file(path, error)) {
+    builder.problem(record_line, "payload file '" + relative.substr(0, 256) + "' is missing or outside the folder");
+    builder.end_record(false);
+    return;
+  }
+  if (fs::file_size(path, error) > k_max_payload_file) {
+    builder.problem(record_line, "payload file '" + relative.substr(0, 256) + "' is larger than 64 MiB; not read");
+    builder.end_record(false);
+    return;
+  }
+  LineReader reader(path);
+  Line line;
+  bool any = false;
+  while (reader.next(line)) {
+    any = true;
+    builder.payload_line(line.text, static_cast<int>(std::min<std::uint64_t>(line.number, INT32_MAX)), line.cut());
+  }
+  // A payload ending in "\n" was written with an empty last line that the reader does not return.
+  if (reader.bytes_read() > 0) {
+    std::ifstream in(path, std::ios::binary);
+    in.seekg(-1, std::ios::end);
+    if (in.get() == '\n') builder.payload_line({}, static_cast<int>(line.number + 1), false);
+  } else if (!any) {
+    builder.payload_line({}, 1, false);
+  }
+  builder.end_record();
+}
+
+// tlparse's raw.jsonl: a string table, then one envelope per record (chromium events and `str`
+// records left out) with timestamp, thread, pathname, lineno and payload_filename added.
+void read_raw_jsonl(const fs::path& path, const std::string& display, const fs::path& folder,
+                    const std::string& folder_display, TraceBuilder& builder, std::vector<core::Diagnostic>& diagnostics) {
+  LineReader reader(path);
+  if (!reader.is_open()) {
+    diagnostics.push_back({display, "cannot open: " + reader.error()});
+    return;
+  }
+  builder.begin_file(display);
+  Line line;
+  while (reader.next(line)) {
+    builder.count_line();
+    const int number = static_cast<int>(std::min<std::uint64_t>(line.number, INT32_MAX));
+    if (line.text.empty()) continue;
+    if (line.cut()) {
+      builder.bad_line(number, "line of " + std::to_string(line.length) + " bytes is longer than the cap; skipped");
+      continue;
+    }
+    json object = json::parse(line.text, nullptr, false);
+    if (object.is_discarded() || !object.is_object()) {
+      builder.bad_json(number, object.is_discarded() ? "parse error" : "not an object");
+      continue;
+    }
+    if (const auto table = object.find("string_table"); table != object.end() && object.size() == 1) {
+      if (table->is_array())
+        for (std::size_t id = 0; id < table->size(); ++id)
+          if ((*table)[id].is_string()) builder.define_string(static_cast<std::int64_t>(id), (*table)[id].get<std::string>());
+      continue;
+    }
+    std::string payload_file;
+    if (const auto it = object.find("payload_filename"); it != object.end() && it->is_string())
+      payload_file = it->get<std::string>();
+    const std::string payload_display = payload_file.empty() ? display : folder_display + "/" + payload_file;
+    builder.begin_record(number, std::move(object), payload_display, 1);
+    if (!payload_file.empty() && builder.wants_payload())
+      read_payload_file(folder, payload_file, number, builder);
+    else
+      builder.end_record(false);  // payload not used: not read, not checked
+  }
+  builder.end_file();
+}
+
+std::string join(const fs::path& folder_display, const fs::path& name) { return (folder_display / name).string(); }
+
+}  // namespace
+
+bool looks_like_trace(std::string_view head) {
+  const std::string_view line = first_line(head);
+  return !header_json(line).empty() || looks_like_raw_jsonl(line);
+}
+
+bool is_tlparse_folder(const fs::path& dir) {
+  std::error_code error;
+  return fs::is_directory(dir, error) && fs::is_regular_file(dir / "raw.jsonl", error);
+}
+
+Parsed<TraceRead> read_trace(const fs::path& path, const std::string& display) {
+  TraceRead read;
+  read.facts.artifact = display;
+  TraceBuilder builder(read.facts, read.diagnostics);
+  std::error_code error;
+  if (is_tlparse_folder(path)) {
+    read_raw_jsonl(path / "raw.jsonl", join(display, "raw.jsonl"), path, display, builder, read.diagnostics);
+  } else if (fs::is_directory(path, error)) {
+    std::vector<fs::path> files;
+    for (fs::directory_iterator it(path, error), end; !error && it != end; it.increment(error)) {
+      std::error_code kind_error;
+      if (it->is_regular_file(kind_error) && files.size() < k_max_files) files.push_back(it->path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path& file : files) {
+      const std::string head = read_head(file);
+      if (!looks_like_trace(head)) continue;
+      const std::string file_display = join(display, file.filename());
+      if (looks_like_raw_jsonl(first_line(head)))
+        read_raw_jsonl(file, file_display, path, display, builder, read.diagnostics);
+      else
+        read_log(file, file_display, builder, read.diagnostics);
+    }
+    if (read.facts.files.empty()) return fail("no TORCH_TRACE log or tlparse raw.jsonl in this folder");
+  } else {
+    if (!fs::exists(path, error)) return fail("no such file");
+    if (fs::file_size(path, error) == 0) return fail("empty file");
+    const std::string head = read_head(path);
+    if (looks_like_raw_jsonl(first_line(head))) {
+      const fs::path folder = path.parent_path();
+      read_raw_jsonl(path, display, folder, fs::path(display).parent_path().string(), builder, read.diagnostics);
+    } else {
+      read_log(path, display, builder, read.diagnostics);
+    }
+  }
+  builder.finish();
+  if (read.facts.records == 0) {
+    std::string why = "no trace record";
+    if (!read.diagnostics.empty()) why += " (" + read.diagnostics.front().message + ")";
+    return fail(why);
+  }
+  return read;
+}
+
+}  // namespace aoti::parsers::trace

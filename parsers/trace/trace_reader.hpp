@@ -1,0 +1,40 @@
+// TORCH_TRACE structured logs (`dedicated_log_torch_trace_*.log`), folders of them (one per rank
+// or process), and tlparse output folders (`raw.jsonl` plus payload files), read one record at a
+// time in bounded memory.
+//
+// Limits: a line is read up to 16 MiB (longer ones are cut and reported); a code dump
+// (`inductor_aot_*_code`) is kept up to 64 MiB, other payloads are never stored; every list of
+// facts is capped (what did not fit is counted in TraceFacts::dropped). Every payload is checked
+// against its `has_payload` MD5 while it streams by (one pass, no copy); a mismatch is a diagnostic
+// and the record is kept, as tlparse does. Malformed lines and records are diagnostics with their
+// file and line, never fatal.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/core/case.hpp"
+#include "parsers/parse_error.hpp"
+
+namespace aoti::parsers::trace {
+
+// `head`: the first bytes of a file. True for a TORCH_TRACE header line or a tlparse raw.jsonl line.
+bool looks_like_trace(std::string_view head);
+// A tlparse output folder: it holds raw.jsonl.
+bool is_tlparse_folder(const std::filesystem::path& dir);
+
+struct TraceRead {
+  ::aoti::core::TraceFacts facts;
+  std::vector<::aoti::core::Diagnostic> diagnostics;
+};
+
+// A trace file, a raw.jsonl, a tlparse output folder, or a folder of trace files. Fails only when
+// nothing can be read (missing, empty, no record at all).
+Parsed<TraceRead> read_trace(const std::filesystem::path& path_or_folder, const std::string& display);
+
+// A quick look for `aoti-analyze --summary TRACE`.
+std::string render_trace_summary(const ::aoti::core::TraceFacts& facts);
+
+}  // namespace aoti::parsers::trace
