@@ -1,0 +1,641 @@
+// The Python front end: finds ops (custom_op, Library.define, torch.library.define), their fake /
+// Meta kernels (register_fake, impl_abstract, Library.impl(..., "Meta"), torch.library.impl) and
+// checks each kernel's body for the P patterns of failure-modes.md §1.3.
+#include "parsers/source/python_frontend.hpp"
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "parsers/source/python_syntax.hpp"
+#include "parsers/source/source_text.hpp"
+
+namespace aoti::parsers::source {
+namespace {
+
+using py::Expr;
+using py::Stmt;
+using Kind = Expr::Kind;
+
+constexpr int k_max_walk_depth = 256;
+
+// `torch.library.register_fake` → "torch.library.register_fake"; "" when not a plain chain.
+std::string dotted(const Expr& e) {
+  if (e.kind == Kind::name) return e.text;
+  if (e.kind == Kind::attribute && !e.items.empty()) {
+    const std::string base = dotted(*e.items[0]);
+    return base.empty() ? "" : base + "." + e.text;
+  }
+  return {};
+}
+
+std::string last_part(const std::string& chain) {
+  const std::size_t dot = chain.rfind('.');
+  return dot == std::string::npos ? chain : chain.substr(dot + 1);
+}
+
+// The Python string a literal expression holds (simple escapes; prefixes dropped).
+std::optional<std::string> string_value(const Expr& e) {
+  if (e.kind != Kind::string) return std::nullopt;
+  std::string out;
+  std::string_view s = e.text;
+  while (!s.empty()) {
+    std::size_t q = s.find_first_of("'\"");
+    if (q == std::string_view::npos) break;
+    const char quote = s[q];
+    const bool triple = s.substr(q, 3) == std::string(3, quote);
+    const std::size_t open = q + (triple ? 3 : 1);
+    const std::string closer(triple ? 3 : 1, quote);
+    std::size_t end = open;
+    while (end < s.size() && s.substr(end, closer.size()) != closer) end += s[end] == '\\' ? 2 : 1;
+    out += s.substr(open, std::min(end, s.size()) - open);
+    s.remove_prefix(std::min(s.size(), end + closer.size()));
+  }
+  return out;
+}
+
+const Expr* call_func(const Expr& e) { return e.kind == Kind::call && !e.items.empty() ? e.items[0].get() : nullptr; }
+
+std::vector<const Expr*> positional(const Expr& call) {
+  std::vector<const Expr*> out;
+  for (std::size_t i = 1; i < call.items.size(); ++i)
+    if (call.items[i]->kind != Kind::keyword) out.push_back(call.items[i].get());
+  return out;
+}
+
+const Expr* keyword(const Expr& call, std::string_view name) {
+  for (std::size_t i = 1; i < call.items.size(); ++i)
+    if (call.items[i]->kind == Kind::keyword && call.items[i]->text == name && !call.items[i]->items.empty())
+      return call.items[i]->items[0].get();
+  return nullptr;
+}
+
+// Pre-order over an expression, not into lambda bodies (they run later, or never).
+void each_expr(const Expr& e, const std::function<void(const Expr&)>& visit, int depth = 0) {
+  if (depth > k_max_walk_depth) return;
+  visit(e);
+  if (e.kind == Kind::lambda) return;
+  for (const auto& item : e.items) each_expr(*item, visit, depth + 1);
+}
+
+bool any_expr(const Expr& e, const std::function<bool(const Expr&)>& pred) {
+  bool found = false;
+  each_expr(e, [&](const Expr& x) { found = found || pred(x); });
+  return found;
+}
+
+void each_stmt(const std::vector<py::StmtPtr>& body, const std::function<void(const Stmt&)>& visit, int depth = 0) {
+  if (depth > k_max_walk_depth) return;
+  for (const auto& s : body) {
+    visit(*s);
+    each_stmt(s->body, visit, depth + 1);
+  }
+}
+
+constexpr std::array<std::string_view, 3> k_traced_keys{"Fake", "Meta", "CompositeImplicitAutograd"};
+constexpr std::array<std::string_view, 12> k_factories{"empty", "zeros", "ones", "full", "rand", "randn",
+                                                       "empty_strided", "new_empty", "new_zeros", "new_ones",
+                                                       "new_full", "randint"};
+constexpr std::array<std::string_view, 5> k_data_methods{"item", "tolist", "numpy", "data_ptr", "untyped_storage"};
+constexpr std::array<std::string_view, 6> k_data_dependent_words{"nonzero", "unique", "masked_select", "compact",
+                                                                  "filter", "dynamic"};
+
+template <std::size_t N>
+bool one_of(std::string_view s, const std::array<std::string_view, N>& set) {
+  return std::find(set.begin(), set.end(), s) != set.end();
+}
+
+struct Kernel {
+  std::string op;
+  std::string key;
+  std::string function;  // name of the def
+  int registration_line = 0;
+  const Stmt* def = nullptr;
+};
+
+class PythonReader {
+ public:
+  PythonReader(std::string_view text, const std::string& display, SourceRead& out)
+      : m_text(text), m_lines(text), m_display(display), m_out(out) {}
+
+  void run(const py::Module& module) {
+    each_stmt(module.body, [&](const Stmt& s) {
+      if (s.kind == Stmt::Kind::def) m_defs[s.name] = &s;
+    });
+    each_stmt(module.body, [&](const Stmt& s) { registrations(s); });
+    for (Kernel& k : m_kernels) {
+      if (!k.def && m_defs.count(k.function)) k.def = m_defs[k.function];
+      core::SourceKernel kernel{k.op, k.key, k.function, k.registration_line, 0, 0, one_of(k.key, k_traced_keys), true};
+      if (k.def) {
+        kernel.line_begin = k.def->line;
+        kernel.line_end = k.def->end_line;
+        if (kernel.traced) kernel.symint_aware = analyze(k) == 0;
+      }
+      m_out.facts.kernels.push_back(std::move(kernel));
+    }
+    std::sort(m_out.facts.violations.begin(), m_out.facts.violations.end(),
+              [](const core::SourceViolation& a, const core::SourceViolation& b) {
+                return std::tie(a.line, a.column, a.pattern) < std::tie(b.line, b.column, b.pattern);
+              });
+  }
+
+ private:
+  // ---- registrations ---------------------------------------------------------------------------
+
+  void registrations(const Stmt& s) {
+    if (s.kind == Stmt::Kind::def) {
+      for (const auto& d : s.decorators) decorator(*d, s);
+      return;
+    }
+    if (s.kind == Stmt::Kind::assign && s.exprs.size() >= 2) {
+      const Expr& value = *s.exprs.back();
+      const Expr* f = call_func(value);
+      if (f && last_part(dotted(*f)) == "Library") {
+        const auto args = positional(value);
+        if (!args.empty())
+          if (const auto ns = string_value(*args[0]))
+            for (std::size_t i = 0; i + 1 < s.exprs.size(); ++i)
+              if (s.exprs[i]->kind == Kind::name) m_libraries[s.exprs[i]->text] = *ns;
+      }
+    }
+    for (const auto& e : s.exprs)
+      each_expr(*e, [&](const Expr& x) {
+        if (x.kind == Kind::call) registration_call(x);
+      });
+  }
+
+  // The op an expression names: "ns::op" literals, a custom_op function, torch.ops.ns.op[.overload].
+  std::string op_named_by(const Expr& e) const {
+    if (const auto s = string_value(e)) return *s;
+    const std::string chain = dotted(e);
+    if (const auto it = m_custom_ops.find(chain); it != m_custom_ops.end()) return it->second;
+    if (chain.starts_with("torch.ops.")) {
+      const std::string rest = chain.substr(10);
+      const std::size_t dot = rest.find('.');
+      if (dot != std::string::npos) {
+        std::string name = rest.substr(0, dot) + "::" + rest.substr(dot + 1);
+        if (name.ends_with(".default")) name.resize(name.size() - 8);
+        return name;
+      }
+    }
+    return chain;
+  }
+
+  void add_kernel(std::string op, std::string key, std::string function, int line, const Stmt* def) {
+    m_kernels.push_back({std::move(op), std::move(key), std::move(function), line, def});
+  }
+
+  void decorator(const Expr& d, const Stmt& def) {
+    const Expr* f = d.kind == Kind::call ? call_func(d) : &d;
+    if (!f) return;
+    const std::string chain = dotted(*f);
+    const std::string method = last_part(chain);
+    const auto args = d.kind == Kind::call ? positional(d) : std::vector<const Expr*>{};
+    if (method == "custom_op" && !args.empty()) {
+      if (const auto name = string_value(*args[0])) {
+        m_custom_ops[def.name] = *name;
+        core::SourceOp op{*name, "", {}, def.line};
+        for (const py::Param& p : def.params) op.args.push_back({p.name, p.annotation});
+        m_out.facts.ops.push_back(std::move(op));
+        add_kernel(*name, "CompositeExplicitAutograd", def.name, d.line, &def);
+      }
+      return;
+    }
+    if (method == "register_fake" || method == "impl_abstract") {
+      // torch.library.register_fake("ns::op") / impl_abstract(...) take the op; op.register_fake
+      // is a method of the op object.
+      const bool free_function = chain == method || chain.starts_with("torch.library.") || chain.starts_with("library.");
+      std::string op;
+      if (free_function && !args.empty()) op = op_named_by(*args[0]);
+      else if (!free_function && f->kind == Kind::attribute) op = op_named_by(*f->items[0]);
+      if (!op.empty()) add_kernel(op, "Fake", def.name, d.line, &def);
+      return;
+    }
+    if (method == "register_kernel" && f->kind == Kind::attribute) {
+      std::string key = args.empty() ? "" : string_value(*args[0]).value_or("");
+      for (char& c : key) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      add_kernel(op_named_by(*f->items[0]), key.empty() ? "CompositeExplicitAutograd" : key, def.name, d.line, &def);
+      return;
+    }
+    if (method == "impl" && d.kind == Kind::call && args.size() >= 2) {
+      // torch.library.impl("ns::op", "Meta") / torch.library.impl(lib, "op", "Meta")
+      std::string op = op_named_by(*args[0]);
+      std::size_t key_at = 1;
+      if (const auto lib = m_libraries.find(dotted(*args[0])); lib != m_libraries.end() && args.size() >= 3) {
+        op = qualify(lib->second, string_value(*args[1]).value_or(""));
+        key_at = 2;
+      }
+      const Expr* key = keyword(d, "dispatch_key");
+      if (!key) key = keyword(d, "types");
+      if (!key) key = args[key_at];
+      add_kernel(op, string_value(*key).value_or("CompositeImplicitAutograd"), def.name, d.line, &def);
+    }
+  }
+
+  static std::string qualify(const std::string& ns, const std::string& name) {
+    return name.find("::") == std::string::npos ? ns + "::" + name : name;
+  }
+
+  void registration_call(const Expr& call) {
+    const Expr* f = call_func(call);
+    if (!f) return;
+    const std::string chain = dotted(*f);
+    const std::string method = last_part(chain);
+    const auto args = positional(call);
+    const std::string receiver = f->kind == Kind::attribute ? dotted(*f->items[0]) : "";
+    const auto lib = m_libraries.find(receiver);
+    if (method == "define" && !args.empty()) {
+      // lib.define("op(Tensor x) -> Tensor") or torch.library.define("ns::op", "(Tensor x) -> Tensor")
+      std::optional<std::string> schema = string_value(*args[0]);
+      std::string name;
+      const Expr* literal = args[0];
+      if (lib != m_libraries.end() && schema) {
+        name = qualify(lib->second, parse_schema(*schema).name);
+      } else if (args.size() >= 2 && schema && string_value(*args[1])) {
+        name = *schema;
+        literal = args[1];
+        schema = parse_schema(*schema).name.empty() ? *schema + *string_value(*args[1]) : *string_value(*args[1]);
+      } else {
+        return;
+      }
+      add_op(name, *schema, *literal);
+      return;
+    }
+    if (method == "impl" && lib != m_libraries.end() && args.size() >= 2) {
+      const std::string op = qualify(lib->second, string_value(*args[0]).value_or(""));
+      const Expr* key = keyword(call, "dispatch_key");
+      if (!key && args.size() >= 3) key = args[2];
+      const std::string key_name = key ? string_value(*key).value_or("") : "";
+      add_kernel(op, key_name.empty() ? "CompositeImplicitAutograd" : key_name, dotted(*args[1]), call.line, nullptr);
+      return;
+    }
+    if ((chain == "torch.library.register_fake" || chain == "torch.library.impl_abstract") && args.size() >= 2)
+      add_kernel(op_named_by(*args[0]), "Fake", dotted(*args[1]), call.line, nullptr);
+  }
+
+  void add_op(const std::string& name, const std::string& schema, const Expr& literal) {
+    const ParsedSchema parsed = parse_schema(schema);
+    m_out.facts.ops.push_back({name, schema, parsed.args, literal.line});
+    // C5 applies to schema strings in any language.
+    for (std::size_t i = 0; i < parsed.args.size(); ++i) {
+      const core::SchemaArg& arg = parsed.args[i];
+      if (!is_concrete_int_type(arg.type) || !names_a_size(arg.name)) continue;
+      int column = literal.column;
+      const std::string_view raw = std::string_view(m_text).substr(literal.begin, literal.end - literal.begin);
+      const std::size_t quote = raw.find_first_of("'\"");
+      if (quote != std::string_view::npos && raw.find_first_of("\\\n") == std::string_view::npos &&
+          raw.substr(quote, 3) != std::string(3, raw[quote]))
+        column += static_cast<int>(quote + 1 + parsed.arg_offsets[i]);
+      report("C5", name, "", literal.line, column,
+             "schema argument '" + arg.name + "' is " + arg.type + " but carries a size: a symbolic value passed "
+                 "to it is guarded to a constant at the call site",
+             "SymInt" + arg.type.substr(3) + " " + arg.name);
+    }
+  }
+
+  // ---- fake kernels ------------------------------------------------------------------------------
+
+  struct Scope {
+    const Kernel* kernel = nullptr;
+    std::set<std::string> tensors;   // tensor parameters and tensors derived from them
+    std::set<std::string> sizes;     // SymInt parameters and names bound to sizes
+    std::set<std::string> locals;    // every name the function binds
+    std::size_t found = 0;
+  };
+
+  std::size_t analyze(const Kernel& k) {
+    Scope scope;
+    scope.kernel = &k;
+    const core::SourceOp* op = nullptr;
+    for (const core::SourceOp& o : m_out.facts.ops)
+      if (o.name == k.op) op = &o;
+    for (const py::Param& p : k.def->params) {
+      scope.locals.insert(p.name);
+      std::string schema_type;
+      if (op)
+        for (const core::SchemaArg& a : op->args)
+          if (a.name == p.name) schema_type = a.type;
+      const bool int_like = p.annotation == "int" || p.annotation.find("SymInt") != std::string::npos ||
+                            schema_type.starts_with("SymInt") || schema_type.starts_with("int");
+      const bool tensor_like = p.annotation.find("Tensor") != std::string::npos || schema_type.starts_with("Tensor") ||
+                               (p.annotation.empty() && schema_type.empty());
+      if (int_like) scope.sizes.insert(p.name);
+      else if (tensor_like && !p.variadic && p.name != "ctx" && p.name != "self") scope.tensors.insert(p.name);
+    }
+    each_stmt(k.def->body, [&](const Stmt& s) { bind_locals(s, scope); });
+    walk(k.def->body, scope, 0);
+    unused_parameters(k, scope);
+    data_dependent_output(k, scope);
+    return scope.found;
+  }
+
+  static void names_in_target(const Expr& target, std::set<std::string>& out) {
+    each_expr(target, [&](const Expr& e) {
+      if (e.kind == Kind::name) out.insert(e.text);
+    });
+  }
+
+  void bind_locals(const Stmt& s, Scope& scope) const {
+    if (s.kind == Stmt::Kind::assign)
+      for (std::size_t i = 0; i + 1 < s.exprs.size(); ++i) names_in_target(*s.exprs[i], scope.locals);
+    if (s.kind == Stmt::Kind::for_ && !s.exprs.empty()) names_in_target(*s.exprs[0], scope.locals);
+    if (s.kind == Stmt::Kind::def || s.kind == Stmt::Kind::cls) scope.locals.insert(s.name);
+    if (s.kind == Stmt::Kind::with)
+      for (const auto& e : s.exprs) names_in_target(*e, scope.locals);
+    for (const auto& e : s.exprs)  // comprehension variables
+      each_expr(*e, [&](const Expr& x) {
+        if (x.kind == Kind::other && x.text == "for" && !x.items.empty()) names_in_target(*x.items[0], scope.locals);
+      });
+  }
+
+  // A size: x.shape[i], x.shape, x.size(...), x.numel(), x.stride(i), a SymInt parameter or a name
+  // bound to a size. Ranks (x.dim(), x.ndim, len(x.shape)) are static and do not count.
+  bool is_size(const Expr& e, const Scope& scope) const {
+    if (e.kind == Kind::name) return scope.sizes.count(e.text) > 0;
+    if (e.kind == Kind::attribute) return e.text == "shape";
+    if (e.kind == Kind::subscript) return !e.items.empty() && e.items[0]->kind == Kind::attribute && e.items[0]->text == "shape";
+    if (e.kind == Kind::call) {
+      const Expr* f = call_func(e);
+      if (f->kind == Kind::attribute)
+        return f->text == "size" || f->text == "numel" || f->text == "stride" || f->text == "sym_size" ||
+               f->text == "sym_numel";
+      if (f->kind == Kind::name && f->text == "len" && e.items.size() == 2)
+        return e.items[1]->kind == Kind::name && scope.tensors.count(e.items[1]->text) > 0;
+    }
+    return false;
+  }
+
+  bool involves_size(const Expr& e, const Scope& scope) const {
+    if (e.kind == Kind::call && call_func(e)->kind == Kind::name && call_func(e)->text == "len" && e.items.size() == 2 &&
+        e.items[1]->kind == Kind::attribute && e.items[1]->text == "shape")
+      return false;  // len(x.shape) is the rank
+    if (is_size(e, scope)) return true;
+    if (e.kind == Kind::lambda) return false;
+    for (const auto& item : e.items)
+      if (involves_size(*item, scope)) return true;
+    return false;
+  }
+
+  // The root name of an attribute / call / subscript chain: `x` of x.float().sum().
+  static const Expr* root_of(const Expr& e) {
+    const Expr* r = &e;
+    while ((r->kind == Kind::attribute || r->kind == Kind::call || r->kind == Kind::subscript) && !r->items.empty())
+      r = r->items[0].get();
+    return r->kind == Kind::name ? r : nullptr;
+  }
+
+  bool is_tensor(const Expr& e, const Scope& scope) const {
+    const Expr* r = root_of(e);
+    return r && scope.tensors.count(r->text) > 0 && !involves_size(e, scope);
+  }
+
+  void walk(const std::vector<py::StmtPtr>& body, Scope& scope, int depth) {
+    if (depth > k_max_walk_depth) return;
+    for (const auto& sp : body) {
+      const Stmt& s = *sp;
+      if (s.kind == Stmt::Kind::def || s.kind == Stmt::Kind::cls) continue;  // nested defs run elsewhere
+      if ((s.kind == Stmt::Kind::if_ || s.kind == Stmt::Kind::while_) && !s.exprs.empty() &&
+          involves_size(*s.exprs[0], scope)) {
+        report_at("P1", scope, *s.exprs[0],
+                  "branching on a size guards on it: the traced range is specialized (or a data-dependent error "
+                  "for unbacked sizes)",
+                  "torch._check(" + source_of(*s.exprs[0]) + ") for a requirement; torch.sym_max / sym_min / "
+                  "torch.sym_ite to compute both cases");
+      }
+      if (s.kind == Stmt::Kind::assert_ && !s.exprs.empty() && involves_size(*s.exprs[0], scope)) {
+        report_at("P1", scope, *s.exprs[0], "assert on a size guards on it (silent specialization)",
+                  "torch._check(" + source_of(*s.exprs[0]) + ")");
+      }
+      if (s.kind == Stmt::Kind::return_ && !s.exprs.empty()) aliasing(*s.exprs[0], scope);
+      for (const auto& e : s.exprs) expression_rules(*e, scope);
+      if (s.kind == Stmt::Kind::assign && s.exprs.size() >= 2) bind(s, scope);
+      walk(s.body, scope, depth + 1);
+    }
+  }
+
+  // Names bound to sizes become sizes; to tensors (not sizes) become tensors.
+  void bind(const Stmt& s, Scope& scope) const {
+    const Expr& value = *s.exprs.back();
+    const bool size = involves_size(value, scope) && !any_expr(value, [](const Expr& e) {
+      const Expr* f = call_func(e);
+      return f && one_of(last_part(dotted(*f)), k_factories);
+    });
+    const bool tensor = !size && is_tensor(value, scope);
+    for (std::size_t i = 0; i + 1 < s.exprs.size(); ++i) {
+      std::set<std::string> names;
+      names_in_target(*s.exprs[i], names);
+      for (const std::string& n : names) {
+        if (size) scope.sizes.insert(n);
+        if (tensor) scope.tensors.insert(n);
+      }
+    }
+  }
+
+  void expression_rules(const Expr& root, Scope& scope) {
+    each_expr(root, [&](const Expr& e) {
+      if (e.kind == Kind::ifexp && !e.items.empty() && involves_size(*e.items[0], scope))
+        report_at("P1", scope, *e.items[0], "a conditional expression on a size guards on it",
+                  "torch.sym_ite(...) / torch.sym_max / torch.sym_min");
+      if (e.kind == Kind::keyword && e.text == "device" && !e.items.empty()) device_literal(*e.items[0], scope);
+      if (e.kind != Kind::call) return;
+      const Expr& f = *call_func(e);
+      const std::string chain = dotted(f);
+      const auto args = positional(e);
+      if (f.kind == Kind::name && args.size() == 1) builtin_call(e, f.text, *args[0], scope);
+      if (f.kind == Kind::name && (f.text == "max" || f.text == "min") && involves_size(e, scope))
+        report_at("P1", scope, e, f.text + "() on sizes compares them in Python: a guard",
+                  "torch.sym_" + f.text + "(...)");
+      if (f.kind == Kind::attribute) {
+        if (one_of(f.text, k_data_methods))
+          report_at("P5", scope, e,
+                    "." + f.text + "() reads tensor data: fake tensors have none (data access error, or an unbacked "
+                    "symbol)",
+                    "derive outputs from shapes only; for a data-dependent size use "
+                    "torch.library.get_ctx().new_dynamic_size()");
+        if (f.text == "cuda" || (f.text == "to" && !args.empty() && string_value(*args[0]) &&
+                                 string_value(*args[0])->starts_with("cuda")))
+          report_at("P7", scope, e, "the fake moves its output to a hard-coded device", "device=x.device");
+        if (f.text == "get_ctx" && scope.kernel->key == "Meta")
+          report_at("P8", scope, e,
+                    "get_ctx() raises when the op runs with meta tensors (\"You're trying to run this operator with "
+                    "meta Tensors\")",
+                    "register the function with torch.library.register_fake instead of as a Meta kernel");
+      }
+      if (one_of(last_part(chain), k_factories) && (chain.starts_with("torch.") || f.kind == Kind::attribute))
+        factory(e, last_part(chain), scope);
+    });
+  }
+
+  void builtin_call(const Expr& call, const std::string& name, const Expr& arg, Scope& scope) {
+    if ((name == "int" || name == "bool" || name == "float") && involves_size(arg, scope)) {
+      report_at("P1", scope, call, name + "() on a SymInt posts a guard: the size is specialized to its example value",
+                "keep the SymInt (drop " + name + "()); torch._check(...) to state a requirement");
+    } else if (name == "range" && involves_size(arg, scope)) {
+      report_at("P1", scope, call, "range() over a size specializes it (a Python loop needs a concrete count)",
+                "express the computation with tensor operations on symbolic sizes");
+    } else if ((name == "bool" || name == "int" || name == "float") && is_tensor(arg, scope)) {
+      report_at("P5", scope, call, name + "() on a tensor reads its data: fake tensors have none",
+                "derive outputs from shapes only");
+    }
+  }
+
+  void device_literal(const Expr& value, Scope& scope) {
+    std::optional<std::string> device = string_value(value);
+    if (const Expr* f = call_func(value); !device && f && dotted(*f) == "torch.device" && value.items.size() >= 2)
+      device = string_value(*value.items[1]);
+    if (device && *device != "meta")
+      report_at("P7", scope, value, "the fake hard-codes device \"" + *device + "\"", "device=x.device");
+  }
+
+  // P2: a factory whose size is made of literals, leads with a literal while the rest follows the
+  // input, or reads a name from outside the function (a closure or global config).
+  void factory(const Expr& call, const std::string& name, Scope& scope) {
+    const auto args = positional(call);
+    if (args.empty()) return;
+    std::vector<const Expr*> dims;
+    if (args[0]->kind == Kind::tuple || args[0]->kind == Kind::list) {
+      for (const auto& item : args[0]->items) dims.push_back(item.get());
+    } else if (name == "full" || name == "new_full" || name == "empty_strided" || name == "randint") {
+      dims.push_back(args[0]);
+    } else {
+      dims = args;
+    }
+    auto literal = [](const Expr* d) {
+      if (d->kind != Kind::number) return std::optional<long long>{};
+      try { return std::optional<long long>(std::stoll(d->text, nullptr, 0)); } catch (...) { return std::optional<long long>{}; }
+    };
+    bool all_literal = true, any_big = false, rest_sized = false;
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+      const auto v = literal(dims[i]);
+      if (!v) all_literal = false;
+      if (v && *v >= 2) any_big = true;
+      if (i > 0 && involves_size(*dims[i], scope)) rest_sized = true;
+    }
+    const auto lead = literal(dims[0]);
+    std::string why;
+    if (all_literal && any_big) why = "a hard-coded shape";
+    else if (lead && *lead >= 2 && rest_sized) why = "a hard-coded leading dimension (" + dims[0]->text + ") while the other dims follow the input";
+    for (const Expr* d : dims)
+      if (why.empty())
+        each_expr(*d, [&](const Expr& x) {
+          if (why.empty() && x.kind == Kind::name && !scope.locals.count(x.text) && !is_builtin(x.text))
+            why = "a size read from outside the function ('" + x.text + "')";
+        });
+    if (why.empty()) return;
+    report_at("P2", scope, call,
+              "the fake returns " + why + ": the graph records it for every input size (silently wrong once the "
+              "dynamic dim differs)",
+              "derive each size from the inputs (e.g. x.shape[0]); for a data-dependent size "
+              "torch.library.get_ctx().new_dynamic_size()");
+  }
+
+  static bool is_builtin(const std::string& name) {
+    return name == "len" || name == "max" || name == "min" || name == "int" || name == "abs" || name == "sum" ||
+           name == "torch" || name == "math" || name == "None" || name == "True" || name == "False";
+  }
+
+  // P6: returning an input tensor as the output of a functional op.
+  void aliasing(const Expr& value, Scope& scope) {
+    auto check = [&](const Expr& e) {
+      if (e.kind == Kind::name && scope.tensors.count(e.text) && std::any_of(scope.kernel->def->params.begin(),
+                                                                               scope.kernel->def->params.end(),
+                                                                               [&](const py::Param& p) { return p.name == e.text; }))
+        report_at("P6", scope, e, "the fake returns its input '" + e.text + "': the output aliases an input of a functional op",
+                  "return " + e.text + ".clone() or torch.empty_like(" + e.text + ")");
+    };
+    if (value.kind == Kind::tuple || value.kind == Kind::list)
+      for (const auto& item : value.items) check(*item);
+    else
+      check(value);
+  }
+
+  // P3: a parameter that changes the output's shape but the fake never reads.
+  void unused_parameters(const Kernel& k, Scope& scope) {
+    std::set<std::string> used;
+    each_stmt(k.def->body, [&](const Stmt& s) {
+      for (const auto& e : s.exprs)
+        each_expr(*e, [&](const Expr& x) { if (x.kind == Kind::name) used.insert(x.text); });
+      for (const auto& d : s.decorators)
+        each_expr(*d, [&](const Expr& x) { if (x.kind == Kind::name) used.insert(x.text); });
+    });
+    for (const py::Param& p : k.def->params) {
+      if (p.variadic || p.name.starts_with("_") || used.count(p.name)) continue;
+      const bool shape_type = p.annotation == "int" || p.annotation == "bool" || p.annotation.find("SymInt") != std::string::npos ||
+                              p.annotation.find("list[int]") != std::string::npos || p.annotation.find("List[int]") != std::string::npos;
+      const std::string& n = p.name;
+      // One-letter names (n, k) say too little to flag without a type.
+      const bool shape_name = (n.size() > 1 && names_a_size(n)) || n.find("trans") != std::string::npos || n.find("dim") != std::string::npos ||
+                              n.find("axis") != std::string::npos || n.find("keepdim") != std::string::npos;
+      if (!shape_type && !shape_name) continue;
+      report("P3", k.op, k.function, p.line, p.column,
+             "the fake ignores '" + n + "', which can change the output shape: the compiled graph trusts a wrong "
+             "shape (silent wrong output or an illegal memory access)",
+             "use '" + n + "' to compute the output shape as the real kernel does", &scope);
+    }
+  }
+
+  // P4: an op whose output size depends on data, with a fake that does not ask for a dynamic size.
+  void data_dependent_output(const Kernel& k, Scope& scope) {
+    std::string lower = k.op + " " + k.function;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::none_of(k_data_dependent_words.begin(), k_data_dependent_words.end(),
+                     [&](std::string_view w) { return lower.find(w) != std::string::npos; }))
+      return;
+    bool asks = false;
+    each_stmt(k.def->body, [&](const Stmt& s) {
+      for (const auto& e : s.exprs)
+        asks = asks || any_expr(*e, [](const Expr& x) { return x.kind == Kind::attribute && x.text == "new_dynamic_size"; });
+    });
+    if (asks) return;
+    report("P4", k.op, k.function, k.def->line, k.def->column,
+           "the output size of '" + k.op + "' depends on data, but the fake derives it from input shapes",
+           "ctx = torch.library.get_ctx(); n = ctx.new_dynamic_size(); return x.new_empty(n, ...)", &scope);
+  }
+
+  std::string source_of(const Expr& e) const {
+    std::string_view s = std::string_view(m_text).substr(e.begin, e.end - e.begin);
+    if (s.size() > 120 || s.find('\n') != std::string_view::npos) return "...";
+    return std::string(s);
+  }
+
+  void report_at(const char* pattern, Scope& scope, const Expr& at, std::string message, std::string suggestion) {
+    report(pattern, scope.kernel->op, scope.kernel->function, at.line, at.column, std::move(message),
+           std::move(suggestion), &scope);
+  }
+
+  void report(const char* pattern, const std::string& op, const std::string& function, int line, int column,
+              std::string message, std::string suggestion, Scope* scope = nullptr) {
+    if (scope) ++scope->found;
+    if (!m_reported.insert({pattern, line, column}).second) return;
+    m_out.facts.violations.push_back({pattern, op, function, m_display, line, column, m_lines.excerpt(line),
+                                      std::move(message), std::move(suggestion)});
+  }
+
+  std::string_view m_text;
+  LineIndex m_lines;
+  const std::string& m_display;
+  SourceRead& m_out;
+  std::map<std::string, const Stmt*> m_defs;          // function name → its (last) def
+  std::map<std::string, std::string> m_custom_ops;    // function name → "ns::op"
+  std::map<std::string, std::string> m_libraries;     // Library variable → namespace
+  std::vector<Kernel> m_kernels;
+  std::set<std::tuple<std::string, int, int>> m_reported;
+};
+
+}  // namespace
+
+SourceRead read_python(std::string_view text, const std::string& display) {
+  SourceRead out;
+  out.facts.artifact = display;
+  out.facts.language = "python";
+  const py::Module module = py::parse(text);
+  for (const py::SyntaxError& e : module.errors)
+    out.diagnostics.push_back({display, display + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) +
+                                            ": syntax error: " + e.message + " (the rest of the file was analyzed)"});
+  PythonReader(text, display, out).run(module);
+  return out;
+}
+
+}  // namespace aoti::parsers::source

@@ -1,0 +1,36 @@
+// Custom-operator sources (C++ and Python): schemas, the kernels registered for each op, and the
+// SymInt-unaware patterns of failure-modes.md §1.3 inside the kernels that run on fake tensors.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/core/case.hpp"
+#include "parsers/parse_error.hpp"
+
+namespace aoti::parsers::source {
+
+struct SourceOptions {
+  // Folders holding real torch headers (or the project's own headers); the bundled torch
+  // declarations are used for whatever these do not provide.
+  std::vector<std::string> include_dirs;
+  // A compile_commands.json (or the folder holding one): its flags for the file are used.
+  std::optional<std::filesystem::path> compile_commands;
+};
+
+struct SourceRead {
+  ::aoti::core::SourceFacts facts;
+  std::vector<::aoti::core::Diagnostic> diagnostics;  // compile errors, Python syntax errors: what was skipped
+};
+
+// Fails only when the file cannot be read, is too large, or is not text (a binary named .cpp).
+Parsed<SourceRead> read_source(const std::filesystem::path& path, const std::string& display,
+                               const SourceOptions& options = {});
+
+// By extension (.cpp .cc .cxx .cu .cuh .h .hpp .py) and a text-looking head.
+bool looks_like_source(const std::filesystem::path& path, std::string_view head);
+
+}  // namespace aoti::parsers::source

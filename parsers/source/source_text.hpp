@@ -1,0 +1,47 @@
+// Helpers both front ends share: the text of a line for excerpts, schema strings, and the
+// pieces of a violation that do not depend on the language.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/core/source_facts.hpp"
+
+namespace aoti::parsers::source {
+
+// Offsets of line starts, so that excerpting line N costs O(1) whatever the file's size.
+class LineIndex {
+ public:
+  explicit LineIndex(std::string_view text);
+  // Line `line` (1-based) without its newline, trimmed, at most k_excerpt_limit bytes.
+  std::string excerpt(int line) const;
+  int line_count() const { return static_cast<int>(m_starts.size()); }
+
+ private:
+  std::string_view m_text;
+  std::vector<std::size_t> m_starts;
+};
+
+inline constexpr std::size_t k_excerpt_limit = 200;
+
+// `ns::op.overload(Tensor x, SymInt n=1, *, int[] sizes) -> Tensor` → name "ns::op.overload"
+// (the namespace only when written) and its arguments with types as spelled (alias annotations
+// such as `(a!)` dropped). Malformed text yields what could be read; never throws.
+struct ParsedSchema {
+  std::string name;
+  std::vector<::aoti::core::SchemaArg> args;
+  std::vector<std::size_t> arg_offsets;  // where each argument's type starts in the schema text
+};
+ParsedSchema parse_schema(std::string_view schema);
+
+// True for `int`, `int?`, `int[]`, `int[2]`, `int[]?`: types a shape-derived value must not have.
+bool is_concrete_int_type(std::string_view type);
+// True for `SymInt`, `SymInt?`.
+bool is_symint_scalar_type(std::string_view type);
+// True for `SymInt[]`, `SymInt[N]`, `SymInt[]?`.
+bool is_symint_list_type(std::string_view type);
+// An argument name that says it carries a size or shape (`output_size`, `split_sizes`, `num_rows`).
+bool names_a_size(std::string_view name);
+
+}  // namespace aoti::parsers::source

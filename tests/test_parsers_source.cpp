@@ -1,0 +1,301 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "parsers/source/source_reader.hpp"
+#include "tests/support.hpp"
+
+using aoti::core::SourceFacts;
+using aoti::core::SourceViolation;
+using aoti::parsers::source::looks_like_source;
+using aoti::parsers::source::read_source;
+using aoti::parsers::source::SourceRead;
+namespace fs = std::filesystem;
+
+namespace {
+using namespace aoti::test;
+
+SourceRead read_ok(const fs::path& path) {
+  auto read = read_source(path, path.filename().string());
+  REQUIRE_MESSAGE(read.has_value(), path.string() << ": " << (read ? "" : read.error().message));
+  return std::move(*read);
+}
+
+std::vector<SourceViolation> in_function(const SourceFacts& facts, const std::string& function) {
+  std::vector<SourceViolation> out;
+  std::copy_if(facts.violations.begin(), facts.violations.end(), std::back_inserter(out),
+               [&](const SourceViolation& v) { return v.function == function; });
+  return out;
+}
+
+const SourceViolation* at_line(const std::vector<SourceViolation>& vs, const std::string& pattern, int line) {
+  for (const SourceViolation& v : vs)
+    if (v.pattern == pattern && v.line == line) return &v;
+  return nullptr;
+}
+
+fs::path snippets_dir() { return source_dir() / "tests" / "data" / "source_snippets"; }
+
+}  // namespace
+
+// ---- the real corpus ---------------------------------------------------------------------------
+
+TEST_CASE("cpp-meta-sizes/heldout_ops.cpp: scale_rows_meta reads concrete sizes, gather_rows_meta is SymInt-aware") {
+  const SourceRead read = read_ok(corpus_case("cpp-meta-sizes") / "heldout_ops.cpp");
+  const SourceFacts& facts = read.facts;
+  CHECK(read.diagnostics.empty());
+  CHECK(facts.language == "c++");
+
+  REQUIRE(facts.ops.size() == 2);
+  CHECK(facts.ops[0].name == "heldout_cpp::scale_rows");
+  CHECK(facts.ops[0].schema == "scale_rows(Tensor x, float s) -> Tensor");
+  CHECK(facts.ops[0].line == 24);
+  REQUIRE(facts.ops[0].args.size() == 2);
+  CHECK(facts.ops[0].args[1].type == "float");
+
+  const auto meta = std::find_if(facts.kernels.begin(), facts.kernels.end(), [](const auto& k) {
+    return k.op == "heldout_cpp::scale_rows" && k.dispatch_key == "Meta";
+  });
+  REQUIRE(meta != facts.kernels.end());
+  CHECK(meta->function == "scale_rows_meta");
+  CHECK(meta->registration_line == 29);
+  CHECK(meta->line_begin == 5);
+  CHECK(meta->line_end == 9);
+  CHECK(meta->traced);
+  CHECK_FALSE(meta->symint_aware);
+
+  const auto scale = in_function(facts, "scale_rows_meta");
+  REQUIRE(scale.size() == 3);
+  const SourceViolation* rows = at_line(scale, "C1", 6);
+  const SourceViolation* cols = at_line(scale, "C1", 7);
+  const SourceViolation* empty = at_line(scale, "C2", 8);
+  REQUIRE(rows);
+  REQUIRE(cols);
+  REQUIRE(empty);
+  CHECK(rows->column == 18);
+  CHECK(rows->suggestion == "x.sym_size(0)");
+  CHECK(cols->suggestion == "x.sym_size(1)");
+  CHECK(rows->op == "heldout_cpp::scale_rows");
+  CHECK(rows->excerpt == "int64_t rows = x.size(0);");
+  CHECK(rows->file == "heldout_ops.cpp");
+  CHECK(empty->suggestion.find("at::empty_symint") != std::string::npos);
+  CHECK(empty->excerpt == "return at::empty({rows, cols}, x.options());");
+
+  CHECK(in_function(facts, "gather_rows_meta").empty());
+  CHECK(in_function(facts, "gather_rows_cpu").empty());  // a CPU kernel: concrete sizes are fine there
+  const auto cpu = std::find_if(facts.kernels.begin(), facts.kernels.end(),
+                                [](const auto& k) { return k.function == "gather_rows_cpu"; });
+  REQUIRE(cpu != facts.kernels.end());
+  CHECK(cpu->dispatch_key == "CPU");
+  CHECK_FALSE(cpu->traced);
+  CHECK(facts.violations.size() == 3);
+}
+
+TEST_CASE("corpus/generate/aoti_gen.py: the pad_rows fake hard-codes 9 rows (P2)") {
+  const SourceRead read = read_ok(corpus_dir() / "generate" / "aoti_gen.py");
+  CHECK(read.diagnostics.empty());
+  CHECK(read.facts.language == "python");
+  const auto fake = std::find_if(read.facts.kernels.begin(), read.facts.kernels.end(),
+                                 [](const auto& k) { return k.op == "seed::pad_rows" && k.dispatch_key == "Fake"; });
+  REQUIRE(fake != read.facts.kernels.end());
+  CHECK(fake->traced);
+  CHECK_FALSE(fake->symint_aware);
+  REQUIRE(read.facts.violations.size() == 1);
+  const SourceViolation& v = read.facts.violations[0];
+  CHECK(v.pattern == "P2");
+  CHECK(v.op == "seed::pad_rows");
+  CHECK(v.line == 106);
+  CHECK(v.excerpt.starts_with("return x.new_empty(9, x.shape[1])"));
+  CHECK(v.suggestion.find("x.shape[0]") != std::string::npos);
+}
+
+// ---- the snippet suite: every pattern, bad and fixed -------------------------------------------
+
+TEST_CASE("snippets: every _bad_ file has its pattern, no _fixed_ file has any violation") {
+  int bad = 0, fixed = 0;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(snippets_dir())) files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  for (const fs::path& file : files) {
+    const std::string name = file.stem().string();  // C1_bad_1
+    const std::string pattern = name.substr(0, name.find('_'));
+    const SourceRead read = read_ok(file);
+    CAPTURE(name);
+    CHECK(read.diagnostics.empty());
+    if (name.find("_bad_") != std::string::npos) {
+      ++bad;
+      const bool found = std::any_of(read.facts.violations.begin(), read.facts.violations.end(),
+                                     [&](const SourceViolation& v) { return v.pattern == pattern; });
+      CHECK_MESSAGE(found, name << " lacks " << pattern);
+      for (const SourceViolation& v : read.facts.violations) {
+        CHECK(v.line > 0);
+        CHECK(v.column > 0);
+        CHECK_FALSE(v.excerpt.empty());
+        CHECK_FALSE(v.suggestion.empty());
+        CHECK(v.op.starts_with("snip::"));
+      }
+    } else {
+      ++fixed;
+      for (const SourceViolation& v : read.facts.violations)
+        FAIL_CHECK(name << ": " << v.pattern << " at " << v.line << ":" << v.column << " " << v.excerpt);
+    }
+  }
+  CHECK(bad + fixed >= 40);
+  CHECK(fixed >= 15);
+}
+
+TEST_CASE("C++: every registration surface reaches its kernel") {
+  TempDir dir;
+  const fs::path file = dir.path / "surfaces.cpp";
+  write_file(file, R"(#include <torch/library.h>
+at::Tensor a_meta(const at::Tensor& x) { return at::empty({x.size(0)}, x.options()); }
+at::Tensor b_meta(const at::Tensor& x) { return at::empty({x.size(0)}, x.options()); }
+at::Tensor c_meta(const at::Tensor& x) { return at::empty({x.size(0)}, x.options()); }
+at::Tensor d_fn(const at::Tensor& x) { return at::empty({x.size(0)}, x.options()); }
+TORCH_LIBRARY_FRAGMENT(ns, m) {
+  m.def("a(Tensor x) -> Tensor");
+  m.def("d(Tensor x) -> Tensor", TORCH_FN(d_fn));
+  m.impl("a", torch::kMeta, &a_meta);
+  m.impl("b", torch::dispatch(c10::DispatchKey::Meta, TORCH_FN(b_meta)));
+}
+TORCH_LIBRARY_IMPL(ns, CompositeImplicitAutograd, m) { m.impl("c", c_meta); }
+TORCH_LIBRARY_IMPL(ns, CUDA, m) { m.impl("c", [](const at::Tensor& x) { return at::empty({x.size(0)}, x.options()); }); }
+)");
+  const SourceRead read = read_ok(file);
+  CHECK(read.diagnostics.empty());
+  std::vector<std::string> keys;
+  for (const auto& k : read.facts.kernels) keys.push_back(k.op + " " + k.dispatch_key + " " + k.function);
+  CHECK(keys == std::vector<std::string>{"ns::d CompositeImplicitAutograd d_fn", "ns::a Meta a_meta",
+                                         "ns::b Meta b_meta", "ns::c CompositeImplicitAutograd c_meta",
+                                         "ns::c CUDA <lambda>"});
+  for (const char* fn : {"a_meta", "b_meta", "c_meta", "d_fn"}) CHECK(in_function(read.facts, fn).size() == 2);
+  CHECK(read.facts.violations.size() == 8);  // the CUDA lambda is not traced
+}
+
+TEST_CASE("C++: a helper the meta kernel calls is followed; the violation names the helper and the op") {
+  TempDir dir;
+  const fs::path file = dir.path / "helpers.cpp";
+  write_file(file, R"(#include <ATen/ATen.h>
+static int64_t rows(const at::Tensor& x) { return x.size(0); }
+static int64_t twice(const at::Tensor& x) { return 2 * rows(x); }
+at::Tensor k_meta(const at::Tensor& x) { return at::empty_symint({c10::SymInt(twice(x))}, x.options()); }
+int64_t unrelated(const at::Tensor& x) { return x.size(0); }
+TORCH_LIBRARY(ns, m) { m.def("k(Tensor x) -> Tensor"); }
+TORCH_LIBRARY_IMPL(ns, Meta, m) { m.impl("k", k_meta); }
+)");
+  const SourceRead read = read_ok(file);
+  REQUIRE(read.facts.violations.size() == 1);
+  CHECK(read.facts.violations[0].function == "rows");
+  CHECK(read.facts.violations[0].op == "ns::k");
+  CHECK(read.facts.violations[0].line == 2);
+}
+
+// ---- bad input ---------------------------------------------------------------------------------
+
+TEST_CASE("C++ that does not compile: the first errors as diagnostics, and what clang recovered") {
+  TempDir dir;
+  const fs::path file = dir.path / "broken.cpp";
+  write_file(file, R"(#include <torch/extension.h>
+#include "missing_header.h"
+at::Tensor k_meta(const at::Tensor& x) {
+  int64_t n = x.size(0) +;
+  UnknownType y = 3;
+  return at::empty({x.size(1)}, x.options());
+}
+TORCH_LIBRARY(ns, m) { m.def("k(Tensor x) -> Tensor"); }
+TORCH_LIBRARY_IMPL(ns, Meta, m) { m.impl("k", k_meta); }
+)");
+  const SourceRead read = read_ok(file);
+  REQUIRE_FALSE(read.diagnostics.empty());
+  CHECK(read.diagnostics.size() <= 6);
+  CHECK(read.diagnostics[0].message.find("broken.cpp:2:") != std::string::npos);
+  CHECK(read.diagnostics[0].message.find("missing_header.h") != std::string::npos);
+  // The well-formed parts survive: the op, its Meta kernel, and the size read on line 6.
+  REQUIRE(read.facts.ops.size() == 1);
+  CHECK(read.facts.ops[0].name == "ns::k");
+  const auto recovered = in_function(read.facts, "k_meta");
+  CHECK(at_line(recovered, "C1", 6));
+  CHECK(at_line(recovered, "C2", 6));
+}
+
+TEST_CASE("a binary file named .cpp is a ParseError; an empty file is empty facts") {
+  TempDir dir;
+  const fs::path binary = dir.path / "kernel.cpp";
+  write_file(binary, std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0", 16) + std::string(4096, '\0'));
+  const auto read = read_source(binary, "kernel.cpp");
+  REQUIRE_FALSE(read.has_value());
+  CHECK(read.error().message.find("binary") != std::string::npos);
+  CHECK_FALSE(looks_like_source(binary, std::string("\x7f" "ELF\0\0", 6)));
+  CHECK(looks_like_source("ops.cu", "#include <torch/extension.h>\n"));
+  CHECK_FALSE(looks_like_source("notes.txt", "hello"));
+
+  for (const char* name : {"empty.cpp", "empty.py"}) {
+    write_file(dir.path / name, "");
+    const SourceRead empty = read_ok(dir.path / name);
+    CHECK(empty.facts.violations.empty());
+    CHECK(empty.facts.ops.empty());
+    CHECK(empty.diagnostics.empty());
+  }
+  CHECK_FALSE(read_source(dir.path / "absent.cpp", "absent.cpp").has_value());
+}
+
+TEST_CASE("Python with a syntax error: a diagnostic naming the line, the rest analyzed") {
+  TempDir dir;
+  const fs::path file = dir.path / "ops.py";
+  write_file(file, R"(import torch
+
+def broken(x):
+    y = = 1
+
+s = """a docstring ( with [ brackets
+and 'quotes' """
+f = f"{x['a']} and {y!r:>10}"
+
+@torch.library.register_fake("ns::op")
+def _(x):
+    if x.shape[0] > 4:
+        return x.new_empty(x.shape[0])
+    return torch.empty(16, 4)
+)");
+  const SourceRead read = read_ok(file);
+  REQUIRE(read.diagnostics.size() == 1);
+  CHECK(read.diagnostics[0].message.find("ops.py:4:") != std::string::npos);
+  std::vector<std::string> found;
+  for (const auto& v : read.facts.violations) found.push_back(v.pattern + "@" + std::to_string(v.line));
+  CHECK(found == std::vector<std::string>{"P1@12", "P2@14"});
+}
+
+TEST_CASE("Python: unterminated strings and brackets are diagnostics, never a crash") {
+  for (const char* text : {"x = 'abc\n", "s = \"\"\"never closed\n", "f(1, 2\n", ")]}\n", "def f(\n",
+                           "@decorator\nx = 1\n", "if x:\npass\n", "  indented = 1\n", "x = $\n",
+                           "lambda: (yield)\n", "a[1:2, ::3] = b if c else d\n"}) {
+    CAPTURE(text);
+    TempDir dir;
+    write_file(dir.path / "t.py", text);
+    const auto read = read_source(dir.path / "t.py", "t.py");
+    REQUIRE(read.has_value());
+  }
+}
+
+TEST_CASE("an enormous line, in C++ and in Python, is read in bounded time") {
+  TempDir dir;
+  std::string cpp = "#include <torch/extension.h>\nstatic const int k_values[] = {";
+  for (int i = 0; i < 200000; ++i) cpp += "1,";
+  cpp += "1};\n";
+  write_file(dir.path / "long.cpp", cpp);
+  std::string py = "x = [";
+  for (int i = 0; i < 400000; ++i) py += "1, ";
+  py += "1]\n" + std::string(10000, '(') + "\n";
+  write_file(dir.path / "long.py", py);
+  const auto start = std::chrono::steady_clock::now();
+  const SourceRead c = read_ok(dir.path / "long.cpp");
+  const SourceRead p = read_ok(dir.path / "long.py");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(seconds < 10.0);
+  CHECK(c.diagnostics.empty());
+  CHECK_FALSE(p.diagnostics.empty());  // the 10,000 open brackets
+}
