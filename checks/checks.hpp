@@ -14,6 +14,7 @@ std::unique_ptr<core::Check> make_shape_input_checks_off();
 std::unique_ptr<core::Check> make_shape_input_contract_violation();
 std::unique_ptr<core::Check> make_shape_dim_specialized();
 std::unique_ptr<core::Check> make_customop_fake_static_shape();
+std::unique_ptr<core::Check> make_customop_kernel_crash();
 std::unique_ptr<core::Check> make_triton_index_out_of_bounds();
 std::unique_ptr<core::Check> make_cuda_illegal_memory_access();
 std::unique_ptr<core::Check> make_runtime_cxx_runtime_conflict();

@@ -111,6 +111,32 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
   return out;
 }
 
+bool is_cxx_runtime_symbol(std::string_view symbol) {
+  return symbol.starts_with("std::") || symbol.starts_with("__cxxabiv1") || symbol.starts_with("__gnu_cxx") ||
+         symbol.starts_with("__cxa_") || symbol.starts_with("operator new") || symbol.starts_with("operator delete");
+}
+
+std::string module_name(std::string_view path) {
+  const auto slash = path.find_last_of('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+std::string frame_text(const StackFrame& frame, std::size_t index) {
+  std::string symbol = frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : short_symbol(frame.symbol);
+  if (symbol.size() > 160) symbol = symbol.substr(0, 157) + "...";
+  return fmt::format("#{} {} in {}{}", index, symbol,
+                     !frame.package.empty() ? "the model .so" : frame.module.empty() ? "?" : module_name(frame.module),
+                     frame.method == "stack scan" ? " [stack scan]" : "");
+}
+
+const MappedModule* mapped(const CoreFacts& core, std::string_view prefix) {
+  for (const auto& module : core.modules)
+    if (module_name(module.path).starts_with(prefix)) return &module;
+  return nullptr;
+}
+
+Location core_location(const CoreFacts& core) { return Location{core.artifact, "", 0}; }
+
 std::string dtype_name_of_code(std::string_view code) {
   // c10::ScalarType numbering, as AOTI's input checks print it.
   static constexpr std::pair<std::string_view, std::string_view> k_names[] = {

@@ -51,6 +51,17 @@ core::Location wrapper_at(const core::WrapperFacts& w, int line);
 std::string shape_text(const std::vector<std::int64_t>& shape);  // "[1000, 32]"
 std::string join(const std::vector<std::string>& parts, std::string_view separator = ", ");
 
+// ---- crashes ----------------------------------------------------------------------------------
+// Frames of the C++ runtime itself: std::, __cxxabiv1, __gnu_cxx.
+bool is_cxx_runtime_symbol(std::string_view symbol);
+// "#3 torch::aot_inductor::parse_device_str in model.so", for evidence.
+std::string frame_text(const core::StackFrame& frame, std::size_t index);
+std::string module_name(std::string_view path);  // the file name of a module path
+// The process mapped a module whose file name starts with `prefix` ("libstdc++.so.6", "libcuda.so").
+const core::MappedModule* mapped(const core::CoreFacts& core, std::string_view prefix);
+// A core's location as evidence.
+core::Location core_location(const core::CoreFacts& core);
+
 std::string dtype_name_of_code(std::string_view code);   // "5" -> "float16"
 std::string device_name_of_code(std::string_view code);  // "0" -> "cpu"
 

@@ -301,3 +301,84 @@ TEST_CASE("runtime.api-call-failed") {
   // Errors that name torch's own runner are left to the error before them.
   CHECK(run_check("runtime.api-call-failed", corpus("input-check-errors")).empty());
 }
+
+TEST_CASE("crash checks on the real cores") {
+  SUBCASE("load-crash-static-libstdcxx: the crash in the model's own libstdc++ makes the conflict the answer") {
+    const auto found = run_check("runtime.cxx-runtime-conflict", corpus("load-crash-static-libstdcxx"));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == Severity::error);
+    CHECK(found[0].explains_failure);
+    CHECK(mentions(found[0], "torch::aot_inductor::parse_device_str"));
+    CHECK(mentions(found[0], "libstdc++.so.6.0.33"));
+    CHECK(mentions(found[0], "while loading the model"));
+  }
+  SUBCASE("cpu-package-cuda-input-segv: a CPU kernel on a device pointer") {
+    const Case c = corpus("cpu-package-cuda-input-segv");
+    REQUIRE(c.cores.size() == 1);
+    CHECK(c.cores[0].fault_kind == "device");
+    CHECK(crash_phase(c.cores[0]) == "running the model");
+    const auto found = run_check("device.input-mismatch", c);
+    REQUIRE(found.size() == 1);
+    CHECK(mentions(found[0], "cpp_fused_convolution_0"));
+    CHECK(mentions(found[0], "AOTI_DEVICE_KEY = cpu"));
+    const auto off = run_check("shape.input-checks-off", c);
+    REQUIRE(off.size() == 1);
+    CHECK(off[0].severity == Severity::warning);
+    CHECK(mentions(off[0], "AOTI_RUNTIME_CHECK_INPUTS not in the environment"));
+    CHECK(run_check("device.load-mismatch", c).empty());  // the process had CUDA loaded
+    CHECK(run_check("customop.kernel-crash", c).empty());  // the crash is in the model itself
+  }
+  SUBCASE("embedding-device-assert: the abort is evidence of the index error") {
+    const auto found = run_check("triton.index-out-of-bounds", corpus("embedding-device-assert"));
+    REQUIRE(found.size() == 1);
+    CHECK(mentions(found[0], "SIGABRT"));
+  }
+}
+
+namespace {
+// A crash whose innermost frame is in `module`, in a process mapping `modules`.
+CoreFacts crash_in(const std::string& module, const std::string& package, std::vector<std::string> modules) {
+  CoreFacts core;
+  core.artifact = "core";
+  core.signal_name = "SIGSEGV";
+  CoreThread thread;
+  thread.tid = 7;
+  thread.crashed = true;
+  thread.frames.push_back({0x1000, module, 0x10, "gather_rows_cpu(at::Tensor const&, at::Tensor const&)", 4, "initial", package});
+  core.threads.push_back(thread);
+  for (const auto& m : modules) core.modules.push_back({m, false, 0, 0, 0, "", ""});
+  return core;
+}
+}  // namespace
+
+TEST_CASE("customop.kernel-crash and device.load-mismatch from a core") {
+  Case c = cuda_case();
+  c.models[0].package = "m.pt2";
+  c.models[0].extern_nodes.push_back({0, "buf0", "heldout_cpp::gather_rows", {}, {"buf1"}});
+  c.cores.push_back(crash_in("/opt/ops/libheldout_ops.so", "", {"/usr/lib/x86_64-linux-gnu/libcuda.so.1"}));
+  auto found = run_check("customop.kernel-crash", c);
+  REQUIRE(found.size() == 1);
+  CHECK(mentions(found[0], "libheldout_ops.so"));
+  CHECK(mentions(found[0], "heldout_cpp::gather_rows"));
+
+  // The same crash in libtorch is not a custom op's.
+  c.cores[0] = crash_in("/site-packages/torch/lib/libtorch_cpu.so", "", {});
+  CHECK(run_check("customop.kernel-crash", c).empty());
+
+  // A CUDA package's frame crashing in a process without libcuda: a CPU runner loaded it.
+  c.cores[0] = crash_in("/tmp/x/model.so", "m.pt2", {"/usr/lib/x86_64-linux-gnu/libc.so.6"});
+  found = run_check("device.load-mismatch", c);
+  REQUIRE(found.size() == 1);
+  CHECK(mentions(found[0], "AOTI_DEVICE_KEY = cuda"));
+}
+
+TEST_CASE("short_symbol keeps the name a person reads") {
+  CHECK(short_symbol("std::__detail::_Compiler<std::__cxx11::regex_traits<char> >::_M_disjunction()") ==
+        "std::__detail::_Compiler::_M_disjunction");
+  CHECK(short_symbol("void std::__detail::_Compiler<std::__cxx11::regex_traits<char> >::_M_insert<false>(bool)") ==
+        "std::__detail::_Compiler::_M_insert");
+  CHECK(short_symbol("torch::aot_inductor::AOTInductorModel::run_impl(AtenTensorOpaque**, void*) const") ==
+        "torch::aot_inductor::AOTInductorModel::run_impl");
+  CHECK(short_symbol("operator new(unsigned long)") == "operator new");
+  CHECK(short_symbol("cpp_fused_convolution_0") == "cpp_fused_convolution_0");
+}

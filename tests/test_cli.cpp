@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 #include <zip.h>
@@ -185,4 +186,31 @@ TEST_CASE("bad input: a diagnostic naming the file and the reason, the rest stil
                             "locked.log").size() == 1);
     }
   }
+}
+
+TEST_CASE("--backtrace names at least the frames gdb names for the crashing thread, in order") {
+  for (const char* name : {"load-crash-static-libstdcxx", "cpu-package-cuda-input-segv", "embedding-device-assert"}) {
+    INFO(name);
+    const auto dir = aoti::test::corpus_case(name);
+    const CliRun run = run_cli("--backtrace " + shell_quote((dir / "core.xz").string()) + " " +
+                               shell_quote((dir / "model.pt2").string()));
+    REQUIRE(run.exit_code == 0);
+    const std::size_t crashed = run.out.find("(crashed):");
+    REQUIRE(crashed != std::string::npos);
+    const std::string thread = run.out.substr(crashed, run.out.find("\nThread ", crashed) - crashed);
+    // gdb's names, by the function's own name (several aliases can share one address).
+    std::istringstream frames(aoti::test::read_file(aoti::test::source_dir() / "tests/data/gdb_frames" / (std::string(name) + ".txt")));
+    std::string frame;
+    std::size_t at = 0;
+    while (std::getline(frames, frame)) {
+      if (frame.empty() || frame[0] == '#') continue;
+      std::string function = frame.substr(0, frame.find('('));
+      function = function.substr(function.rfind("::") == std::string::npos ? 0 : function.rfind("::") + 2);
+      const std::size_t found = thread.find(function, at);
+      INFO("gdb frame " << frame);
+      CHECK(found != std::string::npos);
+      if (found != std::string::npos) at = found;
+    }
+  }
+  CHECK(run_cli("--backtrace " + shell_quote(k_healthy.string())).exit_code == 2);  // not a core
 }

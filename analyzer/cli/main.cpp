@@ -17,6 +17,8 @@
 #include "analyzer/report/scan_report.hpp"
 #include "analyzer/scan/history_db.hpp"
 #include "analyzer/scan/scan.hpp"
+#include "parsers/core/core_reader.hpp"
+#include "parsers/pt2/pt2_package.hpp"
 
 namespace {
 
@@ -40,6 +42,27 @@ int explain(const std::string& id) {
     return k_exit_usage;
   }
   std::cout << check->doc();
+  return k_exit_ok;
+}
+
+// --backtrace CORE [PACKAGE...]: the packages serve their model .so for unwinding and symbols.
+int backtrace(const Options& options) {
+  std::vector<aoti::parsers::core::ModelObject> models;
+  for (const auto& package : options.inputs) {
+    auto contents = aoti::parsers::pt2::read_package(package, package);
+    if (!contents) {
+      std::cerr << "aoti-analyze: " << package << ": " << contents.error().message << "\n";
+      continue;
+    }
+    for (const auto& model : contents->models)
+      if (model.so && !model.so->build_id.empty()) models.push_back({model.so->build_id, package, model.so->where.entry});
+  }
+  auto core = aoti::parsers::core::read_core(options.backtrace, options.backtrace, models);
+  if (!core) {
+    std::cerr << "aoti-analyze: " << options.backtrace << ": " << core.error().message << "\n";
+    return k_exit_usage;
+  }
+  std::cout << aoti::parsers::core::render_backtrace(*core);
   return k_exit_ok;
 }
 
@@ -250,6 +273,7 @@ int main(int argc, char** argv) {
   }
   if (options.list_checks) return list_checks();
   if (!options.explain.empty()) return explain(options.explain);
+  if (!options.backtrace.empty()) return backtrace(options);
   switch (options.command) {
     case aoti::cli::Command::scan: return scan(options);
     case aoti::cli::Command::merge: return merge(options);

@@ -7,6 +7,7 @@
 
 #include "analyzer/core/registry.hpp"
 #include "analyzer/core/sniff.hpp"
+#include "parsers/core/core_reader.hpp"
 #include "parsers/logs/log_scanner.hpp"
 #include "parsers/pt2/pt2_package.hpp"
 #include "parsers/wrapper/wrapper_parser.hpp"
@@ -91,6 +92,27 @@ void load_log(const SniffedInput& input, Artifact& artifact, Case& c) {
   for (auto& e : scan->events) c.log_events.push_back(std::move(e));
 }
 
+void load_core(const SniffedInput& input, Artifact& artifact, Case& c) {
+  std::vector<parsers::core::ModelObject> objects;
+  for (const auto& model : c.models)
+    if (model.so && !model.so->build_id.empty())
+      objects.push_back({model.so->build_id, model.so->where.artifact, model.so->where.entry});
+  auto facts = parsers::core::read_core(input.path, input.display, objects);
+  if (!facts) {
+    artifact.note = facts.error().message;
+    c.diagnostics.push_back({input.display, facts.error().message});
+    return;
+  }
+  artifact.analyzed = true;
+  artifact.note = fmt::format("{}{}, {} thread(s), {} module(s)", input.what,
+                              facts->signal_name.empty() ? "" : ", " + facts->signal_name, facts->threads.size(),
+                              facts->modules.size());
+  // What limits the reading of a core is worth a line among the diagnostics too.
+  for (const auto& note : facts->health)
+    if (!note.starts_with("decompressed")) c.diagnostics.push_back({input.display, note});
+  c.cores.push_back(std::move(*facts));
+}
+
 std::string basename_of(std::string_view path) {
   const auto slash = path.find_last_of('/');
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
@@ -170,13 +192,15 @@ bool is_within(const fs::path& inner, const fs::path& outer) {
 Case load_case(const std::vector<std::string>& paths) {
   Case c;
   WrapperTexts texts;
-  for (const auto& input : gather_inputs(paths, c.diagnostics)) {
+  const auto inputs = gather_inputs(paths, c.diagnostics);
+  std::vector<std::size_t> cores;  // read last: unwinding needs every package's model .so
+  for (const auto& input : inputs) {
     Artifact artifact{input.display, input.kind, input.size, false, input.what};
     switch (input.kind) {
       case ArtifactKind::package: load_package(input, artifact, c, texts); break;
       case ArtifactKind::wrapper_source: load_wrapper_source(input, artifact, c, texts); break;
       case ArtifactKind::log: load_log(input, artifact, c); break;
-      case ArtifactKind::core_dump:
+      case ArtifactKind::core_dump: cores.push_back(c.artifacts.size()); break;
       case ArtifactKind::trace:
       case ArtifactKind::source:
         artifact.note = input.what + "; not analyzed by this version";
@@ -186,6 +210,12 @@ Case load_case(const std::vector<std::string>& paths) {
         break;
     }
     c.artifacts.push_back(std::move(artifact));
+  }
+  for (std::size_t index : cores) {
+    const auto input = std::find_if(inputs.begin(), inputs.end(), [&](const SniffedInput& i) {
+      return i.display == c.artifacts[index].path;
+    });
+    load_core(*input, c.artifacts[index], c);
   }
   correlate(c);
   attach_source_lines(c, texts);

@@ -57,9 +57,65 @@ std::string ModelFacts::device() const {
 }
 
 bool Case::has_observed_failure() const {
-  return std::any_of(log_events.begin(), log_events.end(), [](const LogEvent& e) {
-    return e.kind != LogEventKind::deprecated_api;
-  });
+  return !cores.empty() || std::any_of(log_events.begin(), log_events.end(), [](const LogEvent& e) {
+           return e.kind != LogEventKind::deprecated_api;
+         });
+}
+
+std::string short_symbol(std::string_view symbol) {
+  std::string out;
+  int angle = 0, paren = 0;
+  for (std::size_t i = 0; i < symbol.size(); ++i) {
+    const char ch = symbol[i];
+    // "operator<" and "operator()" name functions; their brackets are not nesting.
+    if (symbol.substr(i).starts_with("operator")) {
+      const std::size_t end = symbol.find_first_of("(", i + 8 + (i + 8 < symbol.size() && symbol[i + 8] == '(' ? 2 : 0));
+      if (angle == 0 && paren == 0) out += symbol.substr(i, (end == std::string_view::npos ? symbol.size() : end) - i);
+      i = (end == std::string_view::npos ? symbol.size() : end) - 1;
+      continue;
+    }
+    if (ch == '<') ++angle;
+    else if (ch == '>' && angle > 0) --angle;
+    else if (ch == '(' && angle == 0) ++paren;
+    else if (ch == ')' && angle == 0 && paren > 0) --paren;
+    else if (angle == 0 && paren == 0) out += ch;
+  }
+  while (out.ends_with(" const") || out.ends_with(" ")) out.resize(out.size() - (out.ends_with(" ") ? 1 : 6));
+  // Drop a return type ("void std::f" -> "std::f"), but keep "operator new".
+  std::size_t space = out.rfind(' ');
+  if (space != std::string::npos && out.compare(space + 1, 8, "operator") != 0 &&
+      out.substr(0, space).ends_with("operator"))
+    space = out.rfind(' ', space - 1);
+  if (space != std::string::npos) out = out.substr(space + 1);
+  return out.empty() ? std::string(symbol) : out;
+}
+
+const CoreThread* crashing_thread(const CoreFacts& core) {
+  for (const auto& thread : core.threads)
+    if (thread.crashed) return &thread;
+  return core.threads.empty() ? nullptr : &core.threads.front();
+}
+
+std::string crash_phase(const CoreFacts& core) {
+  const CoreThread* thread = crashing_thread(core);
+  if (!thread) return "";
+  // The outermost AOTI entry point on the stack says which API call the process was in.
+  static constexpr std::pair<std::string_view, std::string_view> k_markers[] = {
+      {"proxy_executor", "inside a custom op"},
+      {"ProxyExecutor", "inside a custom op"},
+      {"AOTInductorModelContainerCreate", "loading the model"},
+      {"AOTInductorModel::AOTInductorModel", "loading the model"},
+      {"load_constants", "loading the model's constants"},
+      {"AOTInductorModelContainerDelete", "destroying the model"},
+      {"~AOTInductorModelContainer", "destroying the model"},
+      {"AOTInductorModelContainerRun", "running the model"},
+      {"run_impl", "running the model"},
+  };
+  for (const auto& [marker, phase] : k_markers)
+    for (const auto& frame : thread->frames)
+      // Names only: parameter types such as AOTIProxyExecutorOpaque* say nothing of the phase.
+      if (short_symbol(frame.symbol).find(marker) != std::string::npos) return std::string(phase);
+  return "";
 }
 
 }  // namespace aoti::core

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace aoti::core {
@@ -60,8 +61,19 @@ struct CoreFacts {
   std::optional<std::uint64_t> fault_address;
   std::optional<int> sender_pid;  // for signals sent by a process (kill, tkill, abort's raise)
   std::string fault_region;  // what the fault address points into, for a person
+  // The same, for checks: "module", "stack", "heap", "device" (a CUDA-reservation-looking
+  // address), "anonymous", "null", "non-canonical", "unmapped"; "" without a fault address.
+  std::string fault_kind;
   std::vector<CoreThread> threads;  // the crashing thread first
   std::vector<MappedModule> modules;
 };
+
+const CoreThread* crashing_thread(const CoreFacts& core);
+// A demangled name without template arguments, parameters and return type, for people:
+// "std::__detail::_Compiler<std::__cxx11::regex_traits<char> >::_M_disjunction()" -> "std::__detail::_Compiler::_M_disjunction".
+std::string short_symbol(std::string_view symbol);
+// What the process was doing when it died, from the crashing thread's frames: "loading the model",
+// "running the model", "destroying the model", "inside a custom op", or "" when the frames do not say.
+std::string crash_phase(const CoreFacts& core);
 
 }  // namespace aoti::core

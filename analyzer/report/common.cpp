@@ -1,6 +1,7 @@
 #include "analyzer/report/common.hpp"
 
 #include <algorithm>
+#include <set>
 #include <array>
 #include <map>
 
@@ -157,7 +158,12 @@ ModelSummary summarize(const core::ModelFacts& model) {
     for (const auto& input : inputs)
       summary.inputs.push_back({input.name, input_contract(*model.wrapper, input)});
     summary.input_checks_need_env = model.wrapper->checks_gated_by_env;
-    summary.kernel_count = model.wrapper->kernels.size();
+    // A CPU package's kernels are C++ functions in <hash>.kernel.cpp: count the distinct ones called.
+    std::set<std::string> cpp_kernels;
+    for (const auto& call : model.wrapper->kernel_calls)
+      if (call.kernel.starts_with("cpp_")) cpp_kernels.insert(call.kernel);
+    summary.kernel_count = model.wrapper->kernels.size() + cpp_kernels.size();
+    summary.kernel_kind = model.wrapper->kernels.empty() && !cpp_kernels.empty() ? "C++ kernel" : "Triton kernel";
   }
   for (const auto& node : model.extern_nodes)
     if (std::find(summary.extern_ops.begin(), summary.extern_ops.end(), node.target) ==
@@ -222,6 +228,31 @@ std::string human_size(std::uint64_t bytes) {
     ++unit;
   }
   return fmt::format("{:.1f} {}", value, k_units[unit]);
+}
+
+CrashSummary summarize(const core::CoreFacts& core) {
+  CrashSummary out;
+  out.core = core.artifact;
+  out.signal = core.signal_name.empty() ? "no signal recorded" : core.signal_name;
+  if (!core.signal_code_name.empty()) out.signal += " (" + core.signal_code_name + ")";
+  if (core.fault_address) out.signal += fmt::format(" at 0x{:x}", *core.fault_address);
+  out.fault = core.fault_region;
+  out.phase = core::crash_phase(core);
+  out.process = fmt::format("pid {}, {}", core.pid, core.command_line.empty() ? core.executable : core.command_line);
+  if (const core::CoreThread* thread = core::crashing_thread(core)) {
+    out.thread = fmt::format("thread {}", thread->tid);
+    for (std::size_t i = 0; i < thread->frames.size() && out.frames.size() < 8; ++i) {
+      const auto& frame = thread->frames[i];
+      if (frame.symbol.empty() && frame.package.empty()) continue;
+      const auto slash = frame.module.find_last_of('/');
+      out.frames.push_back(fmt::format("#{} {} ({}){}", i,
+                                       frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : core::short_symbol(frame.symbol),
+                                       frame.package.empty() ? frame.module.substr(slash == std::string::npos ? 0 : slash + 1)
+                                                             : "model .so",
+                                       frame.package.empty() ? "" : "  [model]"));
+    }
+  }
+  return out;
 }
 
 nlohmann::ordered_json next_steps_json(const std::vector<core::NextStep>& steps) {

@@ -29,11 +29,24 @@ struct ModelSummary {
   std::vector<InputSummary> inputs;
   bool input_checks_need_env = false;
   std::optional<std::size_t> kernel_count;  // empty without a wrapper
+  std::string kernel_kind = "Triton kernel";  // "C++ kernel" for a CPU package
   std::vector<std::string> extern_ops;      // custom ops run through the proxy executor
   std::string compiler;                     // from .comment, else the link / compile command
 };
 
 ModelSummary summarize(const core::ModelFacts& model);
+
+// A crash as every format presents it.
+struct CrashSummary {
+  std::string core;        // the core as named
+  std::string signal;      // "SIGSEGV (SEGV_MAPERR) at 0x0"
+  std::string thread;      // "thread 446"
+  std::string phase;       // "loading the model"
+  std::string fault;       // what the fault address points into
+  std::string process;     // "pid 446, /usr/bin/python3 script.py"
+  std::vector<std::string> frames;  // the crashing thread's first named frames, "[model]" marked
+};
+CrashSummary summarize(const core::CoreFacts& core);
 
 // "rank 1: <title>" or "no findings".
 std::string verdict(const std::vector<core::Finding>& findings);

@@ -158,7 +158,7 @@ void write_models(std::string& out, const core::Case& c) {
     for (const auto& input : summary.inputs)
       out += fmt::format("  - {}: {}\n", code_span(input.name), prose(input.contract));
     out += fmt::format("- **Kernels:** {}\n", summary.kernel_count
-                                                  ? plural(*summary.kernel_count, "Triton kernel")
+                                                  ? plural(*summary.kernel_count, summary.kernel_kind)
                                                   : "unknown (no wrapper)");
     std::vector<std::string> ops;
     for (const auto& op : summary.extern_ops) ops.push_back(code_span(op));
@@ -166,6 +166,25 @@ void write_models(std::string& out, const core::Case& c) {
         fmt::format("- **Custom ops:** {}\n", ops.empty() ? "none" : fmt::format("{}", fmt::join(ops, ", ")));
     out +=
         fmt::format("- **Compiler:** {}\n\n", summary.compiler.empty() ? "unknown" : prose(summary.compiler));
+  }
+}
+
+void write_crashes(std::string& out, const core::Case& c) {
+  for (const auto& core : c.cores) {
+    const CrashSummary crash = summarize(core);
+    out += fmt::format("## Crash in {}\n\n", code_span(crash.core));
+    out += fmt::format("- **Signal:** {}\n", prose(crash.signal));
+    if (!crash.thread.empty())
+      out += fmt::format("- **Where:** {}\n", prose(crash.thread + (crash.phase.empty() ? "" : ", while " + crash.phase)));
+    if (!crash.fault.empty()) out += fmt::format("- **Fault:** {}\n", prose(crash.fault));
+    out += fmt::format("- **Process:** {}\n", code_span(crash.process));
+    if (!crash.frames.empty()) {
+      std::string frames;
+      for (const auto& f : crash.frames) frames += truncate(f, 200) + "\n";
+      out += "- **Frames:**\n\n" + fenced(frames, "text") + "\n";
+    } else {
+      out += "\n";
+    }
   }
 }
 
@@ -228,6 +247,7 @@ std::string render_markdown(const core::Case& c, const std::vector<core::Finding
   std::string out;
   write_summary(out, c, findings);
   write_models(out, c);
+  write_crashes(out, c);
   out += "## Findings\n\n";
   if (findings.empty()) out += "No findings.\n\n";
   for (const auto& finding : findings) write_finding(out, finding);

@@ -16,6 +16,7 @@ namespace {
 
 constexpr std::size_t k_width = 100;
 constexpr std::size_t k_excerpt_width = 240;  // a 10 KB minified line is no use on a terminal
+constexpr std::size_t k_excerpt_lines = 16;
 
 // Byte offset just past the first `width` code points of `utf8`.
 std::size_t offset_of_width(std::string_view utf8, std::size_t width) {
@@ -185,11 +186,27 @@ void write_models(TextReport& out, const core::Case& c) {
       out.field(2, k_label, i == 0 ? "inputs" : "",
                 sanitize(fmt::format("{}: {}", summary.inputs[i].name, summary.inputs[i].contract)));
     out.field(2, k_label, "kernels",
-              summary.kernel_count ? plural(*summary.kernel_count, "Triton kernel") : "unknown (no wrapper)");
+              summary.kernel_count ? plural(*summary.kernel_count, summary.kernel_kind) : "unknown (no wrapper)");
     out.field(2, k_label, "custom ops",
               summary.extern_ops.empty() ? "none"
                                          : sanitize(fmt::format("{}", fmt::join(summary.extern_ops, ", "))));
     out.field(2, k_label, "compiler", summary.compiler.empty() ? "unknown" : sanitize(summary.compiler));
+  }
+}
+
+void write_crashes(TextReport& out, const core::Case& c) {
+  constexpr std::size_t k_label = 12;
+  for (const auto& core : c.cores) {
+    const CrashSummary crash = summarize(core);
+    out.line();
+    out.line(out.paint("Crash", "1") + sanitize(" in " + crash.core));
+    out.field(2, k_label, "signal", sanitize(crash.signal));
+    if (!crash.thread.empty())
+      out.field(2, k_label, "where", sanitize(crash.thread + (crash.phase.empty() ? "" : ", while " + crash.phase)));
+    if (!crash.fault.empty()) out.field(2, k_label, "fault", sanitize(crash.fault));
+    out.field(2, k_label, "process", sanitize(crash.process));
+    for (std::size_t i = 0; i < crash.frames.size(); ++i)
+      out.field(2, k_label, i == 0 ? "frames" : "", sanitize(truncate(crash.frames[i], 140)));
   }
 }
 
@@ -217,9 +234,16 @@ void write_finding(TextReport& out, const core::Finding& finding) {
     if (!evidence.excerpt.empty()) {
       const std::string gutter =
           evidence.where.line > 0 ? fmt::format("{} | ", evidence.where.line) : std::string("| ");
-      std::string excerpt = truncate(sanitize(evidence.excerpt), k_excerpt_width);
-      for (std::size_t at = excerpt.find('\n'); at != std::string::npos; at = excerpt.find('\n', at + 1))
-        excerpt.insert(at + 1, std::string(gutter.size() - 2, ' ') + "| ");
+      // Each line is cut on its own, so a multi-line excerpt (a thread's frames) keeps every line.
+      const std::string text = sanitize(evidence.excerpt);
+      std::string excerpt;
+      std::size_t lines = 0;
+      for (std::size_t start = 0; start <= text.size() && lines < k_excerpt_lines; ++lines) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        if (lines > 0) excerpt += "\n" + std::string(gutter.size() - 2, ' ') + "| ";
+        excerpt += truncate(std::string_view(text).substr(start, end - start), k_excerpt_width);
+        start = end + 1;
+      }
       out.verbatim(column + 2, gutter + excerpt);
     }
   }
@@ -247,6 +271,7 @@ std::string render_text(const core::Case& c, const std::vector<core::Finding>& f
   TextReport out(color);
   write_summary(out, c, findings);
   write_models(out, c);
+  write_crashes(out, c);
   out.line();
   out.line(out.paint("Findings", "1"));
   if (findings.empty()) out.line("  no findings");

@@ -1,4 +1,6 @@
 // device.input-mismatch: an input on another device than the one the package was compiled for.
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "checks/checks.hpp"
@@ -21,6 +23,8 @@ class InputMismatch final : public BasicCheck {
       else if (e.kind == LogEventKind::tensors_on_different_devices || e.kind == LogEventKind::pointer_on_host)
         out.push_back(from_runtime_error(c, e));
     }
+    for (const auto& core : c.cores)
+      if (auto f = from_crash(c, core)) out.push_back(std::move(*f));
     return out;
   }
 
@@ -67,6 +71,57 @@ class InputMismatch final : public BasicCheck {
         {"re-run with input checks on: they name the input on the wrong device",
          "AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"},
         {"move every input to the package's device before the call", ""}};
+    return f;
+  }
+
+  // A CPU package's kernel faulting on an address the CUDA driver reserved: it was handed a
+  // device pointer, i.e. a CUDA input.
+  std::optional<Finding> from_crash(const Case& c, const CoreFacts& core) const {
+    const CoreThread* thread = crashing_thread(core);
+    if (!thread || core.fault_kind != "device") return std::nullopt;
+    const StackFrame* model_frame = nullptr;
+    std::size_t index = 0;
+    for (std::size_t i = 0; i < thread->frames.size() && !model_frame; ++i)
+      if (!thread->frames[i].package.empty()) model_frame = &thread->frames[i], index = i;
+    if (!model_frame) return std::nullopt;
+    const ModelFacts* model = nullptr;
+    for (const auto& m : c.models)
+      if (m.package == model_frame->package && m.device() == "cpu") model = &m;
+    if (!model) return std::nullopt;
+
+    Finding f = new_finding(Severity::error, 0.9);
+    f.explains_failure = true;
+    f.subject = "input device crash";
+    const std::string kernel = model_frame->symbol.empty() ? "a kernel" : short_symbol(model_frame->symbol);
+    std::string inputs;
+    if (model->wrapper)
+      for (const auto& input : model->wrapper->inputs) inputs += (inputs.empty() ? "" : ", ") + input.name;
+    f.title = fmt::format("A CPU kernel of a cpu package read a CUDA device pointer ({} in `{}`)", core.signal_name, kernel);
+    f.message = fmt::format(
+        "The package was compiled for cpu, but its kernel `{}` faulted at 0x{:x}, {}. The model was run with an input "
+        "on a CUDA device{}, and the input checks were off, so nothing stopped it.",
+        kernel, core.fault_address.value_or(0), core.fault_region,
+        inputs.empty() ? "" : fmt::format(" (inputs: {})", inputs));
+    f.why = "A CPU kernel dereferences its input pointers directly; a device pointer is not host memory, so the "
+            "first read faults (or, worse, reads garbage where host memory happens to be mapped).";
+    f.evidence.push_back(Evidence{core_location(core),
+                                  fmt::format("{} ({}) at 0x{:x}", core.signal_name, core.signal_code_name,
+                                              core.fault_address.value_or(0)),
+                                  "the fault: " + core.fault_region});
+    std::vector<std::string> frames;
+    for (std::size_t i = 0; i < thread->frames.size() && frames.size() < 6; ++i)
+      if (i <= index + 3) frames.push_back(frame_text(thread->frames[i], i));
+    f.evidence.push_back(Evidence{core_location(core), join(frames, "\n"),
+                                  fmt::format("the crashing thread {}: frame #{} is in the model .so", thread->tid, index)});
+    add_package_device(f, *model);
+    if (const MappedModule* cuda = mapped(core, "libcuda.so"))
+      f.evidence.push_back(Evidence{core_location(core), cuda->path, "the process had CUDA loaded: CUDA tensors existed"});
+    f.chain = {"input tensor on cuda", "package compiled for cpu", kernel.substr(0, 60),
+               fmt::format("{} at 0x{:x}", core.signal_name, core.fault_address.value_or(0))};
+    f.next_steps = {
+        {"move the inputs to the CPU before calling the model (or package the model for CUDA)", "x = x.to(\"cpu\")"},
+        {"re-run with the input checks on: they name the input on the wrong device instead of crashing",
+         "AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"}};
     return f;
   }
 

@@ -1,4 +1,6 @@
 // device.load-mismatch: a package compiled for one device type, loaded or run as another.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "checks/checks.hpp"
@@ -38,7 +40,37 @@ class LoadMismatch final : public BasicCheck {
           {"or re-export and re-package the model on the device type you deploy on", ""}};
       out.push_back(std::move(f));
     }
+    for (const auto& core : c.cores) from_crash(c, core, out);
     return out;
+  }
+
+ private:
+  // A CUDA package whose model .so crashed in a process that never loaded the CUDA driver: it was
+  // loaded by a CPU-only runner.
+  void from_crash(const Case& c, const CoreFacts& core, std::vector<Finding>& out) const {
+    const CoreThread* thread = crashing_thread(core);
+    if (!thread || mapped(core, "libcuda.so")) return;
+    for (std::size_t i = 0; i < thread->frames.size(); ++i) {
+      const auto& frame = thread->frames[i];
+      if (frame.package.empty()) continue;
+      const auto model = std::find_if(c.models.begin(), c.models.end(), [&](const ModelFacts& m) {
+        return m.package == frame.package && m.device() == "cuda";
+      });
+      if (model == c.models.end()) continue;
+      Finding f = new_finding(Severity::error, 0.8);
+      f.explains_failure = true;
+      f.subject = "load device crash";
+      f.title = "A CUDA package ran in a process without the CUDA driver";
+      f.message = fmt::format("The model .so of {} (compiled for cuda) crashed with {} in `{}`, and the process never "
+                              "mapped libcuda: the package was loaded as if it were a CPU package.",
+                              frame.package, core.signal_name, frame.symbol.substr(0, 100));
+      f.why = "Cross-device loading is not supported: a CUDA package needs the CUDA runtime and device buffers.";
+      f.evidence.push_back(Evidence{core_location(core), frame_text(frame, i), "the crashing frame in the model .so"});
+      f.evidence.push_back(Evidence{model->metadata_where, "AOTI_DEVICE_KEY = cuda", "the device the package was compiled for"});
+      f.next_steps = {{"load it with the package API on a CUDA machine", "runner = torch._inductor.aoti_load_package(\"model.pt2\")"}};
+      out.push_back(std::move(f));
+      return;
+    }
   }
 };
 

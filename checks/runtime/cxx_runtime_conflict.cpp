@@ -29,6 +29,57 @@ std::string first_word(std::string_view text) {
   return std::string(text.substr(begin, text.find_first_of(" \t", begin) - begin));
 }
 
+// The crash this conflict explains: the crashing thread is in C++ runtime code that the model .so
+// carries itself, in a process that also maps the system libstdc++.so.6.
+void add_crash(Finding& f, const CoreFacts& core, const ModelFacts& model) {
+  const CoreThread* thread = crashing_thread(core);
+  const MappedModule* system_runtime = mapped(core, "libstdc++.so.6");
+  if (!thread || !system_runtime) return;
+  std::size_t runtime_frame = thread->frames.size();
+  for (std::size_t i = 0; i < thread->frames.size() && i < 8 && runtime_frame == thread->frames.size(); ++i) {
+    const auto& frame = thread->frames[i];
+    if (frame.package == model.package && !model.package.empty() && is_cxx_runtime_symbol(frame.symbol)) runtime_frame = i;
+  }
+  if (runtime_frame == thread->frames.size()) return;
+
+  f.severity = Severity::error;
+  f.confidence = 0.95;
+  f.explains_failure = true;
+  const std::string phase = crash_phase(core);
+  f.title = fmt::format("{} in the model .so's own copy of the C++ runtime{}", core.signal_name,
+                        phase.empty() ? "" : " while " + phase);
+  f.message += fmt::format(" The process died of {} in thread {} inside that copy ({}), while it also maps {}.",
+                           core.signal_name, thread->tid, short_symbol(thread->frames[runtime_frame].symbol),
+                           module_name(system_runtime->path));
+  f.evidence.insert(f.evidence.begin(),
+                    Evidence{core_location(core),
+                             fmt::format("{} ({}) at {}", core.signal_name, core.signal_code_name,
+                                         core.fault_address ? fmt::format("0x{:x}", *core.fault_address) : "?"),
+                             core.fault_region.empty() ? "the crash" : "the crash: " + core.fault_region});
+  // The frames that tell the story: the runtime code, then the AOTI calls that led there.
+  std::vector<std::string> frames;
+  std::size_t skipped = 0;
+  for (std::size_t i = 0; i < thread->frames.size() && frames.size() < 12; ++i) {
+    const auto& frame = thread->frames[i];
+    const bool aoti = frame.symbol.find("aot_inductor") != std::string::npos ||
+                      frame.symbol.find("AOTInductor") != std::string::npos;
+    if (i <= runtime_frame + 2 || aoti) {
+      if (skipped) frames.push_back(fmt::format("   ... {} more frame(s) of the C++ runtime", skipped));
+      skipped = 0;
+      frames.push_back(frame_text(frame, i));
+    } else if (frame.package == model.package) {
+      ++skipped;
+    }
+  }
+  f.evidence.insert(f.evidence.begin() + 1, Evidence{core_location(core), join(frames, "\n"),
+                                                     fmt::format("the crashing thread {} (frames in the model .so)", thread->tid)});
+  f.evidence.insert(f.evidence.begin() + 2,
+                    Evidence{core_location(core), system_runtime->path, "the system C++ runtime the process maps as well"});
+  f.chain = {"process maps " + module_name(system_runtime->path), "model .so links its own libstdc++",
+             phase.empty() ? "AOTI call" : phase, short_symbol(thread->frames[runtime_frame].symbol),
+             core.signal_name};
+}
+
 class CxxRuntimeConflict final : public BasicCheck {
  public:
   CxxRuntimeConflict()
@@ -69,6 +120,7 @@ class CxxRuntimeConflict final : public BasicCheck {
       if (model.wrapper && !model.wrapper->link_cmd.empty())
         f.evidence.push_back(Evidence{wrapper_at(*model.wrapper, model.wrapper->link_cmd_line), compiler + " ... -shared ...",
                                       "the link command recorded in the wrapper"});
+      for (const auto& core : c.cores) add_crash(f, core, model);
       f.next_steps = {
           {"re-package with the compiler whose libstdc++ the process uses, which links it dynamically",
            "CXX=/usr/bin/g++ python <your export script>"},

@@ -14,6 +14,19 @@ bool is_failure(const LogEvent& e) {
   return e.kind != LogEventKind::deprecated_api && e.kind != LogEventKind::export_specialized;
 }
 
+// The core of a process that loaded this model's .so, if any.
+const CoreFacts* core_of(const Case& c, const ModelFacts& model) {
+  for (const auto& core : c.cores)
+    for (const auto& module : core.modules)
+      if (!model.package.empty() && module.package == model.package) return &core;
+  return nullptr;
+}
+
+std::string environment_value(const CoreFacts& core, const std::string& name) {
+  const auto it = core.environment.find(name);
+  return it == core.environment.end() ? "" : it->second;
+}
+
 class InputChecksOff final : public BasicCheck {
  public:
   InputChecksOff()
@@ -31,9 +44,16 @@ class InputChecksOff final : public BasicCheck {
           return (e.model < 0 || e.model == static_cast<int>(m)) && predicate(e);
         });
       };
-      // An input-check error proves the checks ran.
+      // An input-check error proves the checks ran; so does the variable in a crashed process.
       if (events_here([](const LogEvent& e) { return e.kind == LogEventKind::input_check_error; })) continue;
-      const bool failed = events_here(is_failure);
+      const CoreFacts* core = core_of(c, model);
+      const std::string env = core ? environment_value(*core, "AOTI_RUNTIME_CHECK_INPUTS") : "";
+      if (!env.empty() && env[0] != '0') continue;
+      // A crash while loading or destroying the model happened before or after any input was read.
+      const std::string phase = core ? crash_phase(*core) : "";
+      const bool crash_with_inputs = core && phase != "loading the model" && phase != "loading the model's constants" &&
+                                     phase != "destroying the model";
+      const bool failed = events_here(is_failure) || crash_with_inputs;
 
       Finding f = new_finding(failed ? Severity::warning : Severity::note, failed ? 0.6 : 0.5);
       f.subject = "input checks " + model.name;
@@ -52,6 +72,11 @@ class InputChecksOff final : public BasicCheck {
       f.why = "An input outside the compiled contract (a wrong device, a size beyond the exported range, a "
               "non-contiguous tensor) turns into a segfault, an illegal memory access or silently wrong "
               "output instead of a clear error.";
+      if (core)
+        f.evidence.push_back(Evidence{core_location(*core),
+                                      env.empty() ? "AOTI_RUNTIME_CHECK_INPUTS not in the environment"
+                                                  : "AOTI_RUNTIME_CHECK_INPUTS=" + env,
+                                      fmt::format("the crashed process's environment (pid {})", core->pid)});
       f.evidence.push_back(Evidence{wrapper_at(w, w.gate_line), "if (!_check_aoti_runtime_check_inputs_env()) return;",
                                     "the input checks are skipped unless the variable is set"});
       for (const auto& check : w.input_checks) {

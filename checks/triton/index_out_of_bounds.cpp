@@ -179,6 +179,21 @@ class IndexOutOfBounds final : public BasicCheck {
                                                              : fmt::format("the launch; model code: {}",
                                                                            join(call->source_nodes))});
     }
+    // The abort that followed, when the process left a core.
+    for (const auto& core : c.cores) {
+      if (core.signal_name != "SIGABRT") continue;
+      const CoreThread* thread = crashing_thread(core);
+      std::vector<std::string> frames;
+      if (thread)
+        for (std::size_t i = 0; i < thread->frames.size() && frames.size() < 8; ++i)
+          if (!thread->frames[i].symbol.empty()) frames.push_back(frame_text(thread->frames[i], i));
+      evidence.push_back(Evidence{core_location(core),
+                                  fmt::format("SIGABRT ({}) in thread {}{}", core.signal_code_name, thread ? thread->tid : 0,
+                                              frames.empty() ? "" : "\n" + join(frames, "\n")),
+                                  fmt::format("the process aborted afterwards (terminate: the CUDA error became a C++ "
+                                              "exception nobody caught){}",
+                                              crash_phase(core).empty() ? "" : ", while " + crash_phase(core))});
+    }
     f.evidence = std::move(evidence);
 
     // The picture: where the index comes from, through the kernel, to what it overran.

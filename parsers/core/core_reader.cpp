@@ -246,17 +246,22 @@ std::string permissions(std::uint32_t flags) {
 }
 
 // What the fault address points into, saying only what the core shows.
-std::string describe_fault(const CoreImage& image, const CoreFacts& facts) {
+struct FaultPlace {
+  std::string kind;  // CoreFacts::fault_kind
+  std::string text;
+};
+
+FaultPlace describe_fault(const CoreImage& image, const CoreFacts& facts) {
   if (!facts.fault_address) return {};
   const std::uint64_t address = *facts.fault_address;
   for (const MappedModule& module : facts.modules)
     if (address >= module.start && address < module.end)
-      return "module " + module.path + " (+" + hex(address - module.start) + ")";
+      return {"module", "module " + module.path + " (+" + hex(address - module.start) + ")"};
   const auto& threads = image.notes().threads;
   const Segment* segment = image.segment_at(address);
   for (const ThreadNote& thread : threads)
     if (segment && segment->contains(thread.sp()))
-      return "the stack of thread " + std::to_string(thread.tid);
+      return {"stack", "the stack of thread " + std::to_string(thread.tid)};
   if (segment && segment->flags == 0) {
     const std::string range = hex(segment->vaddr) + "-" + hex(segment->end()) + ", " + mib(segment->memsz);
     // glibc's malloc arenas reserve 64 MiB, read-write at the head and PROT_NONE after it, on
@@ -265,19 +270,19 @@ std::string describe_fault(const CoreImage& image, const CoreFacts& facts) {
     const bool arena_tail = before && (before->flags & PF_W) && before->end() == segment->vaddr &&
                             segment->end() % (64 << 20) == 0 && segment->memsz < (64 << 20);
     if (arena_tail)
-      return "the unused tail of a malloc arena (" + range + ", PROT_NONE): a wild heap pointer";
+      return {"heap", "the unused tail of a malloc arena (" + range + ", PROT_NONE): a wild heap pointer"};
     // The CUDA driver reserves the unified virtual address range for device memory as large
     // anonymous PROT_NONE mappings in the host process; a device pointer read on the CPU
     // lands in one and faults with SEGV_ACCERR.
-    return "a device-pointer-looking address: inside an inaccessible (PROT_NONE) anonymous reservation (" + range +
-           "), the way the CUDA driver reserves its unified virtual address range for device memory";
+    return {"device", "a device-pointer-looking address: inside an inaccessible (PROT_NONE) anonymous reservation (" +
+                          range + "), the way the CUDA driver reserves its unified virtual address range for device memory"};
   }
   if (segment)
-    return "anonymous memory " + hex(segment->vaddr) + "-" + hex(segment->end()) + " (" + permissions(segment->flags) +
-           (segment->filesz ? ")" : ", not dumped)");
-  if (address < 0x10000) return "unmapped: a null pointer (plus " + hex(address) + ")";
-  if (address > 0x00007fffffffffffull) return "not a user-space address (non-canonical or kernel half)";
-  return "unmapped (no segment or module covers it)";
+    return {"anonymous", "anonymous memory " + hex(segment->vaddr) + "-" + hex(segment->end()) + " (" +
+                             permissions(segment->flags) + (segment->filesz ? ")" : ", not dumped)")};
+  if (address < 0x10000) return {"null", "unmapped: a null pointer (plus " + hex(address) + ")"};
+  if (address > 0x00007fffffffffffull) return {"non-canonical", "not a user-space address (non-canonical or kernel half)"};
+  return {"unmapped", "unmapped (no segment or module covers it)"};
 }
 
 void check_health(const OpenedCore& opened, const std::vector<ModelObject>& models, CoreFacts& facts) {
@@ -358,7 +363,9 @@ Parsed<CoreFacts> read_core(const std::filesystem::path& path, const std::string
   check_health(*opened, models, facts);
   facts.threads = unwind_threads(image, facts.modules, models, facts.health);
   if (!facts.threads.empty()) facts.threads.front().crashed = facts.kernel_written;
-  facts.fault_region = describe_fault(image, facts);
+  FaultPlace place = describe_fault(image, facts);
+  facts.fault_kind = std::move(place.kind);
+  facts.fault_region = std::move(place.text);
   return facts;
 }
 

@@ -1,0 +1,87 @@
+// customop.kernel-crash: a crash inside a library that is neither torch, the model, CUDA nor the
+// system — a custom-op library — tied to the custom ops the package calls through the proxy executor.
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "checks/checks.hpp"
+#include "checks/support.hpp"
+
+namespace aoti::checks {
+namespace {
+using namespace aoti::core;
+
+// Libraries whose crash is not a custom op's: torch, CUDA and its math libraries, Triton, the C and
+// C++ runtimes, Python.
+bool is_known_library(const std::string& path) {
+  static constexpr std::array<std::string_view, 22> k_prefixes = {
+      "libtorch", "libc10", "libcuda", "libcudart", "libcublas", "libcudnn", "libnv", "libcufft", "libcurand",
+      "libcusparse", "libcusolver", "libnccl", "libtriton", "libc.so", "libc-", "libm.so", "libstdc++", "libgcc_s",
+      "ld-linux", "libpthread", "libpython", "libgomp"};
+  const std::string name = module_name(path);
+  if (name.starts_with("python")) return true;
+  return std::any_of(k_prefixes.begin(), k_prefixes.end(), [&](std::string_view p) { return name.starts_with(p); });
+}
+
+class KernelCrash final : public BasicCheck {
+ public:
+  KernelCrash()
+      : BasicCheck("customop.kernel-crash", "A crash inside a custom-op library, tied to the op the model called") {}
+
+  std::vector<Finding> run(const Case& c) const override {
+    std::vector<Finding> out;
+    for (const auto& core : c.cores) {
+      const CoreThread* thread = crashing_thread(core);
+      if (!thread) continue;
+      // The innermost frame with a known module decides.
+      const auto frame = std::find_if(thread->frames.begin(), thread->frames.end(),
+                                      [](const StackFrame& f) { return !f.module.empty(); });
+      if (frame == thread->frames.end() || !frame->package.empty() || is_known_library(frame->module)) continue;
+      const std::size_t index = static_cast<std::size_t>(frame - thread->frames.begin());
+
+      std::vector<std::string> ops;
+      for (const auto& model : c.models)
+        for (const auto& node : model.extern_nodes) ops.push_back(node.target);
+      Finding f = new_finding(Severity::error, ops.empty() ? 0.6 : 0.85);
+      f.explains_failure = true;
+      f.subject = "custom op crash " + module_name(frame->module);
+      f.title = fmt::format("{} inside custom-op library {}{}", core.signal_name, module_name(frame->module),
+                            ops.empty() ? "" : fmt::format(" (the package calls {})", join(ops)));
+      f.message = fmt::format(
+          "The crashing thread {} died in `{}` of {}, a library that is neither torch, the model, CUDA nor the system{}. "
+          "{}",
+          thread->tid, frame->symbol.empty() ? fmt::format("0x{:x}", frame->pc) : frame->symbol.substr(0, 120),
+          frame->module, crash_phase(core).empty() ? "" : ", while " + crash_phase(core),
+          ops.empty() ? "No package in the case calls a custom op through the proxy executor."
+                      : fmt::format("The model runs {} through the proxy executor: the crash is in its kernel.", join(ops)));
+      f.why = "A custom op's real kernel runs on the inputs AOTI hands it, trusting shapes its fake kernel "
+              "promised; an unchecked index or a size mismatch there crashes the whole process.";
+      f.evidence.push_back(Evidence{core_location(core),
+                                    fmt::format("{} ({}){}", core.signal_name, core.signal_code_name,
+                                                core.fault_address ? fmt::format(" at 0x{:x}", *core.fault_address) : ""),
+                                    core.fault_region.empty() ? "the crash" : "the fault: " + core.fault_region});
+      std::vector<std::string> frames;
+      for (std::size_t i = 0; i < thread->frames.size() && frames.size() < 8; ++i) frames.push_back(frame_text(thread->frames[i], i));
+      f.evidence.push_back(Evidence{core_location(core), join(frames, "\n"),
+                                    fmt::format("the crashing thread: frame #{} is in {}", index, module_name(frame->module))});
+      for (const auto& model : c.models)
+        for (const auto& node : model.extern_nodes)
+          f.evidence.push_back(Evidence{model.extern_nodes_where, node.target, "a custom op the package calls"});
+      f.next_steps = {{"give the analyzer the op's sources to check its meta / fake kernel",
+                       "aoti-analyze model.pt2 " + core.artifact + " <op sources>"},
+                      {"check the op alone against its fake at the failing sizes",
+                       "torch.library.opcheck(torch.ops.<ns>.<op>.default, (x,))"},
+                      {"run once with the checks on to stop at the first bad input",
+                       "AOTI_RUNTIME_CHECK_INPUTS=1 TORCH_SHOW_CPP_STACKTRACES=1 python <your script>"}};
+      out.push_back(std::move(f));
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_customop_kernel_crash() { return std::make_unique<KernelCrash>(); }
+
+}  // namespace aoti::checks
