@@ -382,3 +382,97 @@ TEST_CASE("short_symbol keeps the name a person reads") {
   CHECK(short_symbol("operator new(unsigned long)") == "operator new");
   CHECK(short_symbol("cpp_fused_convolution_0") == "cpp_fused_convolution_0");
 }
+
+TEST_CASE("traces: the specializing user frame, graph shapes, and wrapper facts without the package") {
+  namespace fs = std::filesystem;
+  const auto trace_of = [](const std::string& name) {
+    for (const auto& entry : fs::directory_iterator(aoti::test::corpus_case(name) / "trace")) return entry.path().string();
+    return std::string();
+  };
+  SUBCASE("cpp-meta-sizes: batch = 8, specialized at the custom op's call") {
+    const auto found = run_check("shape.dim-specialized", corpus("cpp-meta-sizes"));
+    REQUIRE(found.size() == 1);  // the log's error and the trace's record are one finding
+    CHECK(mentions(found[0], "`batch`"));
+    CHECK(mentions(found[0], "s77 -> 8"));
+    CHECK(mentions(found[0], "torch.ops.heldout_cpp.scale_rows(x, 0.5)"));
+  }
+  SUBCASE("custom-op-fake-static-rows: the trace alone shows pad_rows f32[9, 16] from f32[s77, 16]") {
+    const auto found = run_check("customop.fake-static-shape", load_case({trace_of("custom-op-fake-static-rows")}));
+    REQUIRE(found.size() == 1);
+    CHECK(mentions(found[0], "heldout::pad_rows"));
+    CHECK(mentions(found[0], "f32[9, 16]"));
+    CHECK(mentions(found[0], "f32[s77, 16]"));
+  }
+  SUBCASE("embedding-device-assert: without the package, the trace's wrapper dump still traces the assert") {
+    const std::string stderr_path = (aoti::test::corpus_case("embedding-device-assert") / "stderr.txt").string();
+    const Case c = load_case({trace_of("embedding-device-assert"), stderr_path});
+    REQUIRE(c.models.size() == 1);
+    REQUIRE(c.models[0].wrapper.has_value());
+    const auto found = run_check("triton.index-out-of-bounds", c);
+    REQUIRE(found.size() == 1);
+    CHECK(mentions(found[0], "triton_poi_fused_embedding_0"));
+    CHECK(mentions(found[0], "emb.weight"));
+  }
+  SUBCASE("a trace's package in the case: the trace adds no second model") {
+    CHECK(corpus("embedding-device-assert").models.size() == 1);
+  }
+}
+
+TEST_CASE("customop.meta-not-symint and customop.fake-not-symint") {
+  SUBCASE("cpp-meta-sizes: scale_rows_meta explains the specialization; gather_rows_meta is fine") {
+    const auto found = run_check("customop.meta-not-symint", corpus("cpp-meta-sizes"));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].explains_failure);
+    CHECK(mentions(found[0], "scale_rows_meta"));
+    CHECK(mentions(found[0], "x.sym_size(0)"));
+    CHECK(mentions(found[0], "at::empty_symint"));
+    CHECK_FALSE(mentions(found[0], "gather_rows"));
+  }
+  SUBCASE("the same source alone: a risk, not the explanation") {
+    const auto found = run_check("customop.meta-not-symint",
+                                 load_case({(aoti::test::corpus_case("cpp-meta-sizes") / "heldout_ops.cpp").string()}));
+    REQUIRE(found.size() == 1);
+    CHECK_FALSE(found[0].explains_failure);
+    CHECK(found[0].severity == Severity::warning);
+  }
+  SUBCASE("the generator's hard-coded pad_rows fake") {
+    const auto found = run_check("customop.fake-not-symint",
+                                 load_case({(aoti::test::corpus_dir() / "generate" / "aoti_gen.py").string()}));
+    REQUIRE(found.size() == 1);
+    CHECK(mentions(found[0], "seed::pad_rows"));
+    CHECK(run_check("customop.meta-not-symint", corpus("healthy-cuda-dynamic")).empty());
+  }
+}
+
+TEST_CASE("shape.lower-bound-missing, shape.data-dependent-guard, customop.fake-missing / fake-mismatch") {
+  Case c = cuda_case();
+  auto& w = *c.models[0].wrapper;
+  w.input_checks.erase(w.input_checks.begin());  // no lower bound on dim 0
+  TritonKernel k;
+  k.name = "triton_poi_fused_index_0";
+  k.params = {"in_ptr0", "ks0"};
+  k.asserts.push_back({"index out of bounds: 0 <= tmp3 < ks0", "(0 <= tmp3) & (tmp3 < ks0)", "tmp3", "ks0", 105});
+  w.kernels.push_back(k);
+  w.kernel_calls.push_back({"triton_poi_fused_index_0", {"arg0_1", "s0"}, {}, {}, 200});
+  auto found = run_check("shape.lower-bound-missing", c);
+  REQUIRE(found.size() == 1);
+  CHECK(mentions(found[0], "declares no lower bound"));
+  w.input_checks.push_back({0, "arg0_1", InputCheckKind::dim_min, 0, 2, "", 20});
+  CHECK(run_check("shape.lower-bound-missing", c).empty());  // min 2: never empty
+
+  TraceFacts trace;
+  trace.artifact = "trace.log";
+  trace.data_dependent.push_back({{"trace.log", 12, "", 0}, "guard_on_data_dependent_error", "Eq(u0, 0)", "", "", {}});
+  trace.fake_kernels.push_back({{"trace.log", 20, "", 0}, "missing_fake_kernel", "mylib::nofake", ""});
+  trace.fake_kernels.push_back({{"trace.log", 30, "", 0}, "mismatched_fake_kernel", "mylib::liar", "shape [4] vs [5]"});
+  c.traces.push_back(trace);
+  found = run_check("shape.data-dependent-guard", c);
+  REQUIRE(found.size() == 1);
+  CHECK(mentions(found[0], "Eq(u0, 0)"));
+  found = run_check("customop.fake-missing", c);
+  REQUIRE(found.size() == 1);
+  CHECK(mentions(found[0], "mylib::nofake"));
+  found = run_check("customop.fake-mismatch", c);
+  REQUIRE(found.size() == 1);
+  CHECK(mentions(found[0], "shape [4] vs [5]"));
+}

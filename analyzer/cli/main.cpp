@@ -19,6 +19,7 @@
 #include "analyzer/scan/scan.hpp"
 #include "parsers/core/core_reader.hpp"
 #include "parsers/pt2/pt2_package.hpp"
+#include "parsers/trace/trace_reader.hpp"
 
 namespace {
 
@@ -63,6 +64,18 @@ int backtrace(const Options& options) {
     return k_exit_usage;
   }
   std::cout << aoti::parsers::core::render_backtrace(*core);
+  return k_exit_ok;
+}
+
+// --summary TRACE: what a TORCH_TRACE log (or tlparse folder) holds, and what could not be read.
+int summary(const Options& options) {
+  auto read = aoti::parsers::trace::read_trace(options.summary, options.summary);
+  if (!read) {
+    std::cerr << "aoti-analyze: " << options.summary << ": " << read.error().message << "\n";
+    return k_exit_usage;
+  }
+  std::cout << aoti::parsers::trace::render_trace_summary(read->facts);
+  for (const auto& d : read->diagnostics) std::cout << "diagnostic: " << d.artifact << ": " << d.message << "\n";
   return k_exit_ok;
 }
 
@@ -274,6 +287,7 @@ int main(int argc, char** argv) {
   if (options.list_checks) return list_checks();
   if (!options.explain.empty()) return explain(options.explain);
   if (!options.backtrace.empty()) return backtrace(options);
+  if (!options.summary.empty()) return summary(options);
   switch (options.command) {
     case aoti::cli::Command::scan: return scan(options);
     case aoti::cli::Command::merge: return merge(options);

@@ -9,6 +9,8 @@
 #include "analyzer/core/sniff.hpp"
 #include "parsers/core/core_reader.hpp"
 #include "parsers/logs/log_scanner.hpp"
+#include "parsers/source/source_reader.hpp"
+#include "parsers/trace/trace_reader.hpp"
 #include "parsers/pt2/pt2_package.hpp"
 #include "parsers/wrapper/wrapper_parser.hpp"
 
@@ -113,6 +115,33 @@ void load_core(const SniffedInput& input, Artifact& artifact, Case& c) {
   c.cores.push_back(std::move(*facts));
 }
 
+void load_trace(const SniffedInput& input, Artifact& artifact, Case& c) {
+  auto read = parsers::trace::read_trace(input.path, input.display);
+  if (!read) {
+    artifact.note = read.error().message;
+    c.diagnostics.push_back({input.display, read.error().message});
+    return;
+  }
+  artifact.analyzed = true;
+  artifact.note = fmt::format("{}, {} records", input.what, read->facts.records);
+  for (auto& d : read->diagnostics) c.diagnostics.push_back(std::move(d));
+  c.traces.push_back(std::move(read->facts));
+}
+
+void load_source(const SniffedInput& input, Artifact& artifact, Case& c, const parsers::source::SourceOptions& options) {
+  auto read = parsers::source::read_source(input.path, input.display, options);
+  if (!read) {
+    artifact.note = read.error().message;
+    c.diagnostics.push_back({input.display, read.error().message});
+    return;
+  }
+  artifact.analyzed = true;
+  artifact.note = fmt::format("{} source, {} op(s), {} kernel(s), {} pattern(s)", read->facts.language,
+                              read->facts.ops.size(), read->facts.kernels.size(), read->facts.violations.size());
+  for (auto& d : read->diagnostics) c.diagnostics.push_back(std::move(d));
+  c.sources.push_back(std::move(read->facts));
+}
+
 std::string basename_of(std::string_view path) {
   const auto slash = path.find_last_of('/');
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
@@ -142,6 +171,29 @@ void attach_source_lines(Case& c, const WrapperTexts& texts) {
     const auto& model = c.models[static_cast<std::size_t>(e.model)];
     if (!model.wrapper || !e.source_file.ends_with(".wrapper.cpp")) continue;
     if (static_cast<std::size_t>(e.model) < texts.size()) e.source_excerpt = line_of(texts[static_cast<std::size_t>(e.model)], e.source_line);
+  }
+}
+
+// Ties each trace to the model whose wrapper it produced, by the wrapper's file name (the same
+// hash names the package entry and the trace's dump); a trace whose package is not in the case
+// brings its own wrapper dump, so its facts are still there.
+void adopt_trace_wrappers(Case& c, WrapperTexts& texts) {
+  for (auto& trace : c.traces) {
+    const TraceCodeDump* dump = trace.wrapper_code();
+    if (!dump) continue;
+    const std::string name = basename_of(dump->filename);
+    for (std::size_t m = 0; m < c.models.size() && trace.model < 0; ++m)
+      if (c.models[m].wrapper && !name.empty() && basename_of(c.models[m].wrapper->where.entry) == name)
+        trace.model = static_cast<int>(m);
+    if (trace.model >= 0 || dump->text.empty()) continue;
+    auto parsed = parsers::wrapper::parse_wrapper(dump->text, Location{trace.artifact, name.empty() ? "wrapper dump" : name, 0});
+    if (!parsed) continue;
+    ModelFacts model;
+    model.name = "model (from the trace)";
+    model.wrapper = std::move(*parsed);
+    trace.model = static_cast<int>(c.models.size());
+    c.models.push_back(std::move(model));
+    texts.push_back(dump->text);
   }
 }
 
@@ -193,6 +245,9 @@ Case load_case(const std::vector<std::string>& paths) {
   Case c;
   WrapperTexts texts;
   const auto inputs = gather_inputs(paths, c.diagnostics);
+  parsers::source::SourceOptions source_options;
+  for (const auto& input : inputs)
+    if (input.path.filename() == "compile_commands.json") source_options.compile_commands = input.path;
   std::vector<std::size_t> cores;  // read last: unwinding needs every package's model .so
   for (const auto& input : inputs) {
     Artifact artifact{input.display, input.kind, input.size, false, input.what};
@@ -201,10 +256,8 @@ Case load_case(const std::vector<std::string>& paths) {
       case ArtifactKind::wrapper_source: load_wrapper_source(input, artifact, c, texts); break;
       case ArtifactKind::log: load_log(input, artifact, c); break;
       case ArtifactKind::core_dump: cores.push_back(c.artifacts.size()); break;
-      case ArtifactKind::trace:
-      case ArtifactKind::source:
-        artifact.note = input.what + "; not analyzed by this version";
-        break;
+      case ArtifactKind::trace: load_trace(input, artifact, c); break;
+      case ArtifactKind::source: load_source(input, artifact, c, source_options); break;
       case ArtifactKind::unknown:
         artifact.note = input.what + "; skipped";
         break;
@@ -217,6 +270,7 @@ Case load_case(const std::vector<std::string>& paths) {
     });
     load_core(*input, c.artifacts[index], c);
   }
+  adopt_trace_wrappers(c, texts);
   correlate(c);
   attach_source_lines(c, texts);
   return c;

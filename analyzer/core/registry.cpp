@@ -13,8 +13,14 @@ const std::vector<std::unique_ptr<Check>>& all_checks() {
     list.push_back(checks::make_shape_input_checks_off());
     list.push_back(checks::make_shape_input_contract_violation());
     list.push_back(checks::make_shape_dim_specialized());
+    list.push_back(checks::make_shape_data_dependent_guard());
+    list.push_back(checks::make_shape_lower_bound_missing());
     list.push_back(checks::make_customop_fake_static_shape());
     list.push_back(checks::make_customop_kernel_crash());
+    list.push_back(checks::make_customop_meta_not_symint());
+    list.push_back(checks::make_customop_fake_not_symint());
+    list.push_back(checks::make_customop_fake_missing());
+    list.push_back(checks::make_customop_fake_mismatch());
     list.push_back(checks::make_triton_index_out_of_bounds());
     list.push_back(checks::make_cuda_illegal_memory_access());
     list.push_back(checks::make_runtime_cxx_runtime_conflict());

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <string_view>
 
+#include "parsers/source/source_reader.hpp"
+#include "parsers/trace/trace_reader.hpp"
 #include "parsers/wrapper/wrapper_parser.hpp"
 
 namespace aoti::core {
@@ -71,11 +73,6 @@ bool is_binary(std::string_view head) {
   return std::count(head.begin(), head.end(), '\0') > 0;
 }
 
-bool looks_like_trace(std::string_view head) {
-  // glog-style header of TORCH_TRACE records: "V1129 07:59:56.713000 729 torch/...] {...}"
-  return head.size() > 30 && (head[0] == 'V' || head[0] == 'I' || head[0] == 'W') &&
-         head.find("] {") != std::string_view::npos && head.find("torch/") != std::string_view::npos;
-}
 
 bool has_extension(const fs::path& path, std::initializer_list<std::string_view> extensions) {
   const std::string ext = path.extension().string();
@@ -118,7 +115,7 @@ SniffedInput sniff(const fs::path& path, std::string display) {
     input.what = "binary file";
     return input;
   }
-  if (looks_like_trace(head)) {
+  if (parsers::trace::looks_like_trace(head)) {
     input.kind = ArtifactKind::trace;
     input.what = "TORCH_TRACE log";
     return input;
@@ -128,7 +125,7 @@ SniffedInput sniff(const fs::path& path, std::string display) {
     input.what = "AOTI wrapper source";
     return input;
   }
-  if (has_extension(path, {".cpp", ".cc", ".cxx", ".cu", ".h", ".hpp", ".py"})) {
+  if (parsers::source::looks_like_source(path, head)) {
     input.kind = ArtifactKind::source;
     input.what = "custom-operator source";
     return input;
@@ -169,7 +166,12 @@ std::vector<SniffedInput> gather_inputs(const std::vector<std::string>& paths,
       diagnostics.push_back({given, "not a regular file or folder"});
       continue;
     }
+    if (parsers::trace::is_tlparse_folder(path)) {
+      inputs.push_back({path, given, ArtifactKind::trace, 0, "tlparse output folder"});
+      continue;
+    }
     std::vector<fs::path> files;
+    std::vector<fs::path> trace_folders;
     fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
     if (ec) {
       diagnostics.push_back({given, "cannot list folder: " + ec.message()});
@@ -181,6 +183,12 @@ std::vector<SniffedInput> gather_inputs(const std::vector<std::string>& paths,
         break;
       }
       if (it.depth() >= k_max_depth) it.disable_recursion_pending();
+      // A tlparse output folder is one trace: its payload files are not logs of their own.
+      if (it->is_directory(ec) && parsers::trace::is_tlparse_folder(it->path())) {
+        it.disable_recursion_pending();
+        trace_folders.push_back(it->path());
+        continue;
+      }
       if (it->is_regular_file(ec)) files.push_back(it->path());
       if (files.size() > max_files) {
         diagnostics.push_back({given, "more than " + std::to_string(max_files) + " files; the rest were skipped"});
@@ -188,6 +196,9 @@ std::vector<SniffedInput> gather_inputs(const std::vector<std::string>& paths,
       }
     }
     std::sort(files.begin(), files.end());
+    std::sort(trace_folders.begin(), trace_folders.end());
+    for (const auto& folder : trace_folders)
+      inputs.push_back({folder, folder.string(), ArtifactKind::trace, 0, "tlparse output folder"});
     for (const auto& file : files) {
       std::ifstream probe(file, std::ios::binary);
       if (!probe) {

@@ -164,6 +164,10 @@ struct TraceFacts {
 
   std::map<std::string, std::uint64_t> dropped;  // list name -> entries not kept (caps)
 
+  // Set by correlation: index into Case::models of the model whose wrapper this trace produced
+  // (matched by the wrapper's file name, or made from the trace's own wrapper dump); -1 if none.
+  int model = -1;
+
   // The first AOTI wrapper source dump, or nullptr.
   const TraceCodeDump* wrapper_code() const {
     for (const TraceCodeDump& dump : code_dumps)

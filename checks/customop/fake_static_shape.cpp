@@ -1,5 +1,6 @@
 // customop.fake-static-shape: a custom op fed dynamic inputs whose consumers were compiled for a
 // constant size — the op's fake/meta kernel returned a static shape.
+#include <cctype>
 #include <algorithm>
 #include <set>
 
@@ -38,6 +39,7 @@ class FakeStaticShape final : public BasicCheck {
         if (auto f = report(model, w, proxy, *node, dynamic_dims, *consumer, kernel)) out.push_back(std::move(*f));
       }
     }
+    add_trace_graphs(c, out);
     return out;
   }
 
@@ -145,6 +147,75 @@ class FakeStaticShape final : public BasicCheck {
          fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))", dotted(node.target))},
         {"re-export, re-package, and compare the outputs at two batch sizes", ""}};
     return f;
+  }
+
+  // "f32[s77, 16]" has a symbol; "f32[9, 16]" does not.
+  static bool symbolic(std::string_view shape) {
+    for (std::size_t i = 0; i + 1 < shape.size(); ++i)
+      if ((shape[i] == 's' || shape[i] == 'u') && std::isdigit(static_cast<unsigned char>(shape[i + 1])) &&
+          (i == 0 || !std::isalnum(static_cast<unsigned char>(shape[i - 1]))))
+        return true;
+    return false;
+  }
+
+  // "torch.ops.heldout.pad_rows.default" -> "heldout::pad_rows"; "" for torch's own namespaces.
+  static std::string custom_op_of(std::string_view target) {
+    if (!target.starts_with("torch.ops.")) return "";
+    target.remove_prefix(10);
+    const auto dot = target.find('.');
+    if (dot == std::string_view::npos) return "";
+    const std::string_view ns = target.substr(0, dot);
+    if (ns == "aten" || ns == "prims" || ns == "higher_order" || ns == "_c10d_functional" || ns == "inductor" || ns == "quantized")
+      return "";
+    const std::string_view rest = target.substr(dot + 1);
+    return std::string(ns) + "::" + std::string(rest.substr(0, rest.find('.')));
+  }
+
+  // The trace's graph shows the op's output shape next to its inputs': `pad_rows: f32[9, 16]` from
+  // `x: f32[s77, 16]`. That is the fake kernel's answer, seen directly.
+  void add_trace_graphs(const Case& c, std::vector<Finding>& out) const {
+    for (const auto& trace : c.traces)
+      for (const auto& graph : trace.graphs)
+        for (const auto& node : graph.nodes) {
+          const std::string op = custom_op_of(node.target);
+          if (op.empty() || node.shape.empty() || symbolic(node.shape)) continue;
+          const TraceGraphNode* dynamic_input = nullptr;
+          for (const auto& name : node.inputs)
+            for (const auto& other : graph.nodes)
+              if (other.name == name && symbolic(other.shape) && !dynamic_input) dynamic_input = &other;
+          if (!dynamic_input) continue;
+          Evidence seen{Location{graph.payload_artifact, "", node.line},
+                        fmt::format("{}: \"{}\" = {}({})  # from {}: \"{}\"", node.name, node.shape, node.target,
+                                    join(node.inputs), dynamic_input->name, dynamic_input->shape),
+                        fmt::format("the traced graph ({}): the op's output is static while its input `{}` is symbolic",
+                                    graph.name, dynamic_input->name)};
+          const std::string subject = "op " + op;
+          auto existing = std::find_if(out.begin(), out.end(), [&](const Finding& f) { return f.subject == subject; });
+          if (existing != out.end()) {
+            // One graph is enough evidence; traces hold the same node in several graph dumps.
+            if (std::none_of(existing->evidence.begin(), existing->evidence.end(),
+                             [](const Evidence& e) { return e.note.starts_with("the traced graph"); })) {
+              existing->evidence.insert(existing->evidence.begin(), std::move(seen));
+              existing->confidence = 0.95;
+            }
+            continue;
+          }
+          Finding f = new_finding(Severity::error, 0.85);
+          f.subject = subject;
+          f.title = fmt::format("Custom op `{}` has a static output shape although its input is dynamic", op);
+          f.message = fmt::format("In the traced graph `{}`, `{}` returns `{}` from `{}: {}`: its fake (or meta) kernel "
+                                  "returned a fixed shape instead of one computed from its input's symbolic sizes.",
+                                  graph.name, node.name, node.shape, dynamic_input->name, dynamic_input->shape);
+          f.why = "The compiled graph trusts the fake kernel's shape: downstream kernels process only that many "
+                  "elements, so at any other size results are silently wrong.";
+          f.evidence.push_back(std::move(seen));
+          f.chain = {fmt::format("{}: {}", dynamic_input->name, dynamic_input->shape), op,
+                     fmt::format("{}: {}", node.name, node.shape)};
+          f.next_steps = {{fmt::format("make the fake kernel of `{}` compute its output shape from the input's symbolic sizes", op), ""},
+                          {"check the fake against the real kernel at several sizes",
+                           fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))", dotted(op))}};
+          out.push_back(std::move(f));
+        }
   }
 
   static std::string dotted(std::string target) {

@@ -1,4 +1,7 @@
-// shape.dim-specialized: a dim marked dynamic that export or compile turned into a constant.
+// shape.dim-specialized: a dim marked dynamic that export or compile turned into a constant, with the
+// user frame that did it (from the trace) and the custom ops to suspect.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "checks/checks.hpp"
@@ -8,61 +11,113 @@ namespace aoti::checks {
 namespace {
 using namespace aoti::core;
 
+// One specialization as the artifacts tell it: the export error in a log, the trace's record of
+// the guard (with its user frame), or both.
+struct Specialized {
+  const LogEvent* log = nullptr;
+  const TraceSpecialization* trace = nullptr;
+  const TraceFacts* trace_facts = nullptr;
+  bool export_failed = false;  // the trace's export with this specialization was never compiled
+};
+
+std::string frame_location(const TraceFrame& frame) { return fmt::format("{}:{}", frame.file, frame.line); }
+
 class DimSpecialized final : public BasicCheck {
  public:
   DimSpecialized()
       : BasicCheck("shape.dim-specialized", "A dim marked dynamic was specialized to a constant during export") {}
 
   std::vector<Finding> run(const Case& c) const override {
-    std::vector<Finding> out;
-    for (const auto& e : c.log_events) {
-      if (e.kind != LogEventKind::export_specialized) continue;
-      Finding f = new_finding(Severity::error, 0.9);
-      f.explains_failure = true;
-      f.subject = "dim " + e.subject;
-      f.title = fmt::format("Dynamic dim `{}` was specialized to the constant {} during export", e.subject, e.value);
-      f.message = fmt::format(
-          "`{0}` was marked dynamic, but tracing the model produced a guard that fixes it to {1}, so export "
-          "refused the dynamic shape{2}.",
-          e.subject, e.value, e.value.empty() ? "" : fmt::format(" (suggested fix: `{} = {}`)", e.subject, e.value));
-      f.why = "A package exported this way runs only at that size: other sizes are refused by the input checks, "
-              "or, with checks off, crash or compute garbage. The usual culprit is code that reads a concrete "
-              "size — `x.size(0)` in a C++ meta kernel, `int(x.shape[0])` in a Python fake kernel, a branch on a size.";
-      f.evidence.push_back(event_evidence(e, "the export error"));
-
-      std::vector<std::string> ops;
-      // The package the error was tied to, or every package when it could not be.
-      std::vector<const ModelFacts*> models;
-      if (const ModelFacts* tied = model_of(c, e)) models.push_back(tied);
-      else for (const auto& model : c.models) models.push_back(&model);
-      for (const ModelFacts* model_ptr : models) {
-        const ModelFacts& model = *model_ptr;
-        if (model.wrapper)
-          for (const auto& check : model.wrapper->input_checks)
-            if (check.kind == InputCheckKind::dim_equal && std::to_string(check.value) == e.value)
-              f.evidence.push_back(Evidence{wrapper_at(*model.wrapper, check.line),
-                                            fmt::format("if ({} != {}_size[{}])", check.value, check.input_name, check.dim),
-                                            fmt::format("the package is static in dim {} of `{}` (= {})", check.dim,
-                                                        check.input_name, check.value)});
-        for (const auto& node : model.extern_nodes) {
-          ops.push_back(node.target);
-          f.evidence.push_back(Evidence{model.extern_nodes_where, node.target,
-                                        "a custom op the package calls: its meta / fake kernel may read concrete sizes"});
-        }
+    std::vector<Specialized> all;
+    for (const auto& e : c.log_events)
+      if (e.kind == LogEventKind::export_specialized) all.push_back({&e, nullptr, nullptr, true});
+    for (const auto& trace : c.traces)
+      for (const auto& spec : trace.specializations) {
+        const bool failed = export_failed(trace, spec);
+        // The log names the dim ("batch"), the trace its symbol ("s77"): the value ties them.
+        const auto same = std::find_if(all.begin(), all.end(), [&](const Specialized& s) {
+          return s.log && !s.trace && s.log->value == spec.value;
+        });
+        if (same != all.end()) same->trace = &spec, same->trace_facts = &trace;
+        else all.push_back({nullptr, &spec, &trace, failed});
       }
-      f.next_steps = {
-          {"print the guard and the user line that specialized it", "TORCH_LOGS=\"+dynamic\" python <your script>"},
-          {"list every specialization with its frame: call `torch.export.draft_export` where you call `export`",
-           "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)"}};
-      for (const auto& op : ops)
-        f.next_steps.push_back(
-            {fmt::format("make the meta / fake kernel of `{}` SymInt-aware: `x.sym_size(0)` instead of `x.size(0)`, "
-                         "`at::empty_symint` instead of `at::empty` (C++), no `int(...)` on sizes (Python); then "
-                         "give its sources to the analyzer", op),
-             "aoti-analyze model.pt2 <op sources>"});
-      out.push_back(std::move(f));
-    }
+    std::vector<Finding> out;
+    for (const auto& s : all) out.push_back(report(c, s));
     return out;
+  }
+
+ private:
+  static bool export_failed(const TraceFacts& trace, const TraceSpecialization& spec) {
+    for (const auto& call : trace.exports)
+      for (const auto& specialized : call.specialized)
+        if (specialized == spec.symbol + "=" + spec.value) return !call.compiled;
+    return false;
+  }
+
+  Finding report(const Case& c, const Specialized& s) const {
+    const std::string dim = s.log ? s.log->subject : s.trace->symbol;
+    const std::string value = s.log ? s.log->value : s.trace->value;
+    Finding f = new_finding(s.export_failed ? Severity::error : Severity::warning, s.export_failed ? 0.9 : 0.75);
+    f.explains_failure = s.export_failed;
+    f.subject = "dim " + dim;
+    const TraceFrame* frame = s.trace && !s.trace->user_frames.empty() ? &s.trace->user_frames.back() : nullptr;
+    f.title = fmt::format("Dynamic dim `{}` was specialized to the constant {} {}", dim, value,
+                          s.export_failed ? "during export" : "during export (silently)");
+    f.message = fmt::format(
+        "`{}`{} was marked dynamic, but tracing the model produced a guard that fixes it to {}{}{}.", dim,
+        s.trace && !s.trace->sources.empty() ? fmt::format(" ({}, symbol `{}`)", s.trace->sources.front(), s.trace->symbol) : "",
+        value, frame ? fmt::format(", at {}: `{}`", frame_location(*frame), frame->code) : "",
+        s.export_failed ? ", so export refused the dynamic shape" : "; the package was compiled for that size only");
+    f.why = "A package exported this way runs only at that size: other sizes are refused by the input checks, "
+            "or, with checks off, crash or compute garbage. The usual culprit is code that reads a concrete "
+            "size — `x.size(0)` in a C++ meta kernel, `int(x.shape[0])` in a Python fake kernel, a branch on a size.";
+    if (s.log) f.evidence.push_back(event_evidence(*s.log, "the export error"));
+    if (s.trace) {
+      f.evidence.push_back(Evidence{Location{s.trace->where.artifact, "", s.trace->where.line},
+                                    fmt::format("{} -> {} ({})", s.trace->symbol, value, s.trace->reason),
+                                    "the specialization, as the trace recorded it"});
+      if (frame)
+        f.evidence.push_back(Evidence{Location{frame->file, "", frame->line}, frame->code,
+                                      fmt::format("the user line that specialized `{}` ({})", dim,
+                                                  frame->function.empty() ? "user code" : "in " + frame->function)});
+    }
+
+    std::vector<std::string> ops;
+    // The package the error was tied to, or every package when it could not be.
+    std::vector<const ModelFacts*> models;
+    if (const ModelFacts* tied = s.log ? model_of(c, *s.log) : nullptr) models.push_back(tied);
+    else if (s.trace_facts && s.trace_facts->model >= 0) models.push_back(&c.models[static_cast<std::size_t>(s.trace_facts->model)]);
+    else for (const auto& model : c.models) models.push_back(&model);
+    for (const ModelFacts* model_ptr : models) {
+      const ModelFacts& model = *model_ptr;
+      if (model.wrapper)
+        for (const auto& check : model.wrapper->input_checks)
+          if (check.kind == InputCheckKind::dim_equal && std::to_string(check.value) == value)
+            f.evidence.push_back(Evidence{wrapper_at(*model.wrapper, check.line),
+                                          fmt::format("if ({} != {}_size[{}])", check.value, check.input_name, check.dim),
+                                          fmt::format("the package is static in dim {} of `{}` (= {})", check.dim,
+                                                      check.input_name, check.value)});
+      for (const auto& node : model.extern_nodes) {
+        ops.push_back(node.target);
+        f.evidence.push_back(Evidence{model.extern_nodes_where, node.target,
+                                      "a custom op the package calls: its meta / fake kernel may read concrete sizes"});
+      }
+    }
+    f.chain = {fmt::format("`{}` marked dynamic", dim)};
+    if (frame) f.chain.push_back(frame->code.substr(0, 60));
+    f.chain.push_back(fmt::format("guard {} == {}", s.trace ? s.trace->symbol : dim, value));
+    f.chain.push_back(s.export_failed ? "export refused" : "static package");
+    f.next_steps = {
+        {"print the guard and the user line that specialized it", "TORCH_LOGS=\"+dynamic\" python <your script>"},
+        {"list every specialization with its frame: call `torch.export.draft_export` where you call `export`",
+         "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)"}};
+    for (const auto& op : ops)
+      f.next_steps.push_back(
+          {fmt::format("make the meta / fake kernel of `{}` SymInt-aware: `x.sym_size(0)` instead of `x.size(0)`, "
+                       "`at::empty_symint` instead of `at::empty` (C++), no `int(...)` on sizes (Python); then "
+                       "give its sources to the analyzer", op),
+           "aoti-analyze model.pt2 <op sources>"});
+    return f;
   }
 };
 

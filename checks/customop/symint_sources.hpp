@@ -1,0 +1,114 @@
+// The SymInt-unaware patterns the source front ends found, shared by customop.meta-not-symint (C++
+// meta kernels, patterns C*) and customop.fake-not-symint (Python fakes, patterns P*): one finding
+// per kernel function, ranked by whether the package calls the op and whether a specialization in
+// the logs or the trace points at it.
+#pragma once
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "checks/support.hpp"
+
+namespace aoti::checks::symint_sources {
+
+using namespace aoti::core;
+
+// "heldout_cpp::scale_rows.default" and "torch.ops.heldout_cpp.scale_rows" both name "heldout_cpp::scale_rows".
+inline std::string op_key(std::string op) {
+  if (op.starts_with("torch.ops.")) {
+    op = op.substr(10);
+    if (auto dot = op.find('.'); dot != std::string::npos) op.replace(dot, 1, "::");
+  }
+  if (auto dot = op.find('.'); dot != std::string::npos) op.resize(dot);
+  return op;
+}
+
+class SymintSources final : public BasicCheck {
+ public:
+  SymintSources(std::string_view id, std::string_view summary, char pattern_prefix, std::string_view kind)
+      : BasicCheck(id, summary), m_prefix(pattern_prefix), m_kind(kind) {}
+
+  std::vector<Finding> run(const Case& c) const override {
+    std::vector<Finding> out;
+    for (const auto& source : c.sources) {
+      std::map<std::pair<std::string, std::string>, std::vector<const SourceViolation*>> by_function;
+      for (const auto& v : source.violations)
+        if (!v.pattern.empty() && v.pattern[0] == m_prefix) by_function[{v.function, v.op}].push_back(&v);
+      for (const auto& [key, violations] : by_function) out.push_back(report(c, source, key.first, key.second, violations));
+    }
+    return out;
+  }
+
+ private:
+  // The user line of a specialization that calls the op, from the trace.
+  static const TraceFrame* specializing_frame(const Case& c, const std::string& op) {
+    const std::string call = "torch.ops." + op.substr(0, op.find("::")) + "." + op.substr(op.find("::") + 2);
+    for (const auto& trace : c.traces)
+      for (const auto& spec : trace.specializations)
+        for (const auto& frame : spec.user_frames)
+          if (frame.code.find(call) != std::string::npos) return &frame;
+    return nullptr;
+  }
+
+  Finding report(const Case& c, const SourceFacts& source, const std::string& function, const std::string& op,
+                 const std::vector<const SourceViolation*>& violations) const {
+    bool called = false;
+    for (const auto& model : c.models)
+      for (const auto& node : model.extern_nodes) called = called || (!op.empty() && op_key(node.target) == op_key(op));
+    const TraceFrame* frame = op.empty() ? nullptr : specializing_frame(c, op_key(op));
+    const bool export_error = std::any_of(c.log_events.begin(), c.log_events.end(),
+                                          [](const LogEvent& e) { return e.kind == LogEventKind::export_specialized; });
+    // The trace saw this op's call specialize a dim, and the export failed or the package is static: this
+    // source line is the cause, not just a risk.
+    const bool explains = frame != nullptr && (export_error || called);
+
+    Finding f = new_finding(explains || called ? Severity::error : Severity::warning,
+                            explains ? 0.97 : called ? 0.85 : 0.7);
+    f.explains_failure = explains;
+    f.subject = fmt::format("{} {} {}", source.artifact, function, op);
+    std::vector<std::string> lines;
+    for (const auto* v : violations) lines.push_back(std::to_string(v->line));
+    f.title = fmt::format("{} `{}`{} is not SymInt-aware ({} {})", m_kind, function.empty() ? "?" : function,
+                          op.empty() ? "" : fmt::format(" of `{}`", op), violations.size() == 1 ? "line" : "lines", join(lines));
+    std::vector<std::string> parts;
+    for (const auto* v : violations) parts.push_back(fmt::format("line {} `{}` ({})", v->line, v->excerpt, v->pattern));
+    f.message = fmt::format(
+        "`{}` uses concrete sizes where export passes symbolic ones: {}{}{}", function, join(parts, "; "),
+        called ? fmt::format(". The package calls `{}` through the proxy executor", op) : "",
+        frame ? fmt::format(", and the trace shows its call at {}:{} specializing a dynamic dim", frame->file, frame->line) : "");
+    if (!f.message.ends_with(".")) f.message += ".";
+    f.why = "Under export every size is a symbol; a kernel that reads a concrete size forces a guard that turns the "
+            "dim into a constant (\"specialized it to be a constant\"), or fails outright with symbolic sizes.";
+    for (const auto* v : violations)
+      f.evidence.push_back(Evidence{Location{v->file.empty() ? source.artifact : v->file, "", v->line}, v->excerpt,
+                                    fmt::format("{} ({}): use {}", v->message, v->pattern, v->suggestion)});
+    if (frame)
+      f.evidence.push_back(Evidence{Location{frame->file, "", frame->line}, frame->code,
+                                    "the call the trace saw specialize a dim"});
+    for (const auto& model : c.models)
+      for (const auto& node : model.extern_nodes)
+        if (op_key(node.target) == op_key(op))
+          f.evidence.push_back(Evidence{model.extern_nodes_where, node.target, "the package runs this op"});
+
+    std::string fix;
+    for (const auto* v : violations)
+      fix += fmt::format("{}// line {}: {}\n//   -> {}", fix.empty() ? "" : "\n", v->line, v->excerpt, v->suggestion);
+    f.next_steps = {{"rewrite the kernel with the SymInt forms", fix},
+                    {"re-export with the dim dynamic; export must no longer specialize it",
+                     "ep = torch.export.export(model, args, dynamic_shapes=dynamic_shapes)"}};
+    if (!op.empty())
+      f.next_steps.push_back({"check the op at several sizes",
+                              fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))",
+                                          op_key(op).replace(op_key(op).find("::"), 2, "."))});
+    if (frame) f.chain = {"dynamic dim", frame->code.substr(0, 60), fmt::format("{} line {}", function, lines.front()),
+                          "dim specialized"};
+    return f;
+  }
+
+  char m_prefix;
+  std::string_view m_kind;
+};
+
+}  // namespace aoti::checks::symint_sources

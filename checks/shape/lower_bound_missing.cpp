@@ -1,0 +1,98 @@
+// shape.lower-bound-missing: a dim whose declared range admits 0 (or 1) bounds an index assert in a
+// kernel: an empty input makes the bound 0 and every index out of bounds.
+#include <algorithm>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "checks/checks.hpp"
+#include "checks/support.hpp"
+
+namespace aoti::checks {
+namespace {
+using namespace aoti::core;
+
+class LowerBoundMissing final : public BasicCheck {
+ public:
+  LowerBoundMissing()
+      : BasicCheck("shape.lower-bound-missing", "A dim whose range admits 0 or 1 bounds a kernel's index assert") {}
+
+  std::vector<Finding> run(const Case& c) const override {
+    std::vector<Finding> out;
+    for (const auto& model : c.models) {
+      if (!model.wrapper) continue;
+      const auto& w = *model.wrapper;
+      for (const auto& kernel : w.kernels)
+        for (const auto& assertion : kernel.asserts) {
+          if (!is_size_symbol(assertion.bound) || !assertion.bound.starts_with("ks")) continue;
+          const auto param = std::find(kernel.params.begin(), kernel.params.end(), assertion.bound);
+          if (param == kernel.params.end()) continue;
+          for (const auto& call : w.kernel_calls) {
+            if (call.kernel != kernel.name) continue;
+            const auto position = static_cast<std::size_t>(param - kernel.params.begin());
+            if (position >= call.args.size()) continue;
+            for (const auto& b : w.bindings) {
+              if (b.symbol != call.args[position] || b.is_stride) continue;
+              const int input = input_index_of(w, b.input);
+              std::optional<std::int64_t> low;
+              int low_line = 0;
+              for (const auto& check : w.input_checks)
+                if (check.input_index == input && check.dim == b.dim && check.kind == InputCheckKind::dim_min)
+                  low = check.value, low_line = check.line;
+              if (low && *low >= 2) continue;
+              out.push_back(report(w, kernel, assertion, call, b, low, low_line, trace_range(c, b.symbol)));
+            }
+          }
+        }
+    }
+    return out;
+  }
+
+ private:
+  // The symbol's range as the trace recorded it, "" when no trace has it.
+  static std::string trace_range(const Case& c, const std::string& symbol) {
+    for (const auto& trace : c.traces)
+      for (const auto& s : trace.symbols)
+        if (s.name == symbol) return fmt::format("[{}, {}]", s.range_lo, s.range_hi);
+    return "";
+  }
+
+  Finding report(const WrapperFacts& w, const TritonKernel& kernel, const TritonAssert& assertion,
+                 const KernelCall& call, const SymbolBinding& b, std::optional<std::int64_t> low, int low_line,
+                 const std::string& range) const {
+    Finding f = new_finding(Severity::warning, 0.7);
+    f.subject = fmt::format("kernel {} bound {}", kernel.name, b.symbol);
+    f.title = fmt::format("Dim {} of `{}` may be {} yet bounds the index assert of `{}`", b.dim, b.input,
+                          low ? std::to_string(*low) : "0", kernel.name);
+    f.message = fmt::format(
+        "`{}` = dim {} of input `{}`{} is the bound `{}` of `{}`; the package {} A size of 0 makes `{} - 1` negative, "
+        "the negative-index wrap keeps it, and the assert fires on any input of that size.",
+        b.symbol, b.dim, b.input, range.empty() ? "" : " (traced range " + range + ")", assertion.bound, assertion.message,
+        low ? fmt::format("accepts sizes down to {}.", *low) : "declares no lower bound for it.", assertion.bound);
+    f.why = "Empty and size-1 inputs are the edge cases export samples rarely cover; a missing lower-bound guard "
+            "turns them into a device-side assert in production.";
+    f.evidence.push_back(Evidence{wrapper_at(w, assertion.line),
+                                  fmt::format("tl.device_assert({}, \"{}\")", assertion.condition, assertion.message),
+                                  fmt::format("in `{}`", kernel.name)});
+    f.evidence.push_back(Evidence{wrapper_at(w, call.line), fmt::format("call_{}({})", kernel.name, join(call.args)),
+                                  fmt::format("`{}` is launched with `{}`", assertion.bound, b.symbol)});
+    f.evidence.push_back(Evidence{wrapper_at(w, b.line), fmt::format("int64_t {} = {}_size[{}];", b.symbol, b.input, b.dim),
+                                  fmt::format("dim {} of `{}`", b.dim, b.input)});
+    if (low)
+      f.evidence.push_back(Evidence{wrapper_at(w, low_line), fmt::format("if ({}_size[{}] < {})", b.input, b.dim, *low),
+                                    "the only lower bound the package checks"});
+    f.chain = {fmt::format("input {} dim {} may be {}", b.input, b.dim, low ? std::to_string(*low) : "0"),
+               fmt::format("{} = {}", assertion.bound, b.symbol), fmt::format("assert {}", assertion.message)};
+    f.next_steps = {{"export with a lower bound, so the input checks refuse empty inputs",
+                     fmt::format("dynamic_shapes = {{\"x\": {{{}: torch.export.Dim(\"n\", min=2)}}}}", b.dim)},
+                    {"or return early on empty inputs before calling the model", "if x.shape[0] == 0: return empty_result"},
+                    {"and export with sample sizes 0, 1 and the maximum", ""}};
+    return f;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Check> make_shape_lower_bound_missing() { return std::make_unique<LowerBoundMissing>(); }
+
+}  // namespace aoti::checks
