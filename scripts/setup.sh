@@ -7,7 +7,10 @@ packages=(
   g++ cmake make pkg-config
   libzip-dev zlib1g-dev nlohmann-json3-dev libboost-program-options-dev doctest-dev libexpected-dev libfmt-dev
   libdw-dev libelf-dev liblzma-dev libzstd-dev libclang-19-dev
+  libsqlite3-dev
   xz-utils zstd unzip
+  # tests and benchmarks: the HTML report in a real browser; timings against eu-stack and gdb
+  chromium time elfutils gdb bc
 )
 
 missing=()

@@ -70,6 +70,18 @@ std::string page(std::string_view title, const std::string& body) {
       escape(title), k_style, body);
 }
 
+// `text` split into two lines of at most `width` code points, the second ending in "…" when cut.
+std::pair<std::string, std::string> two_lines(const std::string& text, std::size_t width) {
+  std::vector<std::size_t> starts;  // byte offset of each code point
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts.push_back(i);
+  const auto at = [&](std::size_t n) { return n < starts.size() ? starts[n] : text.size(); };
+  if (starts.size() <= width) return {text, ""};
+  std::string second = text.substr(at(width), at(2 * width) - at(width));
+  if (starts.size() > 2 * width) second = text.substr(at(width), at(2 * width - 1) - at(width)) + "…";
+  return {text.substr(0, at(width)), second};
+}
+
 // Boxes joined by arrows, one per chain step, wrapped onto rows of at most four.
 std::string chain_svg(const std::vector<std::string>& chain) {
   constexpr int k_per_row = 4, k_box_w = 230, k_box_h = 54, k_gap = 36, k_row_gap = 30;
@@ -91,14 +103,14 @@ std::string chain_svg(const std::vector<std::string>& chain) {
     const bool last = i + 1 == chain.size();
     out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"7\" fill=\"{}\" stroke=\"{}\"/>", x, y,
                        k_box_w, k_box_h, last ? "#fdecea" : "#eef4fd", last ? "#c62828" : "#2e7dd7");
-    // Two lines of at most ~30 characters each; longer labels are cut, the full text is in the title.
-    const std::string label = sanitize(chain[i]);
-    const std::string first = truncate(label, 30);
-    const std::string second = display_width(label) > 30 ? truncate(label.substr(std::min(label.size(), first.size())), 30) : "";
+    // Two lines of at most 30 characters each; a longer label ends in "…", the full text is in the title.
+    std::string label = sanitize(chain[i]);
+    std::erase(label, '`');  // code quotes are for prose; a box is already code
+    const auto [first, second] = two_lines(label, 30);
     out += fmt::format("<title>{}</title>", escape(label));
     out += fmt::format("<text x=\"{}\" y=\"{}\" font-family=\"monospace\" font-size=\"12\" fill=\"#1d2330\" "
                        "text-anchor=\"middle\">{}</text>",
-                       x + k_box_w / 2, y + (second.empty() ? 31 : 23), escape(display_width(label) > 30 ? label.substr(0, std::min(label.size(), first.size())) : label));
+                       x + k_box_w / 2, y + (second.empty() ? 31 : 23), escape(first));
     if (!second.empty())
       out += fmt::format("<text x=\"{}\" y=\"{}\" font-family=\"monospace\" font-size=\"12\" fill=\"#1d2330\" "
                          "text-anchor=\"middle\">{}</text>", x + k_box_w / 2, y + 40, escape(second));
@@ -132,8 +144,10 @@ std::string frames_svg(const core::CoreFacts& core) {
     const int y = 28 + static_cast<int>(i) * k_row;
     const bool model = !frame.package.empty();
     const std::string module = frame.module.substr(frame.module.find_last_of('/') == std::string::npos ? 0 : frame.module.find_last_of('/') + 1);
-    const std::string label = fmt::format("#{:<2} {}  ({}){}", i, frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : frame.symbol,
-                                          module.empty() ? "?" : module, frame.method == "stack scan" ? "  [stack scan]" : "");
+    const std::string label = fmt::format("#{:<2} {}  ({}){}", i,
+                                          frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : core::short_symbol(frame.symbol),
+                                          model ? "model .so" : module.empty() ? "?" : module,
+                                          frame.method == "stack scan" ? "  [stack scan]" : "");
     out += fmt::format("<rect x=\"4\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"{}\" stroke=\"{}\"/>", y, k_width - 8,
                        k_row - 4, model ? "#fdecea" : "#f3f5f8", model ? "#c62828" : "#dde1e7");
     out += fmt::format("<text x=\"12\" y=\"{}\" font-family=\"monospace\" font-size=\"12\" fill=\"#1d2330\">{}</text>", y + 16,
