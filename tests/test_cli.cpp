@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -213,4 +214,64 @@ TEST_CASE("--backtrace names at least the frames gdb names for the crashing thre
     }
   }
   CHECK(run_cli("--backtrace " + shell_quote(k_healthy.string())).exit_code == 2);  // not a core
+}
+
+TEST_CASE("a core paired with the wrong package: a diagnostic, the package still analyzed") {
+  const auto core = aoti::test::corpus_case("load-crash-static-libstdcxx") / "core.xz";
+  const CliRun run = run_cli("--format json " + shell_quote(core.string()) + " " + shell_quote(k_healthy.string()));
+  CHECK(run.exit_code == 0);
+  const json report = json::parse(run.out);
+  bool named = false;
+  for (const auto& d : report["diagnostics"])
+    named = named || (d["artifact"].get<std::string>().find("core.xz") != std::string::npos &&
+                      d["message"].get<std::string>().find("build-id") != std::string::npos);
+  CHECK(named);
+  bool checks_off = false;
+  for (const auto& f : report["findings"]) checks_off = checks_off || f["check"] == "shape.input-checks-off";
+  CHECK(checks_off);
+}
+
+TEST_CASE("--summary reads every tlparse test log without a crash") {
+  const auto peer = aoti::test::source_dir() / ".." / "shared" / "peer-inputs" / "tlparse";
+  if (!fs::exists(peer)) {
+    MESSAGE("skipped: ../shared/peer-inputs/tlparse is absent");
+    return;
+  }
+  std::size_t read = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(peer)) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".log") continue;
+    INFO(entry.path().string());
+    const CliRun run = run_cli("--summary " + shell_quote(entry.path().string()));
+    CHECK((run.exit_code == 0 || run.exit_code == 2));  // 2: nothing readable, said on stderr
+    if (run.exit_code == 0) {
+      CHECK(run.out.find("records by kind:") != std::string::npos);
+      ++read;
+    }
+    if (entry.path().filename() == "simple_corrupted_json.log") CHECK(run.out.find("line 13") != std::string::npos);
+  }
+  CHECK(read >= 10);
+}
+
+TEST_CASE("bad sources: diagnostics naming the file, the rest of the report intact") {
+  TempDir tmp;
+  write_file(tmp.path / "broken.cpp", "#include <torch/extension.h>\nat::Tensor f_meta(const at::Tensor& x) {\n"
+                                       "  int64_t n = x.size(0) +;\n  return at::empty({n}, x.options());\n}\n"
+                                       "TORCH_LIBRARY_IMPL(mylib, Meta, m) { m.impl(\"f\", f_meta); }\n");
+  std::string binary(2048, '\0');
+  for (std::size_t i = 0; i < binary.size(); ++i) binary[i] = static_cast<char>(i * 7);
+  write_file(tmp.path / "binary.cpp", binary);
+  write_file(tmp.path / "fake.py", "import torch\n@torch.library.register_fake(\"mylib::g\")\ndef _(x):\n"
+                                    "    return x.new_empty(int(x.shape[0])\n\ndef broken(:\n    pass\n");
+  const CliRun run = run_cli("--format json " + shell_quote(tmp.path.string()) + " " + shell_quote(k_healthy.string()));
+  CHECK(run.exit_code == 0);
+  const json report = json::parse(run.out);
+  std::set<std::string> diagnosed;
+  for (const auto& d : report["diagnostics"]) diagnosed.insert(fs::path(d["artifact"].get<std::string>()).filename());
+  CHECK(diagnosed.count("broken.cpp") == 1);
+  CHECK(diagnosed.count("binary.cpp") == 1);
+  CHECK(diagnosed.count("fake.py") == 1);
+  std::set<std::string> checks;
+  for (const auto& f : report["findings"]) checks.insert(f["check"]);
+  CHECK(checks.count("customop.meta-not-symint") == 1);  // recovered from the broken C++
+  CHECK(checks.count("shape.input-checks-off") == 1);    // the package's findings are still there
 }

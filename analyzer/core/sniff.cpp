@@ -112,6 +112,12 @@ SniffedInput sniff(const fs::path& path, std::string display) {
     return input;
   }
   if (is_binary(head)) {
+    // Named as a source, it was given as one: the source reader says why it cannot be read.
+    if (has_extension(path, {".cpp", ".cc", ".cxx", ".cu", ".h", ".hpp", ".py"})) {
+      input.kind = ArtifactKind::source;
+      input.what = "custom-operator source";
+      return input;
+    }
     input.what = "binary file";
     return input;
   }
