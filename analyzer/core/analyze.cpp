@@ -35,14 +35,21 @@ void add_model(ModelFacts model, std::string text, const Location& where, Case& 
   texts.push_back(std::move(text));
 }
 
+// Marks the artifact analyzed, or records why it could not be read; false in that case.
+template <class T>
+bool accepted(const parsers::Parsed<T>& parsed, const SniffedInput& input, Artifact& artifact, Case& c) {
+  if (parsed) {
+    artifact.analyzed = true;
+    return true;
+  }
+  artifact.note = parsed.error().message;
+  c.diagnostics.push_back({input.display, parsed.error().message});
+  return false;
+}
+
 void load_package(const SniffedInput& input, Artifact& artifact, Case& c, WrapperTexts& texts) {
   auto contents = parsers::pt2::read_package(input.path, input.display);
-  if (!contents) {
-    artifact.note = contents.error().message;
-    c.diagnostics.push_back({input.display, contents.error().message});
-    return;
-  }
-  artifact.analyzed = true;
+  if (!accepted(contents, input, artifact, c)) return;
   for (auto& d : contents->diagnostics) c.diagnostics.push_back(std::move(d));
   for (std::size_t i = 0; i < contents->models.size(); ++i) {
     ModelFacts& model = contents->models[i];
@@ -83,12 +90,7 @@ void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c,
 
 void load_log(const SniffedInput& input, Artifact& artifact, Case& c) {
   auto scan = parsers::logs::scan_log_file(input.path, input.display);
-  if (!scan) {
-    artifact.note = scan.error().message;
-    c.diagnostics.push_back({input.display, scan.error().message});
-    return;
-  }
-  artifact.analyzed = true;
+  if (!accepted(scan, input, artifact, c)) return;
   artifact.note = fmt::format("{} lines, {} event(s)", scan->lines, scan->events.size());
   for (auto& d : scan->diagnostics) c.diagnostics.push_back(std::move(d));
   for (auto& e : scan->events) c.log_events.push_back(std::move(e));
@@ -100,12 +102,7 @@ void load_core(const SniffedInput& input, Artifact& artifact, Case& c) {
     if (model.so && !model.so->build_id.empty())
       objects.push_back({model.so->build_id, model.so->where.artifact, model.so->where.entry});
   auto facts = parsers::core::read_core(input.path, input.display, objects);
-  if (!facts) {
-    artifact.note = facts.error().message;
-    c.diagnostics.push_back({input.display, facts.error().message});
-    return;
-  }
-  artifact.analyzed = true;
+  if (!accepted(facts, input, artifact, c)) return;
   artifact.note = fmt::format("{}{}, {} thread(s), {} module(s)", input.what,
                               facts->signal_name.empty() ? "" : ", " + facts->signal_name, facts->threads.size(),
                               facts->modules.size());
@@ -117,12 +114,7 @@ void load_core(const SniffedInput& input, Artifact& artifact, Case& c) {
 
 void load_trace(const SniffedInput& input, Artifact& artifact, Case& c) {
   auto read = parsers::trace::read_trace(input.path, input.display);
-  if (!read) {
-    artifact.note = read.error().message;
-    c.diagnostics.push_back({input.display, read.error().message});
-    return;
-  }
-  artifact.analyzed = true;
+  if (!accepted(read, input, artifact, c)) return;
   artifact.note = fmt::format("{}, {} records", input.what, read->facts.records);
   for (auto& d : read->diagnostics) c.diagnostics.push_back(std::move(d));
   c.traces.push_back(std::move(read->facts));
@@ -130,12 +122,7 @@ void load_trace(const SniffedInput& input, Artifact& artifact, Case& c) {
 
 void load_source(const SniffedInput& input, Artifact& artifact, Case& c, const parsers::source::SourceOptions& options) {
   auto read = parsers::source::read_source(input.path, input.display, options);
-  if (!read) {
-    artifact.note = read.error().message;
-    c.diagnostics.push_back({input.display, read.error().message});
-    return;
-  }
-  artifact.analyzed = true;
+  if (!accepted(read, input, artifact, c)) return;
   artifact.note = fmt::format("{} source, {} op(s), {} kernel(s), {} pattern(s)", read->facts.language,
                               read->facts.ops.size(), read->facts.kernels.size(), read->facts.violations.size());
   for (auto& d : read->diagnostics) c.diagnostics.push_back(std::move(d));
