@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -293,4 +294,22 @@ TEST_CASE("core: a core paired with another case's package says so") {
   REQUIRE(facts);
   CHECK(mentions(*facts, "did not load that package"));
   CHECK(std::none_of(facts->modules.begin(), facts->modules.end(), [](const auto& m) { return !m.package.empty(); }));
+}
+
+TEST_CASE("core: a zstd-compressed core, as systemd-coredump stores them, reads like the xz one") {
+  // Recompress a seed core with the zstd tool; the reader must see the same crash.
+  aoti::test::TempDir tmp;
+  const auto zst = tmp.path / "core.zst";
+  const std::string command = "xz -dc " + aoti::test::shell_quote((aoti::test::corpus_case("embedding-device-assert") / "core.xz").string()) +
+                              " | zstd -q -1 -o " + aoti::test::shell_quote(zst.string());
+  REQUIRE(std::system(command.c_str()) == 0);
+  // A zstd block decodes only whole: the sniff needs up to one block (128 KiB) of the file.
+  CHECK(aoti::parsers::core::looks_like_core(aoti::test::read_file(zst).substr(0, 256 << 10)));
+  auto facts = read_core(zst, "core.zst", models_of("embedding-device-assert"));
+  REQUIRE(facts);
+  CHECK(facts->compression == "zstd");
+  CHECK(facts->signal_name == "SIGABRT");
+  CHECK(has_frame(crashed(*facts), "AOTInductorModelContainer", true));
+  CHECK(std::any_of(facts->health.begin(), facts->health.end(),
+                    [](const std::string& note) { return note.find("private temporary file") != std::string::npos; }));
 }

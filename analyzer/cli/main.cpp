@@ -123,6 +123,12 @@ int analyze(const Options& options) {
     case Format::jsonl: break;  // refused by the option parser
   }
   if (!emit(options, report)) return k_exit_usage;
+  if (options.verbose) {
+    for (const auto& a : c.artifacts)
+      std::cerr << fmt::format("aoti-analyze: read {} as {}: {}\n", a.path, aoti::core::to_string(a.kind), a.note);
+    for (const auto& core : c.cores)
+      for (const auto& note : core.health) std::cerr << "aoti-analyze: " << core.artifact << ": " << note << "\n";
+  }
   // Diagnostics also go to stderr, so a report piped into a file still leaves a trace on the terminal.
   for (const auto& d : c.diagnostics) std::cerr << "aoti-analyze: " << d.artifact << ": " << d.message << "\n";
   if (!aoti::core::anything_analyzed(c)) return k_exit_usage;

@@ -51,6 +51,7 @@ Options parse_options(int argc, char** argv, std::string& error) {
       ("explain", po::value(&options.explain)->value_name("CHECK"), "print the documentation of a check")
       ("backtrace", po::value(&options.backtrace)->value_name("CORE"), "print every thread's frames of a core dump")
       ("summary", po::value(&options.summary)->value_name("TRACE"), "summarize a TORCH_TRACE log or tlparse folder")
+      ("verbose,v", po::bool_switch(&options.verbose), "say on stderr what each input was read as, and how")
       ("version", po::bool_switch(&options.version), "print the version")
       ("help,h", po::bool_switch(&options.help), "print this help");
   po::options_description scanning("Scans (scan, merge, history)");

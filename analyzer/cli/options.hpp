@@ -24,6 +24,7 @@ struct Options {
   std::string backtrace;                     // core file, with --backtrace
   std::string summary;                       // trace file or folder, with --summary
   bool version = false;
+  bool verbose = false;  // what was read, and how (a decompressed core's private file), on stderr
   bool help = false;
   std::string help_text;
   // scan, merge, history

@@ -17,6 +17,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t k_head_bytes = 4096;
+constexpr std::size_t k_zstd_block_bytes = 256 << 10;
 constexpr int k_max_depth = 16;
 
 std::string read_head(const fs::path& path, std::size_t count) {
@@ -106,7 +107,8 @@ SniffedInput sniff(const fs::path& path, std::string display) {
     return input;
   }
   if (starts_with(head, "\x28\xb5\x2f\xfd")) {
-    const std::string inner = describe_elf(zstd_head(head));
+    // A zstd block decodes only whole (up to 128 KiB compressed): give it one.
+    const std::string inner = describe_elf(zstd_head(read_head(path, k_zstd_block_bytes)));
     input.kind = inner == "ELF core dump" ? ArtifactKind::core_dump : ArtifactKind::unknown;
     input.what = "zstd-compressed " + (inner.empty() ? std::string("file") : inner);
     return input;

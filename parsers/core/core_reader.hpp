@@ -31,7 +31,8 @@ struct CoreReadOptions {
 Parsed<aoti::core::CoreFacts> read_core(const std::filesystem::path& path, const std::string& display,
                                         const std::vector<ModelObject>& models, const CoreReadOptions& = {});
 
-// ELF ET_CORE, or an xz / zstd stream whose first decoded bytes are one.
+// ELF ET_CORE, or an xz / zstd stream whose first decoded bytes are one. A zstd block decodes only
+// whole: give a zstd stream up to 256 KiB of head.
 bool looks_like_core(std::string_view head);
 
 // Every thread's frames, the crashing thread first, as eu-stack/gdb print them:
