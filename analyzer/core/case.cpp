@@ -99,22 +99,30 @@ const CoreThread* crashing_thread(const CoreFacts& core) {
 std::string crash_phase(const CoreFacts& core) {
   const CoreThread* thread = crashing_thread(core);
   if (!thread) return "";
-  // The outermost AOTI entry point on the stack says which API call the process was in.
-  static constexpr std::pair<std::string_view, std::string_view> k_markers[] = {
-      {"proxy_executor", "inside a custom op"},
-      {"ProxyExecutor", "inside a custom op"},
+  // The outermost call into the AOTI runtime's C API says which call the process was in. Stack-scan
+  // frames are stale return addresses as often as real callers, but a C API entry point at the
+  // bottom of the stack is the call that is still running.
+  static constexpr std::pair<std::string_view, std::string_view> k_entry_points[] = {
       {"AOTInductorModelContainerCreate", "loading the model"},
+      {"AOTInductorModelContainerDelete", "destroying the model"},
+      {"AOTInductorModelContainerRun", "running the model"},
+      {"AOTInductorModelContainerUpdate", "loading the model's constants"},
+  };
+  for (auto frame = thread->frames.rbegin(); frame != thread->frames.rend(); ++frame)
+    for (const auto& [marker, phase] : k_entry_points)
+      // Names only: parameter types such as AOTIProxyExecutorOpaque* say nothing of the phase.
+      if (short_symbol(frame->symbol).find(marker) != std::string::npos) return std::string(phase);
+  // Without an entry point, the frames that unwinding itself found (not the stack scan) may say.
+  static constexpr std::pair<std::string_view, std::string_view> k_markers[] = {
       {"AOTInductorModel::AOTInductorModel", "loading the model"},
       {"load_constants", "loading the model's constants"},
-      {"AOTInductorModelContainerDelete", "destroying the model"},
       {"~AOTInductorModelContainer", "destroying the model"},
-      {"AOTInductorModelContainerRun", "running the model"},
       {"run_impl", "running the model"},
   };
-  for (const auto& [marker, phase] : k_markers)
-    for (const auto& frame : thread->frames)
-      // Names only: parameter types such as AOTIProxyExecutorOpaque* say nothing of the phase.
-      if (short_symbol(frame.symbol).find(marker) != std::string::npos) return std::string(phase);
+  for (const auto& frame : thread->frames)
+    if (frame.method != "stack scan")
+      for (const auto& [marker, phase] : k_markers)
+        if (short_symbol(frame.symbol).find(marker) != std::string::npos) return std::string(phase);
   return "";
 }
 

@@ -24,6 +24,11 @@ bool is_known_library(const std::string& path) {
   return std::any_of(k_prefixes.begin(), k_prefixes.end(), [&](std::string_view p) { return name.starts_with(p); });
 }
 
+std::string dotted(std::string op) {
+  if (const auto at = op.find("::"); at != std::string::npos) op.replace(at, 2, ".");
+  return op;
+}
+
 class KernelCrash final : public BasicCheck {
  public:
   KernelCrash()
@@ -68,10 +73,19 @@ class KernelCrash final : public BasicCheck {
       for (const auto& model : c.models)
         for (const auto& node : model.extern_nodes)
           f.evidence.push_back(Evidence{model.extern_nodes_where, node.target, "a custom op the package calls"});
+      // With the op's sources in the case, the kernels that ran on this device are the suspects.
+      for (const auto& source : c.sources)
+        for (const auto& kernel : source.kernels)
+          if (!kernel.traced && std::find(ops.begin(), ops.end(), kernel.op) != ops.end() && kernel.line_begin > 0)
+            f.evidence.push_back(Evidence{Location{source.artifact, "", kernel.line_begin},
+                                          fmt::format("{} ({} kernel of {}, lines {}-{})", kernel.function,
+                                                      kernel.dispatch_key, kernel.op, kernel.line_begin, kernel.line_end),
+                                          "the op's real kernel: check every index and size it trusts"});
       f.next_steps = {{"give the analyzer the op's sources to check its meta / fake kernel",
                        "aoti-analyze model.pt2 " + core.artifact + " <op sources>"},
                       {"check the op alone against its fake at the failing sizes",
-                       "torch.library.opcheck(torch.ops.<ns>.<op>.default, (x,))"},
+                       fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))",
+                                   ops.empty() ? "<ns>.<op>" : dotted(ops.front()))},
                       {"run once with the checks on to stop at the first bad input",
                        "AOTI_RUNTIME_CHECK_INPUTS=1 TORCH_SHOW_CPP_STACKTRACES=1 python <your script>"}};
       out.push_back(std::move(f));

@@ -19,7 +19,8 @@ class LowerBoundMissing final : public BasicCheck {
 
   std::vector<Finding> run(const Case& c) const override {
     std::vector<Finding> out;
-    for (const auto& model : c.models) {
+    for (std::size_t m = 0; m < c.models.size(); ++m) {
+      const auto& model = c.models[m];
       if (!model.wrapper) continue;
       const auto& w = *model.wrapper;
       for (const auto& kernel : w.kernels)
@@ -39,8 +40,9 @@ class LowerBoundMissing final : public BasicCheck {
               for (const auto& check : w.input_checks)
                 if (check.input_index == input && check.dim == b.dim && check.kind == InputCheckKind::dim_min)
                   low = check.value, low_line = check.line;
-              if (low && *low >= 2) continue;
-              out.push_back(report(w, kernel, assertion, call, b, low, low_line, trace_range(c, b.symbol)));
+              // A minimum the package checks only with AOTI_RUNTIME_CHECK_INPUTS=1 does not stop an empty input.
+              if (low && *low >= 2 && !w.checks_gated_by_env) continue;
+              out.push_back(report(w, kernel, assertion, call, b, low, low_line, trace_range(c, static_cast<int>(m), b.symbol)));
             }
           }
         }
@@ -49,11 +51,12 @@ class LowerBoundMissing final : public BasicCheck {
   }
 
  private:
-  // The symbol's range as the trace recorded it, "" when no trace has it.
-  static std::string trace_range(const Case& c, const std::string& symbol) {
+  // The symbol's range as the model's own trace recorded it, "" when no trace has it.
+  static std::string trace_range(const Case& c, int model, const std::string& symbol) {
     for (const auto& trace : c.traces)
-      for (const auto& s : trace.symbols)
-        if (s.name == symbol) return fmt::format("[{}, {}]", s.range_lo, s.range_hi);
+      if (trace.model == model)
+        for (const auto& s : trace.symbols)
+          if (s.name == symbol) return fmt::format("[{}, {}]", s.range_lo, s.range_hi);
     return "";
   }
 
@@ -63,12 +66,15 @@ class LowerBoundMissing final : public BasicCheck {
     Finding f = new_finding(Severity::warning, 0.7);
     f.subject = fmt::format("kernel {} bound {}", kernel.name, b.symbol);
     f.title = fmt::format("Dim {} of `{}` may be {} yet bounds the index assert of `{}`", b.dim, b.input,
-                          low ? std::to_string(*low) : "0", kernel.name);
+                          low && *low < 2 ? std::to_string(*low) : "0", kernel.name);
     f.message = fmt::format(
         "`{}` = dim {} of input `{}`{} is the bound `{}` of `{}`; the package {} A size of 0 makes `{} - 1` negative, "
         "the negative-index wrap keeps it, and the assert fires on any input of that size.",
         b.symbol, b.dim, b.input, range.empty() ? "" : " (traced range " + range + ")", assertion.bound, assertion.message,
-        low ? fmt::format("accepts sizes down to {}.", *low) : "declares no lower bound for it.", assertion.bound);
+        !low                      ? std::string("declares no lower bound for it.")
+        : *low >= 2               ? fmt::format("checks a minimum of {} only when AOTI_RUNTIME_CHECK_INPUTS=1 is set.", *low)
+                                  : fmt::format("accepts sizes down to {}.", *low),
+        assertion.bound);
     f.why = "Empty and size-1 inputs are the edge cases export samples rarely cover; a missing lower-bound guard "
             "turns them into a device-side assert in production.";
     f.evidence.push_back(Evidence{wrapper_at(w, assertion.line),
@@ -80,8 +86,9 @@ class LowerBoundMissing final : public BasicCheck {
                                   fmt::format("dim {} of `{}`", b.dim, b.input)});
     if (low)
       f.evidence.push_back(Evidence{wrapper_at(w, low_line), fmt::format("if ({}_size[{}] < {})", b.input, b.dim, *low),
-                                    "the only lower bound the package checks"});
-    f.chain = {fmt::format("input {} dim {} may be {}", b.input, b.dim, low ? std::to_string(*low) : "0"),
+                                    w.checks_gated_by_env ? "the lower bound, checked only with AOTI_RUNTIME_CHECK_INPUTS=1"
+                                                          : "the only lower bound the package checks"});
+    f.chain = {fmt::format("input {} dim {} may be {}", b.input, b.dim, low && *low < 2 ? std::to_string(*low) : "0"),
                fmt::format("{} = {}", assertion.bound, b.symbol), fmt::format("assert {}", assertion.message)};
     f.next_steps = {{"export with a lower bound, so the input checks refuse empty inputs",
                      fmt::format("dynamic_shapes = {{\"x\": {{{}: torch.export.Dim(\"n\", min=2)}}}}", b.dim)},
