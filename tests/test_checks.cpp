@@ -458,7 +458,11 @@ TEST_CASE("shape.lower-bound-missing, shape.data-dependent-guard, customop.fake-
   REQUIRE(found.size() == 1);
   CHECK(mentions(found[0], "declares no lower bound"));
   w.input_checks.push_back({0, "arg0_1", InputCheckKind::dim_min, 0, 2, "", 20});
-  CHECK(run_check("shape.lower-bound-missing", c).empty());  // min 2: never empty
+  found = run_check("shape.lower-bound-missing", c);  // min 2, but checked only with the variable set
+  REQUIRE(found.size() == 1);
+  CHECK(mentions(found[0], "only when AOTI_RUNTIME_CHECK_INPUTS=1"));
+  w.checks_gated_by_env = false;
+  CHECK(run_check("shape.lower-bound-missing", c).empty());  // min 2, always checked: never empty
 
   TraceFacts trace;
   trace.artifact = "trace.log";
