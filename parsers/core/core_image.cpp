@@ -10,6 +10,13 @@ namespace aoti::parsers::core {
 
 namespace {
 
+// libelf's last error, never NULL (see last_dwfl_error in unwind.cpp).
+std::string last_elf_error() {
+  const char* message = elf_errmsg(-1);
+  return message ? message : "unknown libelf error";
+}
+
+
 // Note types we read (values from <elf.h>, spelled out because older headers lack some).
 // NT_PRPSINFO shares its number with NT_GNU_BUILD_ID: the owner name tells them apart.
 constexpr std::uint32_t k_nt_prstatus = 1;
@@ -100,11 +107,11 @@ std::optional<std::vector<FileMapping>> parse_file_note(const Desc& desc, std::s
 
 Parsed<CoreImage> CoreImage::open(FileDescriptor file, std::string_view name) {
   const std::string who(name);
-  if (elf_version(EV_CURRENT) == EV_NONE) return fail("libelf is unusable: " + std::string(elf_errmsg(-1)));
+  if (elf_version(EV_CURRENT) == EV_NONE) return fail("libelf is unusable: " + last_elf_error());
   CoreImage image;
   image.m_fd = std::move(file);
   image.m_elf = elf_begin(image.m_fd.get(), ELF_C_READ_MMAP, nullptr);
-  if (!image.m_elf) return fail(who + ": not readable as ELF: " + elf_errmsg(-1));
+  if (!image.m_elf) return fail(who + ": not readable as ELF: " + last_elf_error());
   GElf_Ehdr header;
   if (elf_kind(image.m_elf) != ELF_K_ELF || !gelf_getehdr(image.m_elf, &header))
     return fail(who + ": not an ELF file");
@@ -116,11 +123,11 @@ Parsed<CoreImage> CoreImage::open(FileDescriptor file, std::string_view name) {
                 "); only x86-64 cores are supported");
   std::size_t size = 0;
   const char* raw = elf_rawfile(image.m_elf, &size);
-  if (!raw) return fail(who + ": cannot map the file: " + elf_errmsg(-1));
+  if (!raw) return fail(who + ": cannot map the file: " + last_elf_error());
   image.m_file = {reinterpret_cast<const std::byte*>(raw), size};
 
   std::size_t phnum = 0;
-  if (elf_getphdrnum(image.m_elf, &phnum) != 0) return fail(who + ": unreadable program headers: " + elf_errmsg(-1));
+  if (elf_getphdrnum(image.m_elf, &phnum) != 0) return fail(who + ": unreadable program headers: " + last_elf_error());
   std::uint64_t previous = 0;
   std::uint64_t first_load_data = UINT64_MAX;
   std::uint64_t first_note = UINT64_MAX;
@@ -181,7 +188,7 @@ void CoreImage::parse_notes() {
     Elf_Data* data = elf_getdata_rawchunk(m_elf, static_cast<int64_t>(phdr.p_offset), available,
                                           phdr.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
     if (!data) {
-      m_notes.problems.push_back(std::string("unreadable notes: ") + elf_errmsg(-1));
+      m_notes.problems.push_back(std::string("unreadable notes: ") + last_elf_error());
       continue;
     }
     std::size_t offset = 0;

@@ -20,6 +20,14 @@ namespace aoti::parsers::core {
 
 namespace {
 
+// libdwfl's last error; elfutils 0.188 returns NULL for -1 when no error code was set, despite
+// its header, and a NULL into std::string crashes.
+std::string last_dwfl_error() {
+  const char* message = dwfl_errmsg(-1);
+  return message ? message : "unknown libdwfl error";
+}
+
+
 using aoti::core::CoreThread;
 using aoti::core::MappedModule;
 using aoti::core::StackFrame;
@@ -172,16 +180,16 @@ class Session {
   bool attach() {
     m_dwfl = dwfl_begin(&k_callbacks);
     if (!m_dwfl) {
-      m_attach_error = std::string("libdwfl: ") + dwfl_errmsg(-1);
+      m_attach_error = std::string("libdwfl: ") + last_dwfl_error();
       return false;
     }
     dwfl_report_begin(m_dwfl);
     if (dwfl_core_file_report(m_dwfl, m_image.elf(), nullptr) < 0)
-      m_health.push_back(std::string("libdwfl could not find the modules in the core: ") + dwfl_errmsg(-1));
+      m_health.push_back(std::string("libdwfl could not find the modules in the core: ") + last_dwfl_error());
     dwfl_report_end(m_dwfl, nullptr, nullptr);
     report_missing_models();
     if (dwfl_core_file_attach(m_dwfl, m_image.elf()) < 0) {
-      m_attach_error = std::string("libdwfl cannot read the threads: ") + dwfl_errmsg(-1);
+      m_attach_error = std::string("libdwfl cannot read the threads: ") + last_dwfl_error();
       m_health.push_back(m_attach_error + " (only each thread's registers and a stack scan are shown)");
       return false;
     }
@@ -203,7 +211,7 @@ class Session {
         const std::string name = module.path + (module.deleted ? std::string(k_deleted) : "");
         if (!dwfl_report_elf(m_dwfl, name.c_str(), (model.package + ":" + model.entry).c_str(), ::dup(fd), module.start,
                              false))
-          m_health.push_back("cannot report " + module.path + " to libdwfl: " + dwfl_errmsg(-1));
+          m_health.push_back("cannot report " + module.path + " to libdwfl: " + last_dwfl_error());
         break;
       }
     }
@@ -270,7 +278,7 @@ class Session {
           Dwarf_Addr pc = 0;
           bool activation = false;
           if (!dwfl_frame_pc(state, &pc, &activation)) {
-            walk->error = dwfl_errmsg(-1);
+            walk->error = last_dwfl_error();
             return DWARF_CB_ABORT;
           }
           if (walk->thread->frames.size() >= k_max_frames) {
@@ -293,7 +301,7 @@ class Session {
           return DWARF_CB_OK;
         },
         &walk);
-    if (ret != 0 && walk.error.empty()) walk.error = dwfl_errmsg(-1);
+    if (ret != 0 && walk.error.empty()) walk.error = last_dwfl_error();
     if (ret == 0 || thread.frames.size() >= k_max_frames) return;
     thread.unwind_error = walk.error.empty() ? "unwinding failed" : walk.error;
     if (!thread.frames.empty())
