@@ -40,11 +40,54 @@ class LoadMismatch final : public BasicCheck {
           {"or re-export and re-package the model on the device type you deploy on", ""}};
       out.push_back(std::move(f));
     }
+    for (const auto& e : c.log_events)
+      if (e.kind == LogEventKind::mixed_device_constants) from_mixed_constants(c, e, out);
     for (const auto& core : c.cores) from_crash(c, core, out);
     return out;
   }
 
  private:
+  // "Mixed-device constants ... Constant 'X' was compiled for a non-CPU device": when X is on the
+  // model's own (non-CPU) device, no constant was misplaced — the model was loaded on the CPU.
+  void from_mixed_constants(const Case& c, const LogEvent& e, std::vector<Finding>& out) const {
+    const ModelFacts* model = model_of(c, e);
+    std::string device = model ? model->device() : "";
+    const WrapperConstant* constant = nullptr;
+    if (model && model->wrapper)
+      for (const auto& k : model->wrapper->constants)
+        if (k.name == e.subject || k.original_fqn == e.subject) constant = &k;
+    const bool cpu_constants = model && model->wrapper &&
+                               std::any_of(model->wrapper->constants.begin(), model->wrapper->constants.end(),
+                                           [](const WrapperConstant& k) { return k.device_type == "cpu"; });
+    // A CPU constant in a CUDA model is device.constant-placement's; this is the other way round.
+    if (cpu_constants || device == "cpu") return;
+    if (device.empty()) device = "a GPU";
+    Finding f = new_finding(Severity::error, 0.85);
+    f.explains_failure = true;
+    f.subject = "load device";
+    f.title = fmt::format("A model compiled for {} was loaded on the CPU", device);
+    f.message = fmt::format("Loading failed on constant `{}`, which was compiled for {}: the model was created on the "
+                            "CPU (e.g. `aot_load(path, \"cpu\")`), and AOTI cannot move a {} model to another device type.",
+                            e.subject, device, device);
+    f.why = "Cross-device loading (compile on CUDA, load on CPU or the reverse) is not supported; it fails at load "
+            "or at the first run, often as a segfault.";
+    f.evidence.push_back(event_evidence(e, "the load error"));
+    if (constant)
+      f.evidence.push_back(Evidence{wrapper_at(*model->wrapper, constant->line),
+                                    fmt::format("constants_info_[{}].device_type = cached_torch_device_type_{}",
+                                                constant->index, constant->device_type),
+                                    fmt::format("`{}` belongs on {}", e.subject, constant->device_type)});
+    for (const auto& other : c.log_events)
+      if (other.kind == LogEventKind::api_call_failed && other.subject.starts_with("create_func_"))
+        f.evidence.push_back(event_evidence(other, "the model container could not be created"));
+    f.chain = {fmt::format("compiled for {}", device), "loaded on cpu", fmt::format("constant {}", e.subject), "load fails"};
+    f.next_steps = {{fmt::format("load on the device it was compiled for: `aot_load(path, \"{}\")`, or better the "
+                                 "package API, which picks the device type itself", device == "a GPU" ? "cuda" : device),
+                     "runner = torch._inductor.aoti_load_package(\"model.pt2\")"},
+                    {"or export and compile the model on the device type you deploy on", ""}};
+    out.push_back(std::move(f));
+  }
+
   // A CUDA package whose model .so crashed in a process that never loaded the CUDA driver: it was
   // loaded by a CPU-only runner.
   void from_crash(const Case& c, const CoreFacts& core, std::vector<Finding>& out) const {

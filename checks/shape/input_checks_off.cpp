@@ -53,7 +53,12 @@ class InputChecksOff final : public BasicCheck {
       const std::string phase = core ? crash_phase(*core) : "";
       const bool crash_with_inputs = core && phase != "loading the model" && phase != "loading the model's constants" &&
                                      phase != "destroying the model";
-      const bool failed = events_here(is_failure) || crash_with_inputs;
+      // A model that never loaded never read an input.
+      const bool load_failed = events_here([](const LogEvent& e) {
+        return e.kind == LogEventKind::mixed_device_constants ||
+               (e.kind == LogEventKind::api_call_failed && e.subject.starts_with("create_func_"));
+      });
+      const bool failed = (events_here(is_failure) && !load_failed) || crash_with_inputs;
 
       Finding f = new_finding(failed ? Severity::warning : Severity::note, failed ? 0.6 : 0.5);
       f.subject = "input checks " + model.name;

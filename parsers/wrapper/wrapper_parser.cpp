@@ -694,11 +694,16 @@ Parsed<core::WrapperFacts> parse_wrapper(std::string_view text, const core::Loca
 bool looks_like_wrapper(std::string_view head) {
   head = head.substr(0, k_sniff_bytes);
   if (head.find('\0') != std::string_view::npos) return false;
-  // Logs quote AOTI paths and names too ("API call failed at .../aoti_runner/..."), so only an
-  // include of the AOTI headers, or the model class being defined, marks a wrapper.
-  for (const std::string_view marker :
-       {"#include <torch/csrc/inductor/aoti_", "AOTInductorModel::AOTInductorModel(", "AOTInductorModel::run_impl("}) {
-    if (head.find(marker) != std::string_view::npos) return true;
+  // Logs quote AOTI paths and names too ("API call failed at .../aoti_runner/...", C++ stack frames
+  // "torch::aot_inductor::AOTInductorModel::run_impl(...)"), so only a line that starts with an
+  // include of the AOTI headers, or with the model class being defined, marks a wrapper.
+  for (std::size_t start = 0; start < head.size();) {
+    const std::size_t end = std::min(head.find('\n', start), head.size());
+    const std::string_view line = head.substr(start, end - start);
+    for (const std::string_view marker : {"#include <torch/csrc/inductor/aoti_", "AOTInductorModel::AOTInductorModel(",
+                                          "void AOTInductorModel::run_impl("})
+      if (line.starts_with(marker)) return true;
+    start = end + 1;
   }
   return false;
 }
