@@ -115,6 +115,18 @@ std::string fenced(std::string_view text, std::string_view info) {
   return fmt::format("{}{}\n{}\n{}\n", fence, info, content, fence);
 }
 
+// Every non-empty line of `text` prefixed with `indent`.
+std::string indented(const std::string& text, std::string_view indent) {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    const auto end = std::min(text.find('\n', at), text.size());
+    if (end > at) out += std::string(indent) + text.substr(at, end - at);
+    if (end < text.size()) out += '\n';
+    at = end + 1;
+  }
+  return out;
+}
+
 void write_summary(std::string& out, const core::Case& c, const std::vector<core::Finding>& findings) {
   out += "# aoti-analyze report\n\n";
   out += fmt::format("**Verdict:** {}\n\n", prose(verdict(findings)));
@@ -202,13 +214,16 @@ void write_finding(std::string& out, const core::Finding& finding) {
       std::string head = code_span(evidence.where.display());
       if (!evidence.note.empty()) head += (head.empty() ? "" : " — ") + prose(evidence.note);
       if (!head.empty()) lines.push_back(std::move(head));
+      // A multi-line excerpt (a thread's frames) keeps its lines in a block under the item.
+      const bool block = evidence.excerpt.find('\n') != std::string::npos;
       if (const auto excerpt = code_span(truncate(one_line(evidence.excerpt), k_excerpt_width));
-          !excerpt.empty())
+          !excerpt.empty() && !block)
         lines.push_back(excerpt);
       if (lines.empty()) continue;
       // A trailing backslash is CommonMark's hard line break, which survives editors that
       // strip trailing spaces.
       out += fmt::format("- {}\n", fmt::join(lines, "\\\n  "));
+      if (block) out += "\n" + indented(fenced(evidence.excerpt, "text"), "  ") + "\n";
     }
     out += '\n';
   }
@@ -219,15 +234,7 @@ void write_finding(std::string& out, const core::Finding& finding) {
       out += fmt::format("{}. {}\n", i + 1, prose(step.what.empty() ? std::string("run") : step.what));
       if (step.command.empty()) continue;
       // Indented under its list item, so the block belongs to the step it explains.
-      std::string block = fenced(step.command, "sh");
-      for (std::size_t at = 0; at < block.size();) {
-        const auto end = std::min(block.find('\n', at), block.size());
-        if (end > at) block.insert(at, "   ");
-        at = block.find('\n', at);
-        if (at == std::string::npos) break;
-        ++at;
-      }
-      out += '\n' + block + "\n";
+      out += '\n' + indented(fenced(step.command, "sh"), "   ") + "\n";
     }
   }
 }
