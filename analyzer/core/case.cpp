@@ -56,12 +56,6 @@ std::string ModelFacts::device() const {
   return "";
 }
 
-bool Case::has_observed_failure() const {
-  return !cores.empty() || std::any_of(log_events.begin(), log_events.end(), [](const LogEvent& e) {
-           return e.kind != LogEventKind::deprecated_api;
-         });
-}
-
 std::string short_symbol(std::string_view symbol) {
   std::string out;
   int angle = 0, paren = 0;

@@ -283,7 +283,6 @@ struct Case {
   std::vector<TraceFacts> traces;
   std::vector<SourceFacts> sources;
 
-  bool has_observed_failure() const;  // an error event in the logs, or a core
 };
 
 }  // namespace aoti::core

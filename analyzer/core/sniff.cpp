@@ -1,13 +1,10 @@
 #include "analyzer/core/sniff.hpp"
 
-#include <lzma.h>
-#include <zstd.h>
-
 #include <algorithm>
-#include <array>
 #include <fstream>
 #include <string_view>
 
+#include "parsers/core/core_reader.hpp"
 #include "parsers/source/source_reader.hpp"
 #include "parsers/trace/trace_reader.hpp"
 #include "parsers/wrapper/wrapper_parser.hpp"
@@ -30,35 +27,6 @@ std::string read_head(const fs::path& path, std::size_t count) {
 
 bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
-}
-
-// The first bytes of an xz stream, decoded: enough to tell an ELF core from anything else
-// without inflating the whole file.
-std::string xz_head(std::string_view compressed) {
-  lzma_stream stream = LZMA_STREAM_INIT;
-  if (lzma_stream_decoder(&stream, UINT64_MAX, 0) != LZMA_OK) return {};
-  std::array<std::uint8_t, 64> out{};
-  stream.next_in = reinterpret_cast<const std::uint8_t*>(compressed.data());
-  stream.avail_in = compressed.size();
-  stream.next_out = out.data();
-  stream.avail_out = out.size();
-  while (stream.avail_out > 0 && stream.avail_in > 0)
-    if (lzma_code(&stream, LZMA_RUN) != LZMA_OK) break;
-  const std::size_t produced = out.size() - stream.avail_out;
-  lzma_end(&stream);
-  return std::string(reinterpret_cast<const char*>(out.data()), produced);
-}
-
-std::string zstd_head(std::string_view compressed) {
-  ZSTD_DStream* stream = ZSTD_createDStream();
-  if (!stream) return {};
-  std::array<char, 64> out{};
-  ZSTD_inBuffer in{compressed.data(), compressed.size(), 0};
-  ZSTD_outBuffer output{out.data(), out.size(), 0};
-  while (output.pos < output.size && in.pos < in.size)
-    if (ZSTD_isError(ZSTD_decompressStream(stream, &output, &in))) break;
-  ZSTD_freeDStream(stream);
-  return std::string(out.data(), output.pos);
 }
 
 // ELF e_type at offset 16 (little-endian): 4 = ET_CORE, 3 = ET_DYN.
@@ -100,17 +68,12 @@ SniffedInput sniff(const fs::path& path, std::string display) {
     input.what = elf;
     return input;
   }
-  if (starts_with(head, "\xfd" "7zXZ")) {
-    const std::string inner = describe_elf(xz_head(head));
-    input.kind = inner == "ELF core dump" ? ArtifactKind::core_dump : ArtifactKind::unknown;
-    input.what = "xz-compressed " + (inner.empty() ? std::string("file") : inner);
-    return input;
-  }
-  if (starts_with(head, "\x28\xb5\x2f\xfd")) {
-    // A zstd block decodes only whole (up to 128 KiB compressed): give it one.
-    const std::string inner = describe_elf(zstd_head(read_head(path, k_zstd_block_bytes)));
-    input.kind = inner == "ELF core dump" ? ArtifactKind::core_dump : ArtifactKind::unknown;
-    input.what = "zstd-compressed " + (inner.empty() ? std::string("file") : inner);
+  const bool xz = starts_with(head, "\xfd" "7zXZ"), zstd = starts_with(head, "\x28\xb5\x2f\xfd");
+  if (xz || zstd) {
+    // The core reader knows its compressions; a zstd block decodes only whole (up to 128 KiB).
+    const bool core = parsers::core::looks_like_core(zstd ? read_head(path, k_zstd_block_bytes) : head);
+    input.kind = core ? ArtifactKind::core_dump : ArtifactKind::unknown;
+    input.what = std::string(xz ? "xz" : "zstd") + "-compressed " + (core ? "ELF core dump" : "file");
     return input;
   }
   if (is_binary(head)) {
