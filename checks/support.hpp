@@ -48,6 +48,8 @@ std::string show_lines_command(const core::Location& where, int first, int last)
 // The wrapper's own location with `line` set.
 core::Location wrapper_at(const core::WrapperFacts& w, int line);
 
+// "ns::op" -> "ns.op", the path under torch.ops (unchanged without "::").
+std::string torch_ops_path(std::string op);
 std::string shape_text(const std::vector<std::int64_t>& shape);  // "[1000, 32]"
 std::string join(const std::vector<std::string>& parts, std::string_view separator = ", ");
 

@@ -144,7 +144,7 @@ class FakeStaticShape final : public BasicCheck {
          fmt::format("@torch.library.register_fake(\"{}\")\ndef _(x):\n    return x.new_empty((x.shape[0] + 1, x.shape[1]))",
                      node.target)},
         {"check the fake against the real kernel at several sizes",
-         fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))", dotted(node.target))},
+         fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))", torch_ops_path(node.target))},
         {"re-export, re-package, and compare the outputs at two batch sizes", ""}};
     return f;
   }
@@ -213,15 +213,11 @@ class FakeStaticShape final : public BasicCheck {
                      fmt::format("{}: {}", node.name, node.shape)};
           f.next_steps = {{fmt::format("make the fake kernel of `{}` compute its output shape from the input's symbolic sizes", op), ""},
                           {"check the fake against the real kernel at several sizes",
-                           fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))", dotted(op))}};
+                           fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))", torch_ops_path(op))}};
           out.push_back(std::move(f));
         }
   }
 
-  static std::string dotted(std::string target) {
-    if (auto at = target.find("::"); at != std::string::npos) target.replace(at, 2, ".");
-    return target;
-  }
 };
 
 }  // namespace

@@ -24,11 +24,6 @@ bool is_known_library(const std::string& path) {
   return std::any_of(k_prefixes.begin(), k_prefixes.end(), [&](std::string_view p) { return name.starts_with(p); });
 }
 
-std::string dotted(std::string op) {
-  if (const auto at = op.find("::"); at != std::string::npos) op.replace(at, 2, ".");
-  return op;
-}
-
 class KernelCrash final : public BasicCheck {
  public:
   KernelCrash()
@@ -85,7 +80,7 @@ class KernelCrash final : public BasicCheck {
                        "aoti-analyze model.pt2 " + core.artifact + " <op sources>"},
                       {"check the op alone against its fake at the failing sizes",
                        fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))",
-                                   ops.empty() ? "<ns>.<op>" : dotted(ops.front()))},
+                                   ops.empty() ? "<ns>.<op>" : torch_ops_path(ops.front()))},
                       {"run once with the checks on to stop at the first bad input",
                        "AOTI_RUNTIME_CHECK_INPUTS=1 TORCH_SHOW_CPP_STACKTRACES=1 python <your script>"}};
       out.push_back(std::move(f));

@@ -100,8 +100,7 @@ class SymintSources final : public BasicCheck {
                      "ep = torch.export.export(model, args, dynamic_shapes=dynamic_shapes)"}};
     if (!op.empty())
       f.next_steps.push_back({"check the op at several sizes",
-                              fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))",
-                                          op_key(op).replace(op_key(op).find("::"), 2, "."))});
+                              fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))", torch_ops_path(op_key(op)))});
     if (frame) f.chain = {"dynamic dim", frame->code.substr(0, 60), fmt::format("{} line {}", function, lines.front()),
                           "dim specialized"};
     return f;

@@ -65,6 +65,16 @@ void GraphTextReader::add_node(core::TraceGraphNode node) {
   m_graph.nodes.push_back(std::move(node));
 }
 
+void GraphTextReader::add_placeholder(std::string_view name, std::string_view type, int line_number) {
+  core::TraceGraphNode node;
+  node.name = bounded(name);
+  node.op = "placeholder";
+  node.type = bounded(type);
+  node.shape = shape_of(type);
+  node.line = line_number;
+  add_node(std::move(node));
+}
+
 void GraphTextReader::parameters(std::string_view text, int line_number) {
   while (!text.empty()) {
     text = trim(text);
@@ -73,15 +83,7 @@ void GraphTextReader::parameters(std::string_view text, int line_number) {
     if (name.empty()) return;
     text.remove_prefix(name.size());
     std::string_view type;
-    if (name != "self" && take_annotation(text, type)) {
-      core::TraceGraphNode node;
-      node.name = bounded(name);
-      node.op = "placeholder";
-      node.type = bounded(type);
-      node.shape = shape_of(type);
-      node.line = line_number;
-      add_node(std::move(node));
-    }
+    if (name != "self" && take_annotation(text, type)) add_placeholder(name, type, line_number);
     const std::size_t comma = text.find(',');
     if (comma == std::string_view::npos) return;
     text.remove_prefix(comma + 1);
@@ -115,13 +117,7 @@ void GraphTextReader::statement(std::string_view text, int line_number) {
   const bool annotated = take_annotation(rest, type);
   if (annotated && (rest.empty() || rest[0] == ';' || rest[0] == ',')) {
     // `arg0_1: "f32[s77, 16]"; ` (flattened inputs) or `x: "f32[...]",` in a multi-line def
-    core::TraceGraphNode node;
-    node.name = bounded(name);
-    node.op = "placeholder";
-    node.type = bounded(type);
-    node.shape = shape_of(type);
-    node.line = line_number;
-    add_node(std::move(node));
+    add_placeholder(name, type, line_number);
     return;
   }
   if (!starts_with(rest, " = ")) return;

@@ -23,6 +23,8 @@ class GraphTextReader {
 
  private:
   void add_node(::aoti::core::TraceGraphNode node);
+  // A graph input: `x: "f32[s77, 16]"`.
+  void add_placeholder(std::string_view name, std::string_view type, int line_number);
   void parameters(std::string_view text, int line_number);  // `x: "f32[...]", y: "..."`
   void statement(std::string_view text, int line_number);
   void range_constraints(std::string_view text);
