@@ -26,5 +26,11 @@ std::unique_ptr<core::Check> make_cuda_illegal_memory_access();
 std::unique_ptr<core::Check> make_runtime_cxx_runtime_conflict();
 std::unique_ptr<core::Check> make_runtime_api_call_failed();
 std::unique_ptr<core::Check> make_api_deprecated();
+std::unique_ptr<core::Check> make_build_compile_failed();
+std::unique_ptr<core::Check> make_load_library_failed();
+std::unique_ptr<core::Check> make_export_failed();
+std::unique_ptr<core::Check> make_inductor_compile_failed();
+std::unique_ptr<core::Check> make_runtime_runner_error();
+std::unique_ptr<core::Check> make_error_unclassified();
 
 }  // namespace aoti::checks

@@ -286,16 +286,27 @@ void correlate(Case& c) {
 
 std::vector<Finding> run_checks(Case& c) {
   std::vector<Finding> findings;
+  std::vector<Finding> last_resort;
   for (const auto& check : all_checks()) {
     try {
       auto found = check->run(c);
       for (auto& f : found) {
         if (f.check.empty()) f.check = std::string(check->id());
-        findings.push_back(std::move(f));
+        (check->last_resort() ? last_resort : findings).push_back(std::move(f));
       }
     } catch (const std::exception& ex) {
       c.diagnostics.push_back({std::string(check->id()), std::string("check failed internally: ") + ex.what()});
     }
+  }
+  // A last-resort finding stands for an artifact whose error no other check explained.
+  std::vector<std::string> explained;
+  for (const auto& f : findings)
+    if (f.explains_failure)
+      for (const auto& e : f.evidence) explained.push_back(e.where.artifact);
+  for (auto& f : last_resort) {
+    const bool covered = !f.evidence.empty() &&
+                         std::find(explained.begin(), explained.end(), f.evidence.front().where.artifact) != explained.end();
+    if (!covered) findings.push_back(std::move(f));
   }
   return findings;
 }

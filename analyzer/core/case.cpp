@@ -39,6 +39,10 @@ std::string_view to_string(LogEventKind kind) {
     case LogEventKind::deprecated_api: return "deprecated-api";
     case LogEventKind::export_specialized: return "export-specialized";
     case LogEventKind::python_exception: return "python-exception";
+    case LogEventKind::compile_error: return "compile-error";
+    case LogEventKind::compile_command: return "compile-command";
+    case LogEventKind::load_error: return "load-error";
+    case LogEventKind::runtime_error: return "runtime-error";
   }
   return "unknown";
 }

@@ -243,8 +243,23 @@ enum class LogEventKind {
   deprecated_api,           // torch._export.aot_compile / aot_load
   export_specialized,       // You marked batch as dynamic but your code specialized it to be a constant (8)
   python_exception,         // torch.AcceleratorError: ... / RuntimeError: ... (last line of a traceback)
+  compile_error,            // x.cpp:384:33: error: ... / fatal error: cuda.h: No such file ... / ld: cannot find -lcuda
+  compile_command,          // the compiler command that failed (CppCompileError's `Command:`, an echoed g++ / nvcc line)
+  load_error,               // dlopen / ImportError / OSError: undefined symbol, cannot open shared object file, ...
+  runtime_error,            // the AOTI runtime's `Error: <what>`, the shim's `Exception in aoti_torch: ...`
 };
 std::string_view to_string(LogEventKind kind);
+
+// One frame of a Python traceback in a log: `File "x.py", line 77, in <module>` and its code line.
+struct LogFrame {
+  std::string file;
+  int line = 0;
+  std::string function;
+  std::string code;  // the next line, trimmed; "" when the log does not show it
+  int log_line = 0;  // the line of `File "..."` in the log
+  bool native = false;  // a C++ frame (c10's `frame #4: f + 0x4c (... in lib.so)`, gdb's `#0  0x.. in f (...)`):
+                        // `function` is the symbol, `file` the library or source file, `code` the line itself
+};
 
 struct LogEvent {
   LogEventKind kind = LogEventKind::python_exception;
@@ -262,8 +277,25 @@ struct LogEvent {
   // triton_assert: the assert message; api_call_failed: the failing call; export_specialized: symbol
   std::string subject;
   std::string value;     // export_specialized: "8"; cuda_error: the error text; api_call_failed: "144"
-  std::string source_file;  // triton_assert: the kernel's .py path; api_call_failed: the .cpp file
+  // triton_assert: the kernel's .py path; api_call_failed: the .cpp file; compile_error: the file the
+  // diagnostic is about; compile_command: the source it compiles; load_error: the library that
+  // required a missing symbol version; runtime_error: c10's or glog's file
+  std::string source_file;
   int source_line = 0;
+
+  // python_exception read from a traceback (one event per exception, its frames and message):
+  // Python frames outermost first (the innermost 48 when there are more); native frames (also on
+  // crashes and C++ errors) innermost first, the first 48.
+  std::vector<LogFrame> frames;
+  int user_frame = -1;           // index into frames of the innermost frame of the user's own code
+  // The message's further lines as printed (`backend='inductor' raised:` / `LoweringException: ...`,
+  // CppCompileError's `Command:` and `Output:`), from line where.line + 1 on, at most 60.
+  // compile_error: the lines under the diagnostic, up to its source excerpt (`  605 |     code`).
+  std::vector<std::string> detail;
+  std::string unit;              // compile_error: the file being compiled, when the error is in a header it includes
+  bool final = false;            // the last exception of the log: the one that ended the run
+  // compile_error / load_error / runtime_error: what kind of failure the line states ("missing header",
+  // "undefined symbol", ...) is in `problem`; the library, header or op it names in `subject`.
 
   // Set by correlation: index into Case::models of the model this event concerns, -1 if unknown;
   // and, when source_file:source_line is a line of a wrapper the case holds, that line's text.

@@ -16,6 +16,9 @@ class Check {
   virtual std::string_view family() const = 0;   // "device"
   virtual std::string_view summary() const = 0;  // one line for --list-checks
   virtual std::vector<Finding> run(const Case& c) const = 0;
+  // A last-resort check reports what no other check explained: its findings are kept only for the
+  // artifacts that no other finding explaining a failure cites (error.unclassified).
+  virtual bool last_resort() const { return false; }
   // The doc page (checks/docs/<id>.md), compiled into the binary.
   std::string_view doc() const;
 };

@@ -26,6 +26,12 @@ const std::vector<std::unique_ptr<Check>>& all_checks() {
     list.push_back(checks::make_runtime_cxx_runtime_conflict());
     list.push_back(checks::make_runtime_api_call_failed());
     list.push_back(checks::make_api_deprecated());
+    list.push_back(checks::make_build_compile_failed());
+    list.push_back(checks::make_load_library_failed());
+    list.push_back(checks::make_export_failed());
+    list.push_back(checks::make_inductor_compile_failed());
+    list.push_back(checks::make_runtime_runner_error());
+    list.push_back(checks::make_error_unclassified());
     return list;
   }();
   return checks;

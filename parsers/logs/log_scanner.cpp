@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "parsers/logs/failure_lines.hpp"
 #include "parsers/logs/text_scan.hpp"
 
 namespace aoti::parsers::logs {
@@ -31,6 +32,11 @@ constexpr std::size_t k_max_text = 1000;
 constexpr std::size_t k_max_field = 300;
 // A hostile log may hold millions of distinct errors; past this many, new ones are only counted.
 constexpr std::size_t k_max_events = 10000;
+// A traceback's frames and an exception message's further lines, per event.
+constexpr std::size_t k_max_frames = 48;
+constexpr std::size_t k_max_detail_lines = 60;
+// A compiler diagnostic's lines under it (message continued, source excerpt, caret).
+constexpr int k_max_diagnostic_tail = 4;
 
 // One flag per anchor substring; a line is parsed in detail only for the anchors it contains.
 enum AnchorFlag : std::uint64_t {
@@ -61,7 +67,28 @@ enum AnchorFlag : std::uint64_t {
   a_suggested_fixes = 1ull << 24,
   a_data_dependent = 1ull << 25,
   a_traceback = 1ull << 26,
+  a_error_word = 1ull << 27,
+  a_fatal_word = 1ull << 28,
+  a_undefined_reference = 1ull << 29,
+  a_cannot_find_library = 1ull << 30,
+  a_undefined_symbol = 1ull << 31,
+  a_cannot_open_object = 1ull << 32,
+  a_symbol_version = 1ull << 33,
+  a_wrong_elf_class = 1ull << 34,
+  a_invalid_elf = 1ull << 35,
+  a_missing_schema = 1ull << 36,
+  a_dlopen = 1ull << 37,
+  a_python_frame = 1ull << 38,
+  a_c10_frame = 1ull << 39,
+  a_included_from = 1ull << 40,
+  a_error_prefix = 1ull << 41,
+  a_shim_exception = 1ull << 42,
+  a_unknown_exception = 1ull << 43,
+  a_raised_from = 1ull << 44,
+  a_called_process = 1ull << 45,
 };
+constexpr std::uint64_t k_load_anchors = a_undefined_symbol | a_cannot_open_object | a_symbol_version | a_wrong_elf_class |
+                                         a_invalid_elf | a_missing_schema | a_dlopen;
 
 const AnchorSet& anchors() {
   static const AnchorSet set({
@@ -92,6 +119,25 @@ const AnchorSet& anchors() {
       {"Suggested fixes:", a_suggested_fixes},
       {"data-dependent expression", a_data_dependent},
       {"Traceback (most recent call last):", a_traceback},
+      {"error", a_error_word},
+      {"fatal ", a_fatal_word},
+      {"undefined reference to ", a_undefined_reference},
+      {": cannot find -l", a_cannot_find_library},
+      {": undefined symbol: ", a_undefined_symbol},
+      {": cannot open shared object file", a_cannot_open_object},
+      {": version ", a_symbol_version},
+      {": wrong ELF class: ", a_wrong_elf_class},
+      {": invalid ELF header", a_invalid_elf},
+      {"Could not find schema for ", a_missing_schema},
+      {"Error in dlopen", a_dlopen},
+      {"File \"", a_python_frame},
+      {"frame #", a_c10_frame},
+      {"In file included from ", a_included_from},
+      {"Error: ", a_error_prefix},
+      {"Exception in aoti_torch: ", a_shim_exception},
+      {"Unknown exception occurred.", a_unknown_exception},
+      {"Exception raised from ", a_raised_from},
+      {"Command '[", a_called_process},
   });
   return set;
 }
@@ -156,9 +202,11 @@ class Scanner {
     m_number = number;
 
     bool exception_line = false;
+    const bool message_line = m_detail_event >= 0 && continue_detail(found);
     if (m_in_traceback) exception_line = continue_traceback();
     if (m_pending_terminate) finish_terminate();
     if (m_in_suggested_fixes) continue_suggested_fixes();
+    if (m_diagnostic_event >= 0 || m_pending_bare) continue_diagnostic();
 
     if (found & a_input_handles) input_check();
     if (found & a_mixed_device) mixed_device();
@@ -178,14 +226,27 @@ class Scanner {
     if (found & a_not_all_values) not_all_values();
     if (found & a_suggested_fixes) m_in_suggested_fixes = true;
     if ((found & a_data_dependent) && !exception_line && !m_saw_data_dependent) data_dependent();
+    // Failures around the runtime: the build, the loader, the AOTI runtime's own error lines.
+    if (found & (a_error_word | a_fatal_word | a_undefined_reference | a_cannot_find_library)) compiler_line();
+    if ((found & a_included_from) || (m_include_line == m_number - 1 && trim(line).starts_with("from "))) include_line();
+    command_line(found);
+    if (found & k_load_anchors) load_line();
+    if (found & (a_error_prefix | a_shim_exception | a_unknown_exception | a_raised_from)) runtime_line(found);
+    native_frame_line(found);
+    const bool in_traceback_or_message = m_in_traceback || exception_line || message_line;
+    if (!in_traceback_or_message && (found & a_python_frame)) start_traceback_at_frame();
+    else if (!in_traceback_or_message) bare_exception();
     if (found & a_traceback) {
       m_in_traceback = true;
       m_traceback_prefix = line.substr(0, line.find("Traceback (most recent call last):"));
+      m_frames.clear();
+      m_detail_event = -1;
     }
   }
 
   LogScan finish(std::uint64_t lines) {
     if (m_pending_terminate) commit_terminate();
+    if (m_last_exception >= 0) m_events[static_cast<std::size_t>(m_last_exception)].final = true;
     LogScan scan;
     scan.events = std::move(m_events);
     scan.lines = lines;
@@ -219,8 +280,23 @@ class Scanner {
     m_folded.emplace(std::move(full_key), m_events.size());
     if (e.text.empty()) e.text = clean_text(trim(m_line), k_max_text);
     m_events.push_back(std::move(e));
+    const int index = static_cast<int>(m_events.size() - 1);
+    switch (m_events.back().kind) {
+      case LogEventKind::segfault: m_last_crash = index; [[fallthrough]];
+      case LogEventKind::python_exception:
+      case LogEventKind::runtime_error:
+      case LogEventKind::terminate:
+      case LogEventKind::cuda_error:
+      case LogEventKind::load_error:
+      case LogEventKind::api_call_failed: m_last_error = index; break;
+      default: break;
+    }
     return &m_events.back();
   }
+
+  // Whether `e` is the event add() just appended (not one it folded into an earlier one).
+  bool appended(const LogEvent* e) const { return e && e == &m_events.back() && e->repeats == 1; }
+  int index_of(const LogEvent* e) const { return static_cast<int>(e - m_events.data()); }
 
   // Error: input_handles[0]: dim value is too large at 0, expected to be <= 1024, but got: 4096
   void input_check() {
@@ -513,24 +589,324 @@ class Scanner {
   bool continue_traceback() {
     auto body = m_line;
     if (!m_traceback_prefix.empty() && body.starts_with(m_traceback_prefix)) body.remove_prefix(m_traceback_prefix.size());
-    if (body.empty() || body[0] == ' ' || body[0] == '\t') return false;
+    if (const auto frame = python_frame(body)) {
+      push_frame(m_frames, *frame);
+      return false;
+    }
+    if (body.empty() || body[0] == ' ' || body[0] == '\t') {
+      set_code(m_frames, body);
+      return false;
+    }
     m_in_traceback = false;
-    std::size_t end = 0;
-    while (end < body.size() && (is_identifier_char(body[end]) || body[end] == '.')) ++end;
-    const auto type = body.substr(0, end);
-    const auto last = type.substr(type.rfind('.') == std::string_view::npos ? 0 : type.rfind('.') + 1);
-    if (last.empty() || last[0] < 'A' || last[0] > 'Z') return false;
-    if (end < body.size() && body[end] != ':') return false;
+    const auto type = exception_type_at_start(body);
+    if (type.empty()) {
+      m_frames.clear();
+      return false;
+    }
+    const std::size_t end = type.size();
     auto e = event(LogEventKind::python_exception);
     e.subject = clean_text(type, k_max_field);
     e.value = clean_text(trim(body.substr(std::min(end + 1, body.size()))), k_max_field);
+    classify_exception(e, body);
+    e.frames = std::move(m_frames);
+    m_frames.clear();
+    e.user_frame = user_frame_of(e.frames);
+    const auto key = e.subject + "|" + e.value;
+    exception_added(add(std::move(e), key));
+    return true;
+  }
+
+  // What an exception message states that other events also report: checks use it to route.
+  void classify_exception(LogEvent& e, std::string_view body) {
     if (body.find("data-dependent expression") != std::string_view::npos) {
       e.problem = "data-dependent guard";
       m_saw_data_dependent = true;
+    } else if (body.find("Constraints violated (") != std::string_view::npos) {
+      e.problem = "constraint violation";
+    } else if (body.find("There was no fake impl registered for ") != std::string_view::npos ||
+               body.find(": attempted to run this operator with Meta tensors") != std::string_view::npos) {
+      // torch.library.custom_op's fake_impl, and the Meta fallback for an op without a Meta kernel.
+      e.problem = "missing fake";
+    } else if (load_failure(body)) {
+      e.problem = "load failure";
     }
-    const auto key = e.subject + "|" + e.value;
-    add(std::move(e), key);
+  }
+
+  void exception_added(const LogEvent* e) {
+    if (!e) return;
+    m_last_exception = index_of(e);
+    if (appended(e)) m_detail_event = index_of(e), m_detail_blank = 0;
+  }
+
+  void push_frame(std::vector<core::LogFrame>& frames, const PythonFrame& frame) {
+    if (frames.size() >= k_max_frames) frames.erase(frames.begin());
+    frames.push_back({clean_text(frame.file, k_max_field), frame.line, clean_text(frame.function, k_max_field), "", m_number, false});
+  }
+
+  // The code line under a frame (`    gm = _export_to_torch_ir(`), not the caret line under it.
+  void set_code(std::vector<core::LogFrame>& frames, std::string_view body) {
+    const auto code = trim(body);
+    if (frames.empty() || code.empty() || code.find_first_not_of("^~ ") == std::string_view::npos) return;
+    auto& frame = frames.back();
+    if (frame.native || !frame.code.empty() || frame.log_line != m_number - 1) return;
+    frame.code = clean_text(code, k_max_field);
+  }
+
+  static int user_frame_of(const std::vector<core::LogFrame>& frames) {
+    for (std::size_t i = frames.size(); i-- > 0;)
+      if (!frames[i].native && !is_framework_file(frames[i].file)) return static_cast<int>(i);
+    return -1;
+  }
+
+  // A log that starts inside a traceback (a paste that lost its first lines): its first frame starts it.
+  void start_traceback_at_frame() {
+    const auto frame = python_frame(m_line);
+    if (!frame) return;
+    const auto indent = m_line.find("File \"");
+    // Python indents frames by two spaces under `Traceback`; whatever is before that is a prefix.
+    m_traceback_prefix = std::string(m_line.substr(0, indent >= 2 ? indent - 2 : 0));
+    m_in_traceback = true;
+    m_frames.clear();
+    m_detail_event = -1;
+    push_frame(m_frames, *frame);
+  }
+
+  // The lines after an exception line that continue its message, until the next traceback, the next
+  // log record, or three blank lines. Returns whether this line was one of them.
+  bool continue_detail(std::uint64_t found) {
+    auto& e = m_events[static_cast<std::size_t>(m_detail_event)];
+    const auto body = m_line;
+    const bool stop = (found & a_traceback) || body.starts_with("The above exception was the direct cause") ||
+                      body.starts_with("During handling of the above exception") || is_log_record_start(body) ||
+                      e.detail.size() >= k_max_detail_lines || static_cast<int>(e.detail.size()) != m_number - e.where.line - 1;
+    if (stop) {
+      m_detail_event = -1;
+      return false;
+    }
+    if (trim(body).empty()) {
+      if (++m_detail_blank >= 3) {
+        m_detail_event = -1;
+        return false;
+      }
+    } else {
+      m_detail_blank = 0;
+    }
+    e.detail.push_back(clean_text(body, k_max_text));
+    // Dynamo's `from user code:` frames: the model line that failed to trace.
+    if (const auto frame = python_frame(body)) {
+      push_frame(e.frames, *frame);
+      e.user_frame = user_frame_of(e.frames);
+    } else {
+      set_code(e.frames, body);
+    }
     return true;
+  }
+
+  // `V0815 19:38:37.056000 8614645568 torch/...] ...` (torch's logging), `[E1119 16:44:43.826 ...]` (glog).
+  static bool is_log_record_start(std::string_view line) {
+    if (line.starts_with('[')) line.remove_prefix(1);
+    if (line.size() < 6 || std::string_view("DIWEFV").find(line[0]) == std::string_view::npos) return false;
+    return digits_at(line, 1).size() == 4 && line[5] == ' ';
+  }
+
+  // `RuntimeError: method->execute() failed with error 0x12` or `ImportError: ...` outside any
+  // traceback (a paste of the last line only), or an exception a program printed itself
+  // (`aot_compile failed: InductorError: ...`).
+  void bare_exception() {
+    const auto line = trim(m_line);
+    const auto is_error_type = [](std::string_view type) {
+      const auto last = type.substr(type.rfind('.') == std::string_view::npos ? 0 : type.rfind('.') + 1);
+      return (last.ends_with("Error") && last != "Error") || (last.ends_with("Exception") && last != "Exception");
+    };
+    std::size_t start = 0;
+    auto type = exception_type_at_start(line);
+    if (type.empty() || !is_error_type(type)) {
+      type = {};
+      // After the program's own words: `<words>: <Type>: message`, the first two colons only.
+      for (std::size_t colon = line.find(": "), n = 0; colon != std::string_view::npos && n < 2; colon = line.find(": ", colon + 2), ++n) {
+        const auto candidate = exception_type_at_start(line.substr(colon + 2));
+        if (!candidate.empty() && is_error_type(candidate) && line.size() > colon + 2 + candidate.size()) {
+          type = candidate, start = colon + 2;
+          break;
+        }
+      }
+    }
+    if (type.empty() || line.size() <= start + type.size() || line[start + type.size()] != ':') return;
+    auto e = event(LogEventKind::python_exception);
+    e.subject = clean_text(type, k_max_field);
+    const auto body = line.substr(start);
+    e.value = clean_text(trim(body.substr(type.size() + 1)), k_max_field);
+    classify_exception(e, body);
+    const auto key = e.subject + "|" + e.value;
+    const LogEvent* added = add(std::move(e), key);
+    if (!added) return;
+    m_last_exception = index_of(added);
+    if (start == 0 && appended(added)) m_detail_event = index_of(added), m_detail_blank = 0;
+  }
+
+  // ---- the build -------------------------------------------------------------------------------
+
+  void compiler_line() {
+    const auto d = compiler_diagnostic(m_line);
+    if (!d) return;
+    auto e = event(LogEventKind::compile_error);
+    e.problem = d->problem;
+    e.subject = clean_text(d->subject, k_max_field);
+    e.value = clean_text(d->message, k_max_field);
+    e.source_file = clean_text(d->file, k_max_field);
+    e.source_line = d->line;
+    if (m_include_line > 0 && m_number - m_include_line <= 8) e.unit = m_include_root;
+    // A bare `error:` is a compiler's when its source excerpt follows, or when the log already
+    // holds compiler output.
+    if (d->bare && !m_saw_compiler) {
+      e.text = clean_text(trim(m_line), k_max_text);
+      m_pending_bare = std::move(e);
+      m_diagnostic_event = -1;
+      return;
+    }
+    commit_diagnostic(std::move(e));
+  }
+
+  void commit_diagnostic(LogEvent e) {
+    m_saw_compiler = true;
+    const auto key = fmt::format("{}|{}|{}|{}", e.problem, e.source_file, e.source_line, e.value);
+    const int line = e.where.line;
+    const LogEvent* added = add(std::move(e), key);
+    m_diagnostic_event = appended(added) ? index_of(added) : -1;
+    m_diagnostic_line = line;
+  }
+
+  // The lines under a diagnostic: its message where a paste broke it, the source excerpt
+  // (`  605 |     int64_t int_array_0[] = {buf0};`) and the caret line.
+  void continue_diagnostic() {
+    if (m_pending_bare) {
+      if (m_number - m_pending_bare->where.line > k_max_diagnostic_tail) {
+        m_pending_bare.reset();
+      } else if (is_compiler_excerpt(m_line)) {
+        auto e = std::move(*m_pending_bare);
+        m_pending_bare.reset();
+        commit_diagnostic(std::move(e));
+      } else {
+        m_pending_bare->detail.push_back(clean_text(m_line, k_max_text));
+        return;
+      }
+    }
+    if (m_diagnostic_event < 0) return;
+    auto& e = m_events[static_cast<std::size_t>(m_diagnostic_event)];
+    const auto body = trim(m_line);
+    const bool excerpt = is_compiler_excerpt(m_line) || body.starts_with('|');
+    const bool continued = e.detail.empty() && e.source_file.empty() && !body.empty() && !compiler_diagnostic(m_line);
+    const bool after_excerpt = !e.detail.empty() && is_compiler_excerpt(e.detail.back()) && !body.empty() &&
+                               !compiler_diagnostic(m_line);  // an excerpt line that a paste broke
+    if (m_number - m_diagnostic_line > k_max_diagnostic_tail || !(excerpt || continued || after_excerpt) ||
+        static_cast<int>(e.detail.size()) != m_number - e.where.line - 1) {
+      m_diagnostic_event = -1;
+      return;
+    }
+    e.detail.push_back(clean_text(m_line, k_max_text));
+  }
+
+  void include_line() {
+    const auto file = include_chain_file(m_line);
+    if (file.empty()) return;
+    m_include_root = clean_text(file, k_max_field);
+    m_include_line = m_number;
+  }
+
+  void command_line(std::uint64_t found) {
+    if (!(found & a_called_process)) {
+      // Most lines are not commands: only a short first word can name a compiler.
+      const auto first = first_word(m_line);
+      if (first.empty() || first.size() > 120 || (first != "+" && first != "$" && first.find("cc") == std::string_view::npos &&
+                                                  first.find("++") == std::string_view::npos &&
+                                                  first.find("clang") == std::string_view::npos && first != "icpx" && first != "icx"))
+        return;
+    }
+    const auto command = compiler_command(m_line);
+    if (!command) return;
+    auto e = event(LogEventKind::compile_command);
+    e.subject = clean_text(command->compiler, k_max_field);
+    e.source_file = clean_text(command->source, k_max_field);
+    e.value = clean_text(command->output, k_max_field);
+    if (!command->status.empty()) e.problem = "exit status " + command->status;
+    const auto key = fmt::format("{}|{}|{}", e.subject, e.source_file, e.value);
+    add(std::move(e), key);
+  }
+
+  // ---- loading ---------------------------------------------------------------------------------
+
+  void load_line() {
+    const auto failure = load_failure(m_line);
+    if (!failure) return;
+    auto e = event(LogEventKind::load_error);
+    e.problem = failure->problem;
+    e.subject = clean_text(failure->library, k_max_field);
+    e.value = clean_text(failure->detail, k_max_field);
+    e.source_file = clean_text(failure->required_by, k_max_field);
+    const auto key = fmt::format("{}|{}|{}", e.problem, e.subject, e.value);
+    add(std::move(e), key);
+  }
+
+  // ---- the AOTI runtime's own error lines ------------------------------------------------------
+
+  void runtime_line(std::uint64_t found) {
+    const auto line = trim(m_line);
+    auto e = event(LogEventKind::runtime_error);
+    if ((found & a_raised_from) && line.starts_with("Exception raised from ")) {
+      // c10: `Exception raised from make_tensor at aten/src/ATen/Functions.cpp:25 (most recent call first):`
+      const auto rest = line.substr(22);
+      const auto at = rest.find(" at ");
+      if (at == std::string_view::npos) return;
+      e.problem = "raised from";
+      e.subject = clean_text(rest.substr(0, at), k_max_field);
+      auto where = first_word(rest.substr(at + 4));
+      const auto colon = where.rfind(':');
+      if (colon == std::string_view::npos) return;
+      e.source_file = clean_text(where.substr(0, colon), k_max_field);
+      e.source_line = to_int(digits_at(where, colon + 1)).value_or(0);
+    } else if (found & a_shim_exception) {
+      // `[E1119 16:44:43.826 shim_common.cpp:403] Exception in aoti_torch: Specified device ...`
+      e.problem = "shim exception";
+      e.subject = "aoti_torch";
+      e.value = clean_text(trim(after(m_line, "Exception in aoti_torch: ")), k_max_field);
+      find_glog_location(m_line, e.source_file, e.source_line);
+    } else if ((found & a_unknown_exception) && line.starts_with("Unknown exception occurred.")) {
+      e.problem = "unknown exception";
+    } else if ((found & a_error_prefix) && line.starts_with("Error: ") && !line.starts_with("Error: input_handles[")) {
+      // The AOTI runtime's interface prints `Error: <what()>` before returning a failure code.
+      e.problem = "error";
+      e.value = clean_text(trim(line.substr(7)), k_max_field);
+    } else {
+      return;
+    }
+    const auto key = fmt::format("{}|{}|{}|{}", e.problem, e.subject, e.value, e.source_file);
+    add(std::move(e), key);
+  }
+
+  // glog's `[E1119 16:44:43.826121120 shim_common.cpp:403] ...`: the file and line in the prefix.
+  static void find_glog_location(std::string_view line, std::string& file, int& number) {
+    if (!line.starts_with('[')) return;
+    const auto close = line.find(']');
+    if (close == std::string_view::npos) return;
+    const auto where = last_word(line.substr(1, close - 1));
+    const auto colon = where.rfind(':');
+    if (colon == std::string_view::npos) return;
+    file = clean_text(where.substr(0, colon), k_max_field);
+    number = to_int(digits_at(where, colon + 1)).value_or(0);
+  }
+
+  // c10's and gdb's native frames belong to the error or crash just before them.
+  void native_frame_line(std::uint64_t found) {
+    const auto line = trim(m_line);
+    if (!(found & a_c10_frame) && !(line.size() > 2 && line[0] == '#' && line[1] >= '0' && line[1] <= '9')) return;
+    const auto frame = native_frame(m_line);
+    if (!frame) return;
+    const int target = frame->from_gdb && m_last_crash >= 0 ? m_last_crash : m_last_error;
+    if (target < 0) return;
+    auto& frames = m_events[static_cast<std::size_t>(target)].frames;
+    if (frames.size() >= k_max_frames) return;
+    frames.push_back({clean_text(frame->module, k_max_field), 0, clean_text(frame->symbol, k_max_field),
+                      clean_text(line, k_max_text), m_number, true});
   }
 
   std::string m_display;
@@ -545,6 +921,18 @@ class Scanner {
   std::optional<LogEvent> m_pending_terminate;
   bool m_in_suggested_fixes = false;
   bool m_saw_data_dependent = false;
+  std::vector<core::LogFrame> m_frames;  // the current traceback's frames
+  int m_detail_event = -1;               // the exception whose message the next lines may continue
+  int m_detail_blank = 0;
+  int m_last_exception = -1;             // the last Python exception: the one that ended the run
+  int m_last_error = -1;                 // the last error event, for the native frames after it
+  int m_last_crash = -1;                 // the last crash signal, for a debugger's backtrace after it
+  int m_diagnostic_event = -1;           // the compiler diagnostic whose excerpt may follow
+  int m_diagnostic_line = 0;
+  std::optional<LogEvent> m_pending_bare;  // a bare `error:` waiting for its source excerpt
+  bool m_saw_compiler = false;
+  std::string m_include_root;            // the outermost file of the last `In file included from` chain
+  int m_include_line = 0;
 };
 
 // Splits a byte stream into lines and feeds them to the scanner, keeping at most k_max_line

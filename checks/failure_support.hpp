@@ -1,0 +1,58 @@
+// What the failure checks share (build.compile-failed, load.library-failed, export.failed,
+// inductor.compile-failed, runtime.runner-error, error.unclassified): which log events state an
+// error, how a Python exception chain is read, which check a failure belongs to, and evidence for
+// the exception's own lines and the user's frame.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/core/case.hpp"
+#include "analyzer/core/finding.hpp"
+
+namespace aoti::checks::failures {
+
+// The exception types of a Python exception, outermost first: its own type, then the ones its
+// message names (`InductorError: LoweringException: NotImplementedError: ...`, BackendCompilerFailed's
+// `backend='inductor' raised:` / `LoweringException: ...`). Last components only: "InductorError".
+std::vector<std::string> exception_types(const core::LogEvent& e);
+bool names_type(const core::LogEvent& e, std::string_view type);
+// Whether a frame of the exception's traceback is in a file whose path holds `part` ("torch/_inductor/").
+bool raised_in(const core::LogEvent& e, std::string_view part);
+// The message and its further lines, for searching.
+std::string message_text(const core::LogEvent& e);
+
+// Which failure check a Python exception belongs to (each check takes only its own; the routes to
+// the shape and custom-op checks are marked on the event by the log reader).
+enum class Route { none, build, load, export_, inductor, runner, routed_elsewhere };
+Route route_of(const core::LogEvent& e);
+
+// Whether an event states an error (anything but a deprecation note or a compiler command).
+bool is_error(const core::LogEvent& e);
+
+// The events of one artifact, in order.
+std::vector<const core::LogEvent*> events_of(const core::Case& c, const std::string& artifact);
+std::vector<std::string> log_artifacts(const core::Case& c);  // artifacts that produced events, in order
+
+// Evidence: the exception line, the first `n` lines of its message, the user's frame.
+core::Evidence line_evidence(const core::LogEvent& e, int line, const std::string& text, std::string note);
+void add_detail_evidence(const core::LogEvent& e, std::size_t first, std::size_t count, const std::string& note,
+                         std::vector<core::Evidence>& out);
+// The user's own frame (`File "x.py", line 77, in <module>` and its code line), when there is one.
+void add_user_frame_evidence(const core::LogEvent& e, std::vector<core::Evidence>& out);
+const core::LogFrame* user_frame(const core::LogEvent& e);
+
+// `python /home/me/export.py` when the traceback's outermost frame is a script's `<module>`.
+std::string script_command(const core::LogEvent& e);
+// The script command of any exception in the artifact, "" if none names one.
+std::string script_command(const core::Case& c, const std::string& artifact);
+
+// A mangled C++ symbol, demangled; the input unchanged when it is not one.
+std::string demangle(const std::string& symbol);
+
+// Shell-quotes an argument when it needs it.
+std::string shell_word(const std::string& text);
+
+}  // namespace aoti::checks::failures
