@@ -47,13 +47,26 @@ bool any_type(const std::vector<std::string>& types, std::initializer_list<std::
   return false;
 }
 
-// The innermost Python frame in PyTorch's own code, "" when there is none.
-std::string innermost_torch_file(const LogEvent& e) {
-  for (auto frame = e.frames.rbegin(); frame != e.frames.rend(); ++frame)
-    if (!frame->native && (frame->file.find("/torch/") != std::string::npos || frame->file.starts_with("torch/")))
-      return frame->file;
-  return "";
+// Which phase of PyTorch a traceback was in: its innermost frame in one of the phases' folders
+// (an error in export's tracing machinery is below torch/export; Inductor's below torch/_inductor).
+Route phase_of(const LogEvent& e) {
+  for (auto frame = e.frames.rbegin(); frame != e.frames.rend(); ++frame) {
+    if (frame->native) continue;
+    const std::string& file = frame->file;
+    // Loading a compiled model: aot_load, aoti_load_package and the package loader.
+    if (file.find("torch/_inductor/package/") != std::string::npos || file.find("torch/export/pt2_archive/") != std::string::npos ||
+        (file.find("torch/_export/") != std::string::npos && frame->function == "aot_load") ||
+        (file.find("torch/_inductor/") != std::string::npos && frame->function == "aoti_load_package"))
+      return Route::runner;
+    if (file.find("torch/_inductor/") != std::string::npos) return Route::inductor;
+    if (file.find("torch/_dynamo/") != std::string::npos || file.find("torch/export/") != std::string::npos ||
+        file.find("torch/_export/") != std::string::npos)
+      return Route::export_;
+  }
+  return Route::none;
 }
+
+bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 
@@ -89,29 +102,47 @@ Route route_of(const LogEvent& e) {
     return Route::routed_elsewhere;
   if (e.problem == "load failure") return Route::load;
   const auto types = exception_types(e);
+  const std::string message = message_text(e);
   // The build: Inductor's compile errors, a compiler that could not run, or an error raised while
-  // building C++ (cpp_builder, cpp_extension: the CUDA toolkit or compiler not found).
-  const bool compiler_process = names_type(e, "CalledProcessError") && e.value.find("Command '[") != std::string::npos;
+  // building C++ (cpp_builder, cpp_extension: the CUDA toolkit or compiler not found; Triton's
+  // launcher build: no C compiler).
+  const bool compiler_process = names_type(e, "CalledProcessError") && has(e.value, "Command '[");
   if (any_type(types, {"CppCompileError", "CUDACompileError", "InvalidCxxCompiler"}) || compiler_process ||
-      raised_in(e, "torch/utils/cpp_extension.py") || raised_in(e, "torch/_inductor/cpp_builder.py"))
+      raised_in(e, "torch/utils/cpp_extension.py") || raised_in(e, "torch/_inductor/cpp_builder.py") ||
+      raised_in(e, "triton/runtime/build.py") ||
+      // triton/runtime/build.py's and torch/utils/cpp_extension.py's own messages, when no frame is shown
+      has(message, "Failed to find C compiler. Please specify via CC environment variable") ||
+      has(message, "mismatches the version that was used to compile") || has(message, "CUDA_HOME environment variable is not set"))
     return Route::build;
+  // torch/_inductor/exc.py's GPUTooOldForTriton, raised when Inductor picks its GPU backend.
+  if (has(message, "which is too old to be supported by the triton GPU compiler")) return Route::inductor;
+  const Route phase = phase_of(e);
+  if (phase == Route::runner) return Route::runner;
   if (any_type(types, {"LoweringException", "MissingOperatorWithoutDecomp", "MissingOperatorWithDecomp",
                        "CppWrapperCodegenError", "SubgraphLoweringException", "CompilationError", "InductorError"}))
     return Route::inductor;
-  if (names_type(e, "BackendCompilerFailed") && e.value.find("backend='inductor'") != std::string::npos) return Route::inductor;
-  const std::string torch_file = innermost_torch_file(e);
+  if (names_type(e, "BackendCompilerFailed") && has(e.value, "backend='inductor'")) return Route::inductor;
   if (any_type(types, {"Unsupported", "UserError", "TorchRuntimeError", "InternalTorchDynamoError",
                        "UncapturedHigherOrderOpError", "ConstraintViolationError", "GuardOnDataDependentSymNode",
                        "SpecializationError", "ExportError", "TorchDynamoException"}) ||
       e.subject.starts_with("torch._dynamo.") || e.subject.starts_with("torch._export.") || e.subject.starts_with("torch.export."))
     return Route::export_;
-  if (torch_file.find("torch/_inductor/package/") != std::string::npos) return Route::runner;
-  if (torch_file.find("torch/_inductor/") != std::string::npos) return Route::inductor;
-  if (torch_file.find("torch/_dynamo/") != std::string::npos || torch_file.find("torch/export/") != std::string::npos ||
-      torch_file.find("torch/_export/") != std::string::npos)
+  if (phase != Route::none) return phase;
+  // Export's functionalization (tracing machinery below torch/export when the frames above were cut).
+  if (raised_in(e, "torch/_subclasses/functional_tensor.py") || raised_in(e, "torch/_functorch/") ||
+      raised_in(e, "torch/fx/experimental/proxy_tensor.py"))
     return Route::export_;
-  if (e.value.find(" API call failed at ") != std::string::npos) return Route::runner;
+  if (has(e.value, " API call failed at ")) return Route::runner;
+  // torch.fx's Interpreter ran a node of the graph (export's re-trace, its decompositions).
+  if (has(message, "While executing %")) return Route::export_;
   return Route::none;
+}
+
+bool is_shape_error(std::string_view text) {
+  for (std::string_view marker : {"shapes cannot be multiplied", "must match the size of tensor", "' is invalid for input of size",
+                                  "Sizes of tensors must match", "size mismatch"})
+    if (text.find(marker) != std::string_view::npos) return true;
+  return false;
 }
 
 bool is_error(const LogEvent& e) {
@@ -156,9 +187,7 @@ const LogFrame* user_frame(const LogEvent& e) {
 void add_user_frame_evidence(const LogEvent& e, std::vector<Evidence>& out) {
   const LogFrame* frame = user_frame(e);
   if (!frame) return;
-  out.push_back(line_evidence(e, frame->log_line,
-                              fmt::format("File \"{}\", line {}{}", frame->file, frame->line,
-                                          frame->function.empty() ? "" : ", in " + frame->function),
+  out.push_back(line_evidence(e, frame->log_line, frame->text,
                               fmt::format("the innermost frame of your own code ({}:{})", frame->file, frame->line)));
   if (!frame->code.empty()) out.push_back(line_evidence(e, frame->log_line + 1, frame->code, "the line that raised"));
 }

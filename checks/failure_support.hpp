@@ -29,6 +29,11 @@ std::string message_text(const core::LogEvent& e);
 enum class Route { none, build, load, export_, inductor, runner, routed_elsewhere };
 Route route_of(const core::LogEvent& e);
 
+// ATen's own shape-check messages (`mat1 and mat2 shapes cannot be multiplied (3x1 and 2x1)`, `The
+// size of tensor a (3) must match the size of tensor b (2) ...`, `shape '[2, 3]' is invalid for input
+// of size 4`): an op rejected the sizes it was given.
+bool is_shape_error(std::string_view text);
+
 // Whether an event states an error (anything but a deprecation note or a compiler command).
 bool is_error(const core::LogEvent& e);
 

@@ -467,8 +467,20 @@ TEST_CASE("Python exceptions") {
     CHECK(e.subject == "KeyboardInterrupt");
     CHECK(e.value.empty());
   }
-  SUBCASE("RuntimeError outside a traceback is not an exception event") {
-    CHECK(scan_log_text("RuntimeError: something", "log").events.empty());
+  SUBCASE("an exception line outside a traceback is an exception event: a paste of its last line states the failure") {
+    const auto e = only_event("RuntimeError: method->execute() failed with error 0x12");
+    CHECK(e.kind == LogEventKind::python_exception);
+    CHECK(e.subject == "RuntimeError");
+    CHECK(e.value == "method->execute() failed with error 0x12");
+    CHECK(e.final);
+  }
+  SUBCASE("nor is a warning, nor the AOTI runtime's `Error:` prefix, an exception") {
+    CHECK(of_kind(scan_log_text("UserWarning: x\nError: something\n", "log"), LogEventKind::python_exception).empty());
+  }
+  SUBCASE("an exception a program printed after its own words") {
+    const auto e = only_event("aot_compile failed: InductorError: OSError: no compiler");
+    CHECK(e.subject == "InductorError");
+    CHECK(e.value == "OSError: no compiler");
   }
 }
 

@@ -298,14 +298,15 @@ std::vector<Finding> run_checks(Case& c) {
       c.diagnostics.push_back({std::string(check->id()), std::string("check failed internally: ") + ex.what()});
     }
   }
-  // A last-resort finding stands for an artifact whose error no other check explained.
-  std::vector<std::string> explained;
+  // A last-resort finding stands for an artifact whose error no other check explained: neither in it
+  // nor in another output of the same run (stdout beside stderr, in one folder).
+  std::vector<fs::path> explained;
   for (const auto& f : findings)
     if (f.explains_failure)
-      for (const auto& e : f.evidence) explained.push_back(e.where.artifact);
+      for (const auto& e : f.evidence) explained.push_back(folder_of(e.where.artifact));
   for (auto& f : last_resort) {
-    const bool covered = !f.evidence.empty() &&
-                         std::find(explained.begin(), explained.end(), f.evidence.front().where.artifact) != explained.end();
+    const bool covered = !f.evidence.empty() && std::find(explained.begin(), explained.end(),
+                                                          folder_of(f.evidence.front().where.artifact)) != explained.end();
     if (!covered) findings.push_back(std::move(f));
   }
   return findings;

@@ -258,7 +258,8 @@ struct LogFrame {
   std::string code;  // the next line, trimmed; "" when the log does not show it
   int log_line = 0;  // the line of `File "..."` in the log
   bool native = false;  // a C++ frame (c10's `frame #4: f + 0x4c (... in lib.so)`, gdb's `#0  0x.. in f (...)`):
-                        // `function` is the symbol, `file` the library or source file, `code` the line itself
+                        // `function` is the symbol, `file` the library or source file
+  std::string text;  // the frame's own line as the log holds it, trimmed
 };
 
 struct LogEvent {

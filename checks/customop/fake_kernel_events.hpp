@@ -42,10 +42,61 @@ class FakeKernelEvents final : public BasicCheck {
                         {"check it", fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))", event.op)}};
         out.push_back(std::move(f));
       }
+    if (missing)
+      for (const auto& e : c.log_events)
+        if (e.kind == LogEventKind::python_exception && e.problem == "missing fake") out.push_back(from_log(e));
     return out;
   }
 
  private:
+  // The op a missing-fake error names: torch.library.custom_op's `There was no fake impl registered
+  // for <CustomOpDef(ns::op)>`, the Meta fallback's `ns::op: attempted to run this operator with Meta
+  // tensors`, draft_export's `torch.ops.ns.op.default is missing a fake kernel implementation`.
+  static std::string op_of(const LogEvent& e) {
+    const std::string& text = e.text;
+    if (const auto at = text.find("<CustomOpDef("); at != std::string::npos) {
+      const auto end = text.find(")>", at);
+      if (end != std::string::npos) return text.substr(at + 13, end - at - 13);
+    }
+    if (const auto at = text.find(": attempted to run this operator with Meta tensors"); at != std::string::npos) {
+      const auto start = text.find_last_of(" '\"(", at);
+      return text.substr(start == std::string::npos ? 0 : start + 1, at - (start == std::string::npos ? 0 : start + 1));
+    }
+    if (e.subject == "draft_export" && e.value.starts_with("torch.ops.")) {
+      // "torch.ops.ns.op.default" -> "ns::op"
+      std::string path = e.value.substr(10);
+      if (const auto dot = path.find('.'); dot != std::string::npos) path.replace(dot, 1, "::");
+      if (const auto overload = path.rfind('.'); overload != std::string::npos && overload > path.find("::")) path.resize(overload);
+      return path;
+    }
+    return "";
+  }
+
+  Finding from_log(const LogEvent& e) const {
+    const std::string op = op_of(e);
+    const std::string name = op.empty() ? "a custom op" : "`" + op + "`";
+    Finding f = new_finding(Severity::error, 0.85);
+    f.explains_failure = true;
+    f.subject = "op " + (op.empty() ? e.text.substr(0, 60) : op);
+    f.title = fmt::format("Custom op {} has no fake (meta) kernel", name);
+    f.message = fmt::format("Tracing needed the output shape of {} without running it, and no fake kernel is registered "
+                            "for it: the log reports `{}`.", name, e.text.substr(0, 300));
+    f.why = "Without a fake kernel the op cannot be traced with symbolic shapes: torch.compile and export fail on it.";
+    f.evidence.push_back(event_evidence(e, "the error"));
+    if (e.user_frame >= 0 && static_cast<std::size_t>(e.user_frame) < e.frames.size()) {
+      const auto& frame = e.frames[static_cast<std::size_t>(e.user_frame)];
+      f.evidence.push_back(Evidence{Location{e.where.artifact, "", frame.log_line}, frame.text, "the user line that called the op"});
+      if (!frame.code.empty())
+        f.evidence.push_back(Evidence{Location{e.where.artifact, "", frame.log_line + 1}, frame.code, "the call"});
+    }
+    if (!op.empty())
+      f.next_steps = {{"register a fake kernel that computes the output's shape, dtype and device from the inputs' (for an "
+                       "op made with torch.library.custom_op, `<op function>.register_fake` does the same)",
+                       fmt::format("@torch.library.register_fake(\"{}\")\ndef _(*args, **kwargs):\n    ...", op)},
+                      {"check it", fmt::format("torch.library.opcheck(torch.ops.{}.default, args)", torch_ops_path(op))}};
+    return f;
+  }
+
   std::string_view m_event;
 };
 

@@ -42,6 +42,9 @@ class LoadMismatch final : public BasicCheck {
     }
     for (const auto& e : c.log_events)
       if (e.kind == LogEventKind::mixed_device_constants) from_mixed_constants(c, e, out);
+    for (const auto& e : c.log_events)
+      if (e.kind == LogEventKind::runtime_error && e.value.find(" does not match device of data ") != std::string::npos)
+        from_constant_device(e, out);
     for (const auto& core : c.cores) from_crash(c, core, out);
     return out;
   }
@@ -85,6 +88,41 @@ class LoadMismatch final : public BasicCheck {
                                  "package API, which picks the device type itself", device == "a GPU" ? "cuda" : device),
                      "runner = torch._inductor.aoti_load_package(\"model.pt2\")"},
                     {"or export and compile the model on the device type you deploy on", ""}};
+    out.push_back(std::move(f));
+  }
+
+  // ATen's `Specified device cuda:1 does not match device of data cuda:0`, raised while the model
+  // loaded its constants (`load_constants` among the frames after it): the model was loaded on
+  // another device than the one its constants were created for.
+  void from_constant_device(const LogEvent& e, std::vector<Finding>& out) const {
+    const auto at = e.value.find("Specified device ");
+    const auto mid = e.value.find(" does not match device of data ");
+    if (at == std::string::npos || mid == std::string::npos || mid < at) return;
+    const std::string loaded = e.value.substr(at + 17, mid - at - 17);
+    std::string data = e.value.substr(mid + 31);
+    data = data.substr(0, data.find_first_of(" ,;"));
+    const LogFrame* constants = nullptr;
+    for (const auto& frame : e.frames)
+      if (frame.native && frame.function.find("load_constants") != std::string::npos) constants = &frame;
+    if (!constants || loaded.empty() || data.empty()) return;
+    Finding f = new_finding(Severity::error, 0.8);
+    f.explains_failure = true;
+    f.subject = "load device index";
+    f.title = fmt::format("The model was loaded on {}, but its constants were made for {}", loaded, data);
+    f.message = fmt::format("While the model loaded its constants (`{}`), the runtime created a tensor on {} from data "
+                            "that lives on {}: `{}`.", constants->function.substr(0, 120), loaded, data, e.value);
+    f.why = fmt::format("The model's constants are tied to the device it was compiled on ({}); loading it on another "
+                        "device ({}) makes the runtime wrap data of one device as a tensor of the other. AOTI versions "
+                        "that create the constants with the compile-time device index fail this way; a newer torch "
+                        "creates them on the device the model is loaded on.", data, loaded);
+    f.evidence.push_back(event_evidence(e, "the runtime's error"));
+    if (!constants->text.empty())
+      f.evidence.push_back(Evidence{Location{e.where.artifact, "", constants->log_line}, constants->text,
+                                    "the model was loading its constants"});
+    f.chain = {fmt::format("compiled on {}", data), fmt::format("loaded on {}", loaded), "load_constants", "load fails"};
+    f.next_steps = {{fmt::format("load the model on the device it was compiled on ({}), or re-compile it on {}", data, loaded), ""},
+                    {"see the installed torch version; newer versions place the constants on the load device",
+                     "python -c \"import torch; print(torch.__version__)\""}};
     out.push_back(std::move(f));
   }
 

@@ -78,8 +78,8 @@ class Unclassified final : public BasicCheck {
     f.why = "No check of this tool explains this error yet, so it is reported as the log states it: the quoted line "
             "and the frame it names are where to start.";
     f.evidence.push_back(event_evidence(e, "the error that ended the run"));
-    if (native && !native->code.empty())
-      f.evidence.push_back(fl::line_evidence(e, native->log_line, native->code, "the innermost native frame"));
+    if (native && !native->text.empty())
+      f.evidence.push_back(fl::line_evidence(e, native->log_line, native->text, "the innermost native frame"));
     fl::add_user_frame_evidence(e, f.evidence);
     const std::string script = fl::script_command(c, artifact);
     if (e.kind == LogEventKind::segfault || e.kind == LogEventKind::terminate) {

@@ -73,18 +73,26 @@ class ExportFailed final : public BasicCheck {
     const auto types = fl::exception_types(e);
     const std::string type = types.empty() ? e.subject : types.front();
     const LogFrame* frame = fl::user_frame(e);
-    f.subject = "export " + type;
-    f.title = fmt::format("Export failed: `{}: {}`", type, first_line(e.value, 140));
-    f.message = fmt::format("Tracing the model for export stopped with `{}: {}`{}.", e.subject, first_line(e.value, 300),
+    // An exception whose type line the log lost (only its message and FX's `While executing` remain).
+    const std::string stated = type.empty() ? first_line(e.value, 300) : fmt::format("{}: {}", e.subject, first_line(e.value, 300));
+    f.subject = "export " + (type.empty() ? first_line(e.value, 60) : type);
+    f.title = fmt::format("Export failed: `{}`", type.empty() ? first_line(e.value, 140) : fmt::format("{}: {}", type, first_line(e.value, 140)));
+    f.message = fmt::format("Tracing the model for export stopped with `{}`{}.", stated,
                             frame ? fmt::format(", at {}:{}{}", frame->file, frame->line, frame->code.empty() ? "" : fmt::format(": `{}`", frame->code)) : "");
     f.why = why_of(type, e);
     f.evidence.push_back(event_evidence(e, "the exception that stopped export"));
-    // Dynamo's explanation and hints, as it printed them.
+    // Dynamo's explanation and hints as it printed them, and FX's node that was running.
     for (std::size_t i = 0; i < e.detail.size() && f.evidence.size() < 6; ++i) {
       const std::string& line = e.detail[i];
       const auto text = line.substr(std::min(line.size(), line.find_first_not_of(' ')));
       if (text.starts_with("Explanation:") || text.starts_with("Hint:") || text.starts_with("Developer debug context:"))
         f.evidence.push_back(fl::line_evidence(e, e.where.line + 1 + static_cast<int>(i), text, text.starts_with("Hint:") ? "Dynamo's hint" : "Dynamo's explanation"));
+      if (text.starts_with("While executing %")) {
+        f.evidence.push_back(fl::line_evidence(e, e.where.line + 1 + static_cast<int>(i), text, "the graph node that was running"));
+        if (const auto target = text.find("target="); target != std::string::npos)
+          f.message += fmt::format(" It happened while running the graph node `{}`.",
+                                   text.substr(target + 7, text.find_first_of("]( ", target + 7) - target - 7));
+      }
     }
     fl::add_user_frame_evidence(e, f.evidence);
     const std::string script = fl::script_command(c, artifact);

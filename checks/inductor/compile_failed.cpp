@@ -114,7 +114,15 @@ class CompileFailed final : public BasicCheck {
       f.why = "The error was raised by Inductor itself while it lowered the graph or generated code: an Inductor "
               "limitation or bug for something in this graph, not an error in the model's code.";
     }
+    // Where in Inductor it was raised: the innermost frame under torch/_inductor.
+    const LogFrame* inside = nullptr;
+    for (const auto& frame : e.frames)
+      if (!frame.native && frame.file.find("torch/_inductor/") != std::string::npos) inside = &frame;
+    if (inside)
+      f.message += fmt::format(" It was raised in Inductor's `{}` ({}:{}).", inside->function,
+                               inside->file.substr(inside->file.find("torch/_inductor/")), inside->line);
     f.evidence.push_back(event_evidence(e, "the exception that stopped the compile"));
+    if (inside) f.evidence.push_back(fl::line_evidence(e, inside->log_line, inside->text, "the innermost Inductor frame"));
     if (target_index >= 0) fl::add_detail_evidence(e, static_cast<std::size_t>(target_index), 3, "the op and its arguments", f.evidence);
     else fl::add_detail_evidence(e, 0, 2, "the exception's message", f.evidence);
     fl::add_user_frame_evidence(e, f.evidence);

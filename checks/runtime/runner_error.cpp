@@ -23,6 +23,11 @@ std::string basename_of(std::string_view path) {
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
+std::string folder_of(std::string_view path) {
+  const auto slash = path.find_last_of('/');
+  return std::string(slash == std::string_view::npos ? "" : path.substr(0, slash));
+}
+
 // `create_func_( &container_handle_, ...)` -> "create_func_".
 std::string call_name(std::string_view call) {
   const auto paren = call.find('(');
@@ -53,7 +58,37 @@ std::string_view call_purpose(std::string_view call) {
 bool explained_elsewhere(const LogEvent& cause) {
   const std::string& v = cause.value;
   return v.starts_with("input_handles[") || v.find("Could not find schema for ") != std::string::npos ||
-         v == "CUDA driver error: file not found" || v.find("Mixed-device constants") != std::string::npos;
+         v == "CUDA driver error: file not found" || v.find("Mixed-device constants") != std::string::npos ||
+         fl::is_shape_error(v);  // shape.input-checks-off's
+}
+
+// The artifact states a cause that another check reports (an input-check error, tensors on two
+// devices, an illegal memory access, a device assert, a wrapper line the package holds): the runner's
+// exception is only how that cause surfaced.
+bool explained_by_other_checks(const Case& c, const std::vector<const LogEvent*>& events) {
+  for (const LogEvent* e : events) {
+    switch (e->kind) {
+      case LogEventKind::input_check_error:
+      case LogEventKind::tensors_on_different_devices:
+      case LogEventKind::pointer_on_host:
+      case LogEventKind::out_tensor_device:
+      case LogEventKind::mixed_device_constants:
+      case LogEventKind::triton_assert:
+        return true;
+      case LogEventKind::cuda_error:
+        if (e->value == "an illegal memory access was encountered" || e->value == "device-side assert triggered") return true;
+        break;
+      case LogEventKind::api_call_failed:
+        if (e->source_file.ends_with(".wrapper.cpp")) {
+          const ModelFacts* model = model_of(c, *e);
+          if (model && model->wrapper) return true;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return false;
 }
 
 class RunnerError final : public BasicCheck {
@@ -76,6 +111,12 @@ class RunnerError final : public BasicCheck {
         if (e->kind == LogEventKind::python_exception && fl::route_of(*e) == fl::Route::runner && !loader) loader = e;
       }
       if (!call && !size_error && !loader) continue;
+      // The run's other outputs (stdout beside stderr) say the same about it.
+      const std::string folder = folder_of(artifact);
+      std::vector<const LogEvent*> run_events;
+      for (const auto& e : c.log_events)
+        if (folder_of(e.where.artifact) == folder) run_events.push_back(&e);
+      if (explained_by_other_checks(c, run_events)) continue;
       const LogEvent* anchor = size_error ? size_error : call ? call : loader;
       const LogEvent* cause = size_error ? size_error : cause_before(events, *anchor);
       if (cause && explained_elsewhere(*cause)) continue;
@@ -91,8 +132,9 @@ class RunnerError final : public BasicCheck {
     const LogEvent* cause = nullptr;
     for (const LogEvent* e : events) {
       if (e->where.line > anchor.where.line || anchor.where.line - e->where.line > k_cause_window) continue;
-      if (e->kind == LogEventKind::runtime_error && (e->problem == "error" || e->problem == "shim exception" ||
-                                                     e->problem == "unknown exception"))
+      if ((e->kind == LogEventKind::runtime_error && (e->problem == "error" || e->problem == "shim exception" ||
+                                                      e->problem == "unknown exception")) ||
+          e->kind == LogEventKind::cuda_error)
         cause = e;
     }
     return cause;

@@ -48,6 +48,24 @@ class DataDependentGuard final : public BasicCheck {
       f.message = fmt::format("The log reports `{}`.", e.text.substr(0, 300));
       f.why = "A branch or check on a data-dependent size cannot be compiled once for every input.";
       f.evidence.push_back(event_evidence(e, "the error"));
+      // Where the guard was raised, as the message says it (`Caused by: (_export/non_strict_utils.py:683
+      // in __torch_function__)`).
+      for (std::size_t i = 0; i < e.detail.size(); ++i)
+        if (const auto start = e.detail[i].find_first_not_of(' ');
+            start != std::string::npos && e.detail[i].compare(start, 10, "Caused by:") == 0) {
+          f.evidence.push_back(Evidence{Location{e.where.artifact, "", e.where.line + 1 + static_cast<int>(i)},
+                                        e.detail[i].substr(start), "where the guard was raised"});
+          break;
+        }
+      // The user's frame the log names (a traceback's, or draft_export's user stacktrace).
+      if (e.user_frame >= 0 && static_cast<std::size_t>(e.user_frame) < e.frames.size()) {
+        const auto& frame = e.frames[static_cast<std::size_t>(e.user_frame)];
+        f.message += fmt::format(" It was raised from your code at {}:{}{}.", frame.file, frame.line,
+                                 frame.code.empty() ? "" : fmt::format(": `{}`", frame.code));
+        f.evidence.push_back(Evidence{Location{e.where.artifact, "", frame.log_line}, frame.text, "the user frame"});
+        if (!frame.code.empty())
+          f.evidence.push_back(Evidence{Location{e.where.artifact, "", frame.log_line + 1}, frame.code, "the user line"});
+      }
       f.next_steps = {{"find the line with the trace", "TORCH_LOGS=\"+dynamic\" TORCH_TRACE=/tmp/trace python <your script>"},
                       {"replace the branch by torch._check(...) on the value's range", ""}};
       out.push_back(std::move(f));

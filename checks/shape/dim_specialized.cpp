@@ -71,7 +71,23 @@ class DimSpecialized final : public BasicCheck {
     f.why = "A package exported this way runs only at that size: other sizes are refused by the input checks, "
             "or, with checks off, crash or compute garbage. The usual culprit is code that reads a concrete "
             "size — `x.size(0)` in a C++ meta kernel, `int(x.shape[0])` in a Python fake kernel, a branch on a size.";
-    if (s.log) f.evidence.push_back(event_evidence(*s.log, "the export error"));
+    if (s.log) {
+      f.evidence.push_back(event_evidence(*s.log, "the export error"));
+      // The exception's own lines that state it for this dim (`- Not all values of batch = ...
+      // inferred to be a constant (1).`).
+      for (const auto& e : c.log_events)
+        if (e.kind == LogEventKind::python_exception && e.where.artifact == s.log->where.artifact &&
+            e.where.line == s.log->where.line)
+          for (std::size_t i = 0; i < e.detail.size(); ++i)
+            if (e.detail[i].find("Not all values of " + dim + " ") != std::string::npos ||
+                e.detail[i].find("You marked " + dim + " ") != std::string::npos) {
+              const auto start = e.detail[i].find_first_not_of(' ');
+              f.evidence.push_back(Evidence{Location{e.where.artifact, "", e.where.line + 1 + static_cast<int>(i)},
+                                            e.detail[i].substr(start == std::string::npos ? 0 : start),
+                                            "why export refused the dynamic dim"});
+              break;
+            }
+    }
     if (s.trace) {
       f.evidence.push_back(Evidence{Location{s.trace->where.artifact, "", s.trace->where.line},
                                     fmt::format("{} -> {} ({})", s.trace->symbol, value, s.trace->reason),

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "checks/checks.hpp"
+#include "checks/failure_support.hpp"
 #include "checks/support.hpp"
 
 namespace aoti::checks {
@@ -99,7 +100,35 @@ class InputChecksOff final : public BasicCheck {
              "AOTI_RUNTIME_CHECK_INPUTS=1 CUDA_LAUNCH_BLOCKING=1 PYTORCH_NO_CUDA_MEMORY_CACHING=1 python <your script>"});
       out.push_back(std::move(f));
     }
+    for (const auto& e : c.log_events)
+      if (e.kind == LogEventKind::runtime_error && e.problem == "error" && failures::is_shape_error(e.value) &&
+          std::none_of(c.log_events.begin(), c.log_events.end(), [&](const LogEvent& other) {
+            return other.kind == LogEventKind::input_check_error && other.where.artifact == e.where.artifact;
+          }) &&
+          std::none_of(out.begin(), out.end(), [](const Finding& f) { return f.subject.starts_with("input checks"); }))
+        out.push_back(from_shape_error(e));
     return out;
+  }
+
+ private:
+  // The AOTI runtime's `Error: mat1 and mat2 shapes cannot be multiplied (3x1 and 2x1)`: an op inside
+  // the model rejected the sizes it got. The generated code is consistent for every input inside the
+  // contract it was compiled for, so an input outside it reached the kernels unchecked.
+  Finding from_shape_error(const LogEvent& e) const {
+    Finding f = new_finding(Severity::error, 0.6);
+    f.explains_failure = true;
+    f.subject = "input checks (shape error)";
+    f.title = fmt::format("The model ran on inputs outside its compiled shapes, with input checks off: `{}`", e.value.substr(0, 120));
+    f.message = fmt::format("An op inside the AOTI model rejected the sizes it was given: `{}`. The AOTI runtime printed "
+                            "it (`Error: ...`), and the log shows no input-check error.", e.value);
+    f.why = "The generated code computes every intermediate size from the inputs it was compiled for; a shape error "
+            "inside it means an input outside that contract (another batch size, a static dim of another size) reached "
+            "the kernels. The runtime checks inputs against the contract only with AOTI_RUNTIME_CHECK_INPUTS=1; "
+            "without it the result is an error deep inside an op, an illegal memory access or silently wrong output.";
+    f.evidence.push_back(event_evidence(e, "the AOTI runtime's error"));
+    f.next_steps = {{"re-run with the runtime's input checks on: they name the input and dim outside the contract",
+                     "export AOTI_RUNTIME_CHECK_INPUTS=1"}};
+    return f;
   }
 };
 

@@ -310,9 +310,12 @@ std::optional<LoadFailure> load_failure(std::string_view line) {
     return f;
   }
   // glibc: `/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by x.so)`.
-  if (const auto at = s.find(": version "); at != k_npos && s.find(" not found", at) != k_npos) {
+  if (const auto at = s.find(": version "); at != k_npos) {
     const auto version = quoted(s.substr(at + 10));
-    if (!version.empty()) {
+    // ` not found (required by x)`, possibly on the next line when a paste broke this one.
+    const bool stated = s.find(" not found", at) != k_npos ||
+                        (!version.empty() && trim(s.substr(at + 10)).size() <= version.size() + 2 + 4);
+    if (!version.empty() && stated && version.find('_') != k_npos) {
       f.problem = "missing symbol version";
       f.library = library_before(at);
       f.detail = std::string(version);
@@ -352,6 +355,18 @@ std::optional<LoadFailure> load_failure(std::string_view line) {
 
 std::optional<PythonFrame> python_frame(std::string_view line) {
   const auto s = trim(line);
+  // torch.export.draft_export's report: `File /x/y.py, lineno 98, in _base_distribution`.
+  if (s.starts_with("File ") && !s.starts_with("File \"")) {
+    const auto at = s.find(", lineno ");
+    if (at == k_npos || at <= 5) return std::nullopt;
+    PythonFrame frame;
+    frame.file = std::string(s.substr(5, at - 5));
+    const auto number = digits_at(s, at + 9);
+    if (number.empty()) return std::nullopt;
+    frame.line = to_int(number).value_or(0);
+    if (const auto in = s.find(", in ", at + 9); in != k_npos) frame.function = std::string(trim(s.substr(in + 5)));
+    return frame;
+  }
   if (!s.starts_with("File \"")) return std::nullopt;
   const auto close = s.find('"', 6);
   if (close == k_npos || !s.substr(close).starts_with("\", line ")) return std::nullopt;

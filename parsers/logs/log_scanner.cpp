@@ -86,6 +86,13 @@ enum AnchorFlag : std::uint64_t {
   a_unknown_exception = 1ull << 43,
   a_raised_from = 1ull << 44,
   a_called_process = 1ull << 45,
+  a_draft_data_dependent = 1ull << 46,
+  a_draft_missing_fake = 1ull << 47,
+  a_draft_frame = 1ull << 48,
+  a_syscall_result = 1ull << 49,
+  a_required_by = 1ull << 50,
+  a_device_guard = 1ull << 51,
+  a_while_executing = 1ull << 52,
 };
 constexpr std::uint64_t k_load_anchors = a_undefined_symbol | a_cannot_open_object | a_symbol_version | a_wrong_elf_class |
                                          a_invalid_elf | a_missing_schema | a_dlopen;
@@ -138,6 +145,13 @@ const AnchorSet& anchors() {
       {"Unknown exception occurred.", a_unknown_exception},
       {"Exception raised from ", a_raised_from},
       {"Command '[", a_called_process},
+      {"unable to evaluate the value of `", a_draft_data_dependent},
+      {" is missing a fake kernel implementation", a_draft_missing_fake},
+      {", lineno ", a_draft_frame},
+      {") = ", a_syscall_result},
+      {"(required by ", a_required_by},
+      {"GuardImpl initialized with non-", a_device_guard},
+      {"While executing %", a_while_executing},
   });
   return set;
 }
@@ -189,6 +203,51 @@ bool is_identifier_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+bool is_digit_char(char c) { return c >= '0' && c <= '9'; }
+
+// `2024-04-11T19:39:33.1626214Z` / `2024-04-11 19:39:33,123`: the length of an ISO timestamp at the
+// start of `text`, 0 when there is none.
+std::size_t iso_timestamp_length(std::string_view text) {
+  constexpr std::string_view k_shape = "dddd-dd-ddxdd:dd:dd";
+  if (text.size() < k_shape.size()) return 0;
+  for (std::size_t i = 0; i < k_shape.size(); ++i) {
+    const char want = k_shape[i];
+    const char c = text[i];
+    if (want == 'd' ? !is_digit_char(c) : want == 'x' ? (c != 'T' && c != ' ') : c != want) return 0;
+  }
+  std::size_t end = k_shape.size();
+  if (end < text.size() && (text[end] == '.' || text[end] == ',')) {
+    ++end;
+    while (end < text.size() && is_digit_char(text[end])) ++end;
+  }
+  if (end < text.size() && text[end] == 'Z') ++end;
+  return end;
+}
+
+// What CI systems and loggers put before every line: `[2024-04-11T19:39:18.128Z] ` (Jenkins),
+// `2024-04-11T19:39:33.1626214Z ` (GitHub Actions), `ERROR 07-23 07:21:49 [core.py:586] ` (vLLM's
+// logger). glog's `[E1119 16:44:43.826 shim_common.cpp:403] ` stays: it names the file that spoke.
+std::string_view strip_log_prefix(std::string_view line) {
+  if (line.size() > 2 && line[0] == '[' && is_digit_char(line[1])) {
+    const auto close = line.find("] ");
+    if (close != std::string_view::npos && close < 48) line.remove_prefix(close + 2);
+  } else if (const auto length = iso_timestamp_length(line); length > 0 && length < line.size() && line[length] == ' ') {
+    line.remove_prefix(length + 1);
+  } else {
+    for (std::string_view level : {"DEBUG ", "INFO ", "WARNING ", "ERROR ", "CRITICAL "}) {
+      if (!line.starts_with(level)) continue;
+      // `MM-DD HH:MM:SS [file.py:123] `
+      const auto rest = line.substr(level.size());
+      const auto close = rest.find("] ");
+      if (rest.size() > 15 && is_digit_char(rest[0]) && rest[2] == '-' && rest[5] == ' ' && close != std::string_view::npos &&
+          close < 64 && rest.substr(0, close).find(" [") != std::string_view::npos)
+        line.remove_prefix(level.size() + close + 2);
+      break;
+    }
+  }
+  return line;
+}
+
 // Recognises every pattern on one line at a time, keeping the little state that multi-line
 // messages need (a traceback's last line, terminate's what(), export's suggested fixes).
 class Scanner {
@@ -197,9 +256,14 @@ class Scanner {
 
   void scan(std::string_view line, int number) {
     if (line.ends_with('\r')) line.remove_suffix(1);
+    // Events quote the line as the log holds it; the recognisers read it without the timestamp or
+    // level a CI system or logger put in front of every line.
+    m_raw = line;
+    line = strip_log_prefix(line);
     const std::uint64_t found = anchors().find_all(line);
     m_line = line;
     m_number = number;
+    m_line_had_event = false;
 
     bool exception_line = false;
     const bool message_line = m_detail_event >= 0 && continue_detail(found);
@@ -231,8 +295,15 @@ class Scanner {
     if ((found & a_included_from) || (m_include_line == m_number - 1 && trim(line).starts_with("from "))) include_line();
     command_line(found);
     if (found & k_load_anchors) load_line();
-    if (found & (a_error_prefix | a_shim_exception | a_unknown_exception | a_raised_from)) runtime_line(found);
+    if (found & (a_error_prefix | a_shim_exception | a_unknown_exception | a_raised_from | a_device_guard)) runtime_line(found);
+    if ((found & a_while_executing) && !message_line && !exception_line) while_executing();
+    if (m_version_event >= 0) version_required_by(found);
+    if (found & a_syscall_result) syscall_line();
+    if (found & (a_draft_data_dependent | a_draft_missing_fake)) draft_export_failure(found);
+    if ((found & a_draft_frame) && m_draft_event >= 0) draft_export_frame();
+    else if (m_draft_event >= 0) draft_export_code();
     native_frame_line(found);
+    remember_line();
     const bool in_traceback_or_message = m_in_traceback || exception_line || message_line;
     if (!in_traceback_or_message && (found & a_python_frame)) start_traceback_at_frame();
     else if (!in_traceback_or_message) bare_exception();
@@ -242,6 +313,12 @@ class Scanner {
       m_frames.clear();
       m_detail_event = -1;
     }
+  }
+
+  // Keeps the last few lines as the log holds them (for messages that name the line above).
+  void remember_line() {
+    m_recent[m_recent_next] = {m_number, std::string(m_raw.substr(0, k_max_text))};
+    m_recent_next = (m_recent_next + 1) % m_recent.size();
   }
 
   LogScan finish(std::uint64_t lines) {
@@ -268,6 +345,7 @@ class Scanner {
   // Identical events (same kind and key) fold into the first one seen, which keeps its line and
   // text (taken only then: a log may repeat one error millions of times).
   LogEvent* add(LogEvent e, std::string_view key) {
+    m_line_had_event = true;
     std::string full_key = fmt::format("{}\x1f{}", static_cast<int>(e.kind), key);
     if (auto it = m_folded.find(full_key); it != m_folded.end()) {
       ++m_events[it->second].repeats;
@@ -278,7 +356,7 @@ class Scanner {
       return nullptr;
     }
     m_folded.emplace(std::move(full_key), m_events.size());
-    if (e.text.empty()) e.text = clean_text(trim(m_line), k_max_text);
+    if (e.text.empty()) e.text = clean_text(trim(m_raw), k_max_text);
     m_events.push_back(std::move(e));
     const int index = static_cast<int>(m_events.size() - 1);
     switch (m_events.back().kind) {
@@ -450,7 +528,7 @@ class Scanner {
   void terminate() {
     auto e = event(LogEventKind::terminate);
     e.subject = clean_text(between(m_line, "an instance of '", "'"), k_max_field);
-    e.text = clean_text(trim(m_line), k_max_text);  // added only once the next line is read
+    e.text = clean_text(trim(m_raw), k_max_text);  // added only once the next line is read
     m_pending_terminate = std::move(e);
   }
 
@@ -640,7 +718,8 @@ class Scanner {
 
   void push_frame(std::vector<core::LogFrame>& frames, const PythonFrame& frame) {
     if (frames.size() >= k_max_frames) frames.erase(frames.begin());
-    frames.push_back({clean_text(frame.file, k_max_field), frame.line, clean_text(frame.function, k_max_field), "", m_number, false});
+    frames.push_back({clean_text(frame.file, k_max_field), frame.line, clean_text(frame.function, k_max_field), "", m_number,
+                      false, clean_text(trim(m_raw), k_max_text)});
   }
 
   // The code line under a frame (`    gm = _export_to_torch_ir(`), not the caret line under it.
@@ -691,7 +770,7 @@ class Scanner {
     } else {
       m_detail_blank = 0;
     }
-    e.detail.push_back(clean_text(body, k_max_text));
+    e.detail.push_back(clean_text(m_raw, k_max_text));
     // Dynamo's `from user code:` frames: the model line that failed to trace.
     if (const auto frame = python_frame(body)) {
       push_frame(e.frames, *frame);
@@ -732,6 +811,8 @@ class Scanner {
       }
     }
     if (type.empty() || line.size() <= start + type.size() || line[start + type.size()] != ':') return;
+    // A line that already said something more specific (`ImportError: x.so: undefined symbol: f`).
+    if (m_line_had_event) return;
     auto e = event(LogEventKind::python_exception);
     e.subject = clean_text(type, k_max_field);
     const auto body = line.substr(start);
@@ -759,7 +840,7 @@ class Scanner {
     // A bare `error:` is a compiler's when its source excerpt follows, or when the log already
     // holds compiler output.
     if (d->bare && !m_saw_compiler) {
-      e.text = clean_text(trim(m_line), k_max_text);
+      e.text = clean_text(trim(m_raw), k_max_text);
       m_pending_bare = std::move(e);
       m_diagnostic_event = -1;
       return;
@@ -787,7 +868,7 @@ class Scanner {
         m_pending_bare.reset();
         commit_diagnostic(std::move(e));
       } else {
-        m_pending_bare->detail.push_back(clean_text(m_line, k_max_text));
+        m_pending_bare->detail.push_back(clean_text(m_raw, k_max_text));
         return;
       }
     }
@@ -803,7 +884,7 @@ class Scanner {
       m_diagnostic_event = -1;
       return;
     }
-    e.detail.push_back(clean_text(m_line, k_max_text));
+    e.detail.push_back(clean_text(m_raw, k_max_text));
   }
 
   void include_line() {
@@ -844,7 +925,116 @@ class Scanner {
     e.value = clean_text(failure->detail, k_max_field);
     e.source_file = clean_text(failure->required_by, k_max_field);
     const auto key = fmt::format("{}|{}|{}", e.problem, e.subject, e.value);
+    const bool wants_requirer = e.problem == "missing symbol version" && e.source_file.empty();
+    const LogEvent* added = add(std::move(e), key);
+    m_version_event = wants_requirer && appended(added) ? index_of(added) : -1;
+  }
+
+  // glibc's `version `GLIBCXX_3.4.20' not found (required by x.so)` broken over two lines by a paste
+  // or a terminal: the next line names the library that needs the version.
+  void version_required_by(std::uint64_t found) {
+    auto& e = m_events[static_cast<std::size_t>(m_version_event)];
+    m_version_event = -1;
+    if (!(found & a_required_by) || e.where.line != m_number - 1) return;
+    e.source_file = clean_text(between(m_line, "(required by ", ")"), k_max_field);
+    e.detail.push_back(clean_text(m_raw, k_max_text));
+  }
+
+  // strace: `openat(AT_FDCWD, "/m/model.so", O_RDONLY) = 3` remembers what descriptor 3 is;
+  // `mmap(NULL, 6144375816, PROT_READ|PROT_WRITE, MAP_PRIVATE, 3, 0xd8000) = -1 EINVAL (...)` on a
+  // shared object's descriptor is its loading failing.
+  void syscall_line() {
+    const auto line = trim(m_line);
+    const auto name = identifier_at(line, 0);
+    if (name.empty() || line.size() <= name.size() || line[name.size()] != '(') return;
+    const auto result_at = line.rfind(") = ");
+    if (result_at == std::string_view::npos) return;
+    const auto result = line.substr(result_at + 4);
+    if (name == "openat" || name == "open") {
+      const auto path = between(line, "\"", "\"");
+      const auto fd = digits_at(result, 0);
+      if (!path.empty() && !fd.empty() && m_descriptors.size() < 4096) m_descriptors[std::string(fd)] = clean_text(path, k_max_field);
+      return;
+    }
+    if ((name != "mmap" && name != "mmap2") || !result.starts_with("-1 E")) return;
+    // The descriptor is mmap's fifth argument.
+    auto args = line.substr(name.size() + 1, result_at - name.size() - 1);
+    for (int skip = 0; skip < 4 && !args.empty(); ++skip) {
+      const auto comma = args.find(',');
+      args = comma == std::string_view::npos ? std::string_view{} : args.substr(comma + 1);
+    }
+    const auto fd = digits_at(trim(args), 0);
+    const auto it = m_descriptors.find(std::string(fd));
+    if (fd.empty() || it == m_descriptors.end()) return;
+    const auto& path = it->second;
+    if (!path.ends_with(".so") && path.find(".so.") == std::string::npos) return;
+    auto e = event(LogEventKind::load_error);
+    e.problem = "mmap failed";
+    e.subject = path;
+    e.value = clean_text(first_word(result.substr(3)), k_max_field);
+    const auto key = fmt::format("{}|{}|{}", e.problem, e.subject, e.value);
     add(std::move(e), key);
+  }
+
+  // torch.fx's Interpreter adds `While executing %add_ : [...] = call_function[target=...](...)` under
+  // an exception raised while it ran a graph node. Without the exception's own line (a paste that
+  // kept only its message), the non-blank line above is that message.
+  void while_executing() {
+    if (!trim(m_line).starts_with("While executing %")) return;
+    if (m_last_exception >= 0 && m_number - m_events[static_cast<std::size_t>(m_last_exception)].where.line <= 3) return;
+    int message_line = 0;
+    std::string message;
+    for (const auto& [number, text] : m_recent)
+      if (number < m_number && number >= m_number - 3 && !trim(text).empty()) message_line = number, message = text;
+    if (message_line == 0) return;
+    auto e = event(LogEventKind::python_exception);
+    e.where.line = message_line;
+    e.text = clean_text(trim(message), k_max_text);
+    e.value = clean_text(trim(strip_log_prefix(message)), k_max_field);
+    for (const auto& [number, text] : m_recent)
+      if (number > message_line && number < m_number) e.detail.push_back(clean_text(text, k_max_text));
+    e.detail.push_back(clean_text(m_raw, k_max_text));
+    const auto key = "|" + e.value;
+    exception_added(add(std::move(e), key));
+  }
+
+  // ---- torch.export.draft_export's report -------------------------------------------------------
+
+  // `When exporting, we were unable to evaluate the value of `Eq(u0, 1)`.` (a data-dependent error)
+  // and `torch.ops.ns.op.default is missing a fake kernel implementation.`; the report's
+  // `File <path>, lineno <n>, in <f>` lines after them are their user stack.
+  void draft_export_failure(std::uint64_t found) {
+    auto e = event(LogEventKind::python_exception);
+    e.subject = "draft_export";
+    if (found & a_draft_data_dependent) {
+      e.problem = "data-dependent guard";
+      e.value = clean_text(between(m_line, "unable to evaluate the value of `", "`"), k_max_field);
+    } else {
+      e.problem = "missing fake";
+      e.value = clean_text(first_word(trim(m_line)), k_max_field);
+    }
+    const auto key = e.problem + "|" + e.value;
+    const LogEvent* added = add(std::move(e), key);
+    m_draft_event = appended(added) ? index_of(added) : -1;
+  }
+
+  void draft_export_frame() {
+    auto& e = m_events[static_cast<std::size_t>(m_draft_event)];
+    const auto frame = python_frame(m_line);
+    if (!frame || m_number - e.where.line > 16) return;
+    push_frame(e.frames, *frame);
+    e.user_frame = user_frame_of(e.frames);
+  }
+
+  // The line under the report's last frame is its code; anything else ends the report's item.
+  void draft_export_code() {
+    auto& e = m_events[static_cast<std::size_t>(m_draft_event)];
+    if (e.frames.empty()) {
+      if (m_number - e.where.line > 4) m_draft_event = -1;
+      return;
+    }
+    set_code(e.frames, m_line);
+    m_draft_event = -1;
   }
 
   // ---- the AOTI runtime's own error lines ------------------------------------------------------
@@ -854,6 +1044,14 @@ class Scanner {
     auto e = event(LogEventKind::runtime_error);
     if ((found & a_raised_from) && line.starts_with("Exception raised from ")) {
       // c10: `Exception raised from make_tensor at aten/src/ATen/Functions.cpp:25 (most recent call first):`
+      // right under the error it locates: a line of that error (its frames follow), not an error of its own.
+      if (m_last_error >= 0) {
+        auto& error = m_events[static_cast<std::size_t>(m_last_error)];
+        if (static_cast<int>(error.detail.size()) == m_number - error.where.line - 1 && m_number - error.where.line <= 2) {
+          if (m_detail_event != m_last_error) error.detail.push_back(clean_text(m_raw, k_max_text));
+          return;
+        }
+      }
       const auto rest = line.substr(22);
       const auto at = rest.find(" at ");
       if (at == std::string_view::npos) return;
@@ -870,9 +1068,13 @@ class Scanner {
       e.subject = "aoti_torch";
       e.value = clean_text(trim(after(m_line, "Exception in aoti_torch: ")), k_max_field);
       find_glog_location(m_line, e.source_file, e.source_line);
+    } else if ((found & a_device_guard) && line.find("GuardImpl initialized with non-") != std::string_view::npos) {
+      // c10's device guard of one device type given another: `CUDAGuardImpl initialized with non-CUDA DeviceType: cpu`.
+      e.problem = "device guard";
+      e.value = clean_text(line, k_max_field);
     } else if ((found & a_unknown_exception) && line.starts_with("Unknown exception occurred.")) {
       e.problem = "unknown exception";
-    } else if ((found & a_error_prefix) && line.starts_with("Error: ") && !line.starts_with("Error: input_handles[")) {
+    } else if ((found & a_error_prefix) && line.starts_with("Error: ") && !m_line_had_event) {
       // The AOTI runtime's interface prints `Error: <what()>` before returning a failure code.
       e.problem = "error";
       e.value = clean_text(trim(line.substr(7)), k_max_field);
@@ -905,8 +1107,8 @@ class Scanner {
     if (target < 0) return;
     auto& frames = m_events[static_cast<std::size_t>(target)].frames;
     if (frames.size() >= k_max_frames) return;
-    frames.push_back({clean_text(frame->module, k_max_field), 0, clean_text(frame->symbol, k_max_field),
-                      clean_text(line, k_max_text), m_number, true});
+    frames.push_back({clean_text(frame->module, k_max_field), 0, clean_text(frame->symbol, k_max_field), "", m_number,
+                      true, clean_text(trim(m_raw), k_max_text)});
   }
 
   std::string m_display;
@@ -933,6 +1135,13 @@ class Scanner {
   bool m_saw_compiler = false;
   std::string m_include_root;            // the outermost file of the last `In file included from` chain
   int m_include_line = 0;
+  std::string_view m_raw;                // the line as the log holds it (m_line: without its prefix)
+  int m_version_event = -1;              // a missing symbol version whose `(required by` may follow
+  int m_draft_event = -1;                // a draft_export report item whose frames may follow
+  std::unordered_map<std::string, std::string> m_descriptors;  // strace: descriptor -> opened path
+  std::array<std::pair<int, std::string>, 4> m_recent{};      // the last lines, as the log holds them
+  std::size_t m_recent_next = 0;
+  bool m_line_had_event = false;  // the current line gave an event already
 };
 
 // Splits a byte stream into lines and feeds them to the scanner, keeping at most k_max_line
