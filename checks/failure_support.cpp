@@ -175,7 +175,7 @@ void add_detail_evidence(const LogEvent& e, std::size_t first, std::size_t count
     if (text.find_first_not_of(' ') == std::string::npos) continue;
     // Lines as the log holds them, leading spaces trimmed like every quoted log line.
     out.push_back(line_evidence(e, e.where.line + 1 + static_cast<int>(i), text.substr(text.find_first_not_of(' ')),
-                                i == first ? note : ""));
+                                i == first ? note : note + ", continued"));
   }
 }
 

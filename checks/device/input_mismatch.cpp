@@ -66,6 +66,11 @@ class InputMismatch final : public BasicCheck {
                 "that read it.";
     f.why = "The model runs all its kernels on the device it was compiled for; every input must be there too.";
     f.evidence.push_back(event_evidence(e, "the runtime error"));
+    // The rest of the sentence, where the log broke it over lines.
+    for (std::size_t i = 0; i < e.detail.size(); ++i)
+      if (const auto start = e.detail[i].find_first_not_of(' '); start != std::string::npos)
+        f.evidence.push_back(Evidence{Location{e.where.artifact, e.where.entry, e.where.line + 1 + static_cast<int>(i)},
+                                      e.detail[i].substr(start), "the error, continued"});
     if (model) add_package_device(f, *model);
     f.next_steps = {
         {"re-run with input checks on: they name the input on the wrong device",

@@ -158,6 +158,27 @@ class LibraryFailed final : public BasicCheck {
             f.evidence.push_back(Evidence{model.extern_nodes_where, fmt::format("\"target\": \"{}\"", node.target),
                                           "the package calls this op through the proxy executor"});
       f.chain = {"model calls " + op, "no schema in the dispatcher", "library not loaded"};
+    } else if (e.problem == "mmap failed") {
+      // strace's `mmap(NULL, <length>, <prot>, <flags>, <fd>, <offset>) = -1 EINVAL (Invalid argument)`.
+      std::string offset;
+      if (const auto open = e.text.find('('), close = e.text.rfind(") = "); open != std::string::npos && close != std::string::npos && close > open) {
+        const std::string args = e.text.substr(open + 1, close - open - 1);
+        const auto comma = args.rfind(',');
+        offset = args.substr(comma == std::string::npos ? 0 : comma + 1);
+        offset.erase(0, offset.find_first_not_of(' '));
+      }
+      f.subject = "load mmap " + e.value;
+      f.title = fmt::format("Mapping `{}` failed with {}{}", basename_of(e.subject), e.value,
+                            offset.empty() ? "" : fmt::format(" at file offset {}", offset));
+      f.message = fmt::format("The process opened `{}` and its mmap of the file{} returned {}.", e.subject,
+                              offset.empty() ? "" : fmt::format(" at offset {}", offset), e.value);
+      f.why = e.value == "EINVAL"
+                  ? "mmap refuses a file offset that is not a multiple of the system's page size. An AOTI model .so "
+                    "keeps its weights inside the file, padded to a 16 KiB boundary, and maps them from there: on a "
+                    "kernel with larger pages (64 KiB on some aarch64 systems) that offset is not page-aligned."
+                  : "The loader or the AOTI runtime could not map the file; the error names the reason.";
+      f.next_steps = {{"see the system's page size", "getconf PAGESIZE"}};
+      f.chain = {basename_of(e.subject), "mmap " + (offset.empty() ? std::string("the file") : offset), e.value};
     } else {
       f.subject = "load dlopen " + e.value.substr(0, 80);
       f.title = fmt::format("A library failed to load: {}", e.value.empty() ? "`Error in dlopen`" : "`" + e.value.substr(0, 140) + "`");

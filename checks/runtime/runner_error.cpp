@@ -144,7 +144,11 @@ class RunnerError final : public BasicCheck {
                  const LogEvent* cause, const LogEvent* loader, bool wrong_inputs) const {
     Finding f = new_finding(Severity::error, 0.7);
     f.explains_failure = true;
-    const std::string name = call ? call_name(call->subject) : "";
+    // The failed call, from the runner's event or from the exception that carries it (a line a paste cut
+    // before its `line N`).
+    std::string name = call ? call_name(call->subject) : "";
+    if (name.empty() && loader && loader->value.find(" API call failed at ") != std::string::npos)
+      name = call_name(loader->value);
     const std::string purpose(call_purpose(name));
     const std::string what = cause ? cause->value : loader ? fmt::format("{}: {}", loader->subject, loader->value) : "";
     f.subject = fmt::format("runner {}", name.empty() ? (wrong_inputs ? "inputs" : "loader") : name);
@@ -154,11 +158,11 @@ class RunnerError final : public BasicCheck {
                               "and reported `{}`.", cause->text);
       f.why = "The runner passes the flattened inputs; their number must be the number of tensors the model was "
               "exported with (inputs of the forward, flattened through lists, tuples and dicts, in the same order).";
-    } else if (call) {
+    } else if (!name.empty()) {
       f.title = fmt::format("The AOTI runner call `{}` failed{}", name, what.empty() ? "" : fmt::format(": `{}`", what.substr(0, 120)));
-      f.message = fmt::format("{}{}{}.", purpose.empty() ? fmt::format("The runner's call `{}`", name) : fmt::format("The runner could not {}", purpose),
+      f.message = fmt::format("{}{}{}.", purpose.empty() ? fmt::format("The runner's call `{}` failed", name) : fmt::format("The runner could not {}", purpose),
                               cause ? fmt::format("; the AOTI runtime said `{}` just before (line {})", cause->text, cause->where.line) : "",
-                              fmt::format("; the call failed at `{}`, line {}", basename_of(call->source_file), call->source_line));
+                              call ? fmt::format("; the call failed at `{}`, line {}", basename_of(call->source_file), call->source_line) : "");
       f.why = explain(name, what);
     } else {
       f.title = fmt::format("Loading or running the AOTI model failed: `{}: {}`", loader->subject, loader->value.substr(0, 120));
@@ -179,7 +183,7 @@ class RunnerError final : public BasicCheck {
         break;
       }
     }
-    f.next_steps = steps(c, artifact, name, what);
+    f.next_steps = steps(c, artifact, name, cause && cause->kind == LogEventKind::cuda_error ? "CUDA error: " + what : what);
     f.chain = {name.empty() ? "AOTI runtime" : name, what.empty() ? "failed" : what.substr(0, 60), "run stopped"};
     return f;
   }

@@ -93,6 +93,7 @@ enum AnchorFlag : std::uint64_t {
   a_required_by = 1ull << 50,
   a_device_guard = 1ull << 51,
   a_while_executing = 1ull << 52,
+  a_tagged_cuda = 1ull << 53,
 };
 constexpr std::uint64_t k_load_anchors = a_undefined_symbol | a_cannot_open_object | a_symbol_version | a_wrong_elf_class |
                                          a_invalid_elf | a_missing_schema | a_dlopen;
@@ -152,6 +153,7 @@ const AnchorSet& anchors() {
       {"(required by ", a_required_by},
       {"GuardImpl initialized with non-", a_device_guard},
       {"While executing %", a_while_executing},
+      {" has device_type=CUDA but its data pointer", a_tagged_cuda},
   });
   return set;
 }
@@ -271,11 +273,13 @@ class Scanner {
     if (m_pending_terminate) finish_terminate();
     if (m_in_suggested_fixes) continue_suggested_fixes();
     if (m_diagnostic_event >= 0 || m_pending_bare) continue_diagnostic();
+    if (m_statement_event >= 0) continue_statement();
 
     if (found & a_input_handles) input_check();
     if (found & a_mixed_device) mixed_device();
     if (found & a_same_device) same_device();
     if (found & a_host_pointer) add(event(LogEventKind::pointer_on_host), "");
+    if (found & a_tagged_cuda) tagged_cuda_on_host();
     if (found & a_out_tensor) out_tensor();
     if (found & a_api_call) api_call_failed();
     if (found & a_assertion) assertion();
@@ -294,10 +298,10 @@ class Scanner {
     if (found & (a_error_word | a_fatal_word | a_undefined_reference | a_cannot_find_library)) compiler_line();
     if ((found & a_included_from) || (m_include_line == m_number - 1 && trim(line).starts_with("from "))) include_line();
     command_line(found);
+    if (m_version_event >= 0) version_required_by(found);
     if (found & k_load_anchors) load_line();
     if (found & (a_error_prefix | a_shim_exception | a_unknown_exception | a_raised_from | a_device_guard)) runtime_line(found);
     if ((found & a_while_executing) && !message_line && !exception_line) while_executing();
-    if (m_version_event >= 0) version_required_by(found);
     if (found & a_syscall_result) syscall_line();
     if (found & (a_draft_data_dependent | a_draft_missing_fake)) draft_export_failure(found);
     if ((found & a_draft_frame) && m_draft_event >= 0) draft_export_frame();
@@ -759,12 +763,12 @@ class Scanner {
                       body.starts_with("During handling of the above exception") || is_log_record_start(body) ||
                       e.detail.size() >= k_max_detail_lines || static_cast<int>(e.detail.size()) != m_number - e.where.line - 1;
     if (stop) {
-      m_detail_event = -1;
+      end_detail(e);
       return false;
     }
     if (trim(body).empty()) {
       if (++m_detail_blank >= 3) {
-        m_detail_event = -1;
+        end_detail(e);
         return false;
       }
     } else {
@@ -779,6 +783,12 @@ class Scanner {
       set_code(e.frames, body);
     }
     return true;
+  }
+
+  // The message ends: blank lines before whatever stopped it are not part of it.
+  void end_detail(LogEvent& e) {
+    while (!e.detail.empty() && trim(e.detail.back()).empty()) e.detail.pop_back();
+    m_detail_event = -1;
   }
 
   // `V0815 19:38:37.056000 8614645568 torch/...] ...` (torch's logging), `[E1119 16:44:43.826 ...]` (glog).
@@ -823,6 +833,25 @@ class Scanner {
     if (!added) return;
     m_last_exception = index_of(added);
     if (start == 0 && appended(added)) m_detail_event = index_of(added), m_detail_blank = 0;
+  }
+
+  // ExecuTorch's CUDA backend: `Tensor 0 has device_type=CUDA but its data pointer 0x... is not backed
+  // by CUDA device memory (cudaPointerGetAttributes err=0, cudaMemoryType=0).` — a tensor that says
+  // CUDA whose memory is the host's, often broken over lines; the sentence's further lines are kept.
+  void tagged_cuda_on_host() {
+    const LogEvent* added = add(event(LogEventKind::pointer_on_host), "");
+    if (!appended(added) || trim(m_line).ends_with(".")) return;
+    m_statement_event = index_of(added);
+  }
+
+  void continue_statement() {
+    auto& e = m_events[static_cast<std::size_t>(m_statement_event)];
+    if (static_cast<int>(e.detail.size()) != m_number - e.where.line - 1 || e.detail.size() >= 3 || trim(m_line).empty()) {
+      m_statement_event = -1;
+      return;
+    }
+    e.detail.push_back(clean_text(m_raw, k_max_text));
+    if (trim(m_line).ends_with(".")) m_statement_event = -1;
   }
 
   // ---- the build -------------------------------------------------------------------------------
@@ -1142,6 +1171,7 @@ class Scanner {
   std::array<std::pair<int, std::string>, 4> m_recent{};      // the last lines, as the log holds them
   std::size_t m_recent_next = 0;
   bool m_line_had_event = false;  // the current line gave an event already
+  int m_statement_event = -1;     // an event whose sentence continues on the next lines
 };
 
 // Splits a byte stream into lines and feeds them to the scanner, keeping at most k_max_line
