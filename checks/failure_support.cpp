@@ -213,6 +213,13 @@ std::string demangle(const std::string& symbol) {
   return status == 0 && plain ? std::string(plain.get()) : symbol;
 }
 
+std::string cut(std::string_view text, std::size_t max) {
+  if (text.size() <= max) return std::string(text);
+  std::size_t end = max;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;  // not inside a character
+  return std::string(text.substr(0, end)) + "…";
+}
+
 std::string shell_word(const std::string& text) {
   if (!text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=+@,%") ==
                            std::string::npos)

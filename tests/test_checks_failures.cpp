@@ -289,7 +289,7 @@ TEST_CASE("runtime.runner-error") {
     const auto found = analyze_wild("torchchat-1302-aot-load-cuda-oom");
     REQUIRE(found.size() == 2);
     CHECK(found[0].check == "runtime.runner-error");
-    CHECK(found[0].title.starts_with("The AOTI runner call `create_func_` failed: `out of memory`"));
+    CHECK(found[0].title == "The AOTI runner call `create_func_` failed: `CUDA error: out of memory`");
     CHECK(mentions(found[0], "nvidia-smi"));
     CHECK(found[1].check == "api.deprecated");
   }

@@ -43,6 +43,7 @@ std::string_view to_string(LogEventKind kind) {
     case LogEventKind::compile_command: return "compile-command";
     case LogEventKind::load_error: return "load-error";
     case LogEventKind::runtime_error: return "runtime-error";
+    case LogEventKind::test_failure: return "test-failure";
   }
   return "unknown";
 }

@@ -233,7 +233,8 @@ enum class LogEventKind {
   input_check_error,        // Error: input_handles[0]: unmatched dtype, expected: 6(at::kFloat), but got: 5
   mixed_device_constants,   // Mixed-device constants ...
   tensors_on_different_devices,  // Expected all tensors to be on the same device ...
-  pointer_on_host,          // The specified pointer resides on host memory ...
+  pointer_on_host,          // The specified pointer resides on host memory ... (problem "blob on host": ATen's from_blob
+                            // check; "tensor on host": a CUDA-tagged tensor whose memory is the host's)
   out_tensor_device,        // Expected out tensor to have device cuda:0, but got cpu instead
   api_call_failed,          // ... API call failed at <file>, line N
   triton_assert,            // Assertion `index out of bounds: 0 <= tmp4 < 1000` failed.
@@ -247,6 +248,7 @@ enum class LogEventKind {
   compile_command,          // the compiler command that failed (CppCompileError's `Command:`, an echoed g++ / nvcc line)
   load_error,               // dlopen / ImportError / OSError: undefined symbol, cannot open shared object file, ...
   runtime_error,            // the AOTI runtime's `Error: <what>`, the shim's `Exception in aoti_torch: ...`
+  test_failure,             // unittest's `ERROR: test_x (module.Class.test_x)` / `FAIL: ...`: the test that failed
 };
 std::string_view to_string(LogEventKind kind);
 

@@ -34,6 +34,13 @@ class IllegalMemoryAccess final : public BasicCheck {
               "contract (a dynamic size the kernels do not handle, an empty tensor) or a custom op whose fake "
               "kernel lied about its output shape.";
       f.evidence.push_back(event_evidence(e, "the CUDA error"));
+      // In a test run, the test that failed is where to reproduce it.
+      for (const auto& other : c.log_events)
+        if (other.kind == LogEventKind::test_failure && other.where.artifact == e.where.artifact) {
+          f.message += fmt::format(" The test that failed is `{}`.", other.subject);
+          f.evidence.push_back(event_evidence(other, "the test that failed"));
+          break;
+        }
       std::vector<std::string> kernels;
       if (const ModelFacts* model = model_of(c, e); model && model->wrapper) {
         for (const auto& call : model->wrapper->kernel_calls) kernels.push_back(call.kernel);

@@ -20,7 +20,8 @@ class InputMismatch final : public BasicCheck {
     for (const auto& e : c.log_events) {
       if (e.kind == LogEventKind::input_check_error && e.problem == "unmatched device type")
         out.push_back(from_input_check(c, e));
-      else if (e.kind == LogEventKind::tensors_on_different_devices || e.kind == LogEventKind::pointer_on_host)
+      else if (e.kind == LogEventKind::tensors_on_different_devices ||
+               (e.kind == LogEventKind::pointer_on_host && e.problem != "blob on host"))  // from_blob's: device.load-mismatch
         out.push_back(from_runtime_error(c, e));
     }
     for (const auto& core : c.cores)

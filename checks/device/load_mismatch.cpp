@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "checks/checks.hpp"
+#include "checks/failure_support.hpp"
 #include "checks/support.hpp"
 
 namespace aoti::checks {
@@ -45,6 +46,8 @@ class LoadMismatch final : public BasicCheck {
     for (const auto& e : c.log_events)
       if (e.kind == LogEventKind::runtime_error && e.value.find(" does not match device of data ") != std::string::npos)
         from_constant_device(e, out);
+    for (const auto& e : c.log_events)
+      if (e.kind == LogEventKind::pointer_on_host && e.problem == "blob on host") from_host_blob(c, e, out);
     for (const auto& core : c.cores) from_crash(c, core, out);
     return out;
   }
@@ -110,7 +113,7 @@ class LoadMismatch final : public BasicCheck {
     f.subject = "load device index";
     f.title = fmt::format("The model was loaded on {}, but its constants were made for {}", loaded, data);
     f.message = fmt::format("While the model loaded its constants (`{}`), the runtime created a tensor on {} from data "
-                            "that lives on {}: `{}`.", constants->function.substr(0, 120), loaded, data, e.value);
+                            "that lives on {}: `{}`.", failures::cut(constants->function, 120), loaded, data, e.value);
     f.why = fmt::format("The model's constants are tied to the device it was compiled on ({}); loading it on another "
                         "device ({}) makes the runtime wrap data of one device as a tensor of the other. AOTI versions "
                         "that create the constants with the compile-time device index fail this way; a newer torch "
@@ -123,6 +126,35 @@ class LoadMismatch final : public BasicCheck {
     f.next_steps = {{fmt::format("load the model on the device it was compiled on ({}), or re-compile it on {}", data, loaded), ""},
                     {"see the installed torch version; newer versions place the constants on the load device",
                      "python -c \"import torch; print(torch.__version__)\""}};
+    out.push_back(std::move(f));
+  }
+
+  // ATen's `The specified pointer resides on host memory and is not registered with any CUDA
+  // device.`: raised when a CUDA tensor is made from existing memory (from_blob) that is the host's.
+  // The AOTI runtime makes tensors from memory for the model's constants as it loads them: constants
+  // in host memory wrapped as CUDA tensors are a CPU-compiled model loaded for CUDA.
+  void from_host_blob(const Case& c, const LogEvent& e, std::vector<Finding>& out) const {
+    const ModelFacts* model = model_of(c, e);
+    if (model && model->device() == "cuda") return;  // a CUDA model's constants are on the device
+    Finding f = new_finding(Severity::error, 0.7);
+    f.explains_failure = true;
+    f.subject = "load device host blob";
+    f.title = "A CUDA tensor was made from host memory: a model whose constants live on the host was loaded for CUDA";
+    f.message = fmt::format("The log reports `{}`: a tensor meant for CUDA was created over memory that belongs to the "
+                            "host. The AOTI runtime creates tensors over existing memory when it loads the model's "
+                            "constants{}.", e.text,
+                            model && model->device() == "cpu" ? ", and this package was compiled for cpu" : "");
+    f.why = "A model compiled for the CPU keeps its constants in host memory; loading it on a CUDA device (e.g. "
+            "`aot_load(path, \"cuda\")`) makes the runtime wrap them as CUDA tensors, which fails here or crashes "
+            "later. Cross-device loading is not supported: compile the model on the device it will run on.";
+    f.evidence.push_back(event_evidence(e, "the runtime's error"));
+    if (model && !model->device().empty())
+      f.evidence.push_back(Evidence{model->metadata_where, fmt::format("AOTI_DEVICE_KEY = {}", model->device()),
+                                    "the device the package was compiled for"});
+    f.chain = {"constants in host memory", "loaded for cuda", "from_blob refuses", "load fails"};
+    f.next_steps = {{"export and compile the model on the device it will run on, then load the package (it records its "
+                     "device)",
+                     "runner = torch._inductor.aoti_load_package(\"model.pt2\")"}};
     out.push_back(std::move(f));
   }
 

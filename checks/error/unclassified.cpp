@@ -14,11 +14,7 @@ namespace {
 using namespace aoti::core;
 namespace fl = failures;
 
-std::string cut(std::string_view text, std::size_t max) {
-  std::string out(text.substr(0, max));
-  if (text.size() > max) out += "…";
-  return out;
-}
+using failures::cut;
 
 class Unclassified final : public BasicCheck {
  public:

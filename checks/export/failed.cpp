@@ -16,10 +16,7 @@ using namespace aoti::core;
 namespace fl = failures;
 
 std::string first_line(std::string_view text, std::size_t max = 200) {
-  text = text.substr(0, text.find('\n'));
-  std::string out(text.substr(0, max));
-  if (text.size() > max) out += "…";
-  return out;
+  return failures::cut(text.substr(0, text.find('\n')), max);
 }
 
 // Inductor's failure types, reported by inductor.compile-failed.

@@ -180,9 +180,9 @@ class LibraryFailed final : public BasicCheck {
       f.next_steps = {{"see the system's page size", "getconf PAGESIZE"}};
       f.chain = {basename_of(e.subject), "mmap " + (offset.empty() ? std::string("the file") : offset), e.value};
     } else {
-      f.subject = "load dlopen " + e.value.substr(0, 80);
-      f.title = fmt::format("A library failed to load: {}", e.value.empty() ? "`Error in dlopen`" : "`" + e.value.substr(0, 140) + "`");
-      f.message = fmt::format("The loader reported `{}`.", e.text.substr(0, 300));
+      f.subject = "load dlopen " + fl::cut(e.value, 80);
+      f.title = fmt::format("A library failed to load: {}", e.value.empty() ? "`Error in dlopen`" : "`" + fl::cut(e.value, 140) + "`");
+      f.message = fmt::format("The loader reported `{}`.", fl::cut(e.text, 300));
       f.why = "The text after `Error in dlopen` is the dynamic loader's own reason.";
     }
     return f;

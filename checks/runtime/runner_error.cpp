@@ -150,7 +150,10 @@ class RunnerError final : public BasicCheck {
     if (name.empty() && loader && loader->value.find(" API call failed at ") != std::string::npos)
       name = call_name(loader->value);
     const std::string purpose(call_purpose(name));
-    const std::string what = cause ? cause->value : loader ? fmt::format("{}: {}", loader->subject, loader->value) : "";
+    // What the runtime said: a CUDA error with its own words (`CUDA error: out of memory`).
+    const std::string what = !cause ? (loader ? fmt::format("{}: {}", loader->subject, loader->value) : "")
+                             : cause->kind == LogEventKind::cuda_error ? fmt::format("{}: {}", cause->subject, cause->value)
+                                                                       : cause->value;
     f.subject = fmt::format("runner {}", name.empty() ? (wrong_inputs ? "inputs" : "loader") : name);
     if (wrong_inputs) {
       f.title = fmt::format("The model was run with the wrong number of inputs or outputs: `{}`", cause->value);
@@ -159,15 +162,15 @@ class RunnerError final : public BasicCheck {
       f.why = "The runner passes the flattened inputs; their number must be the number of tensors the model was "
               "exported with (inputs of the forward, flattened through lists, tuples and dicts, in the same order).";
     } else if (!name.empty()) {
-      f.title = fmt::format("The AOTI runner call `{}` failed{}", name, what.empty() ? "" : fmt::format(": `{}`", what.substr(0, 120)));
+      f.title = fmt::format("The AOTI runner call `{}` failed{}", name, what.empty() ? "" : fmt::format(": `{}`", fl::cut(what, 120)));
       f.message = fmt::format("{}{}{}.", purpose.empty() ? fmt::format("The runner's call `{}` failed", name) : fmt::format("The runner could not {}", purpose),
                               cause ? fmt::format("; the AOTI runtime said `{}` just before (line {})", cause->text, cause->where.line) : "",
                               call ? fmt::format("; the call failed at `{}`, line {}", basename_of(call->source_file), call->source_line) : "");
       f.why = explain(name, what);
     } else {
-      f.title = fmt::format("Loading or running the AOTI model failed: `{}: {}`", loader->subject, loader->value.substr(0, 120));
+      f.title = fmt::format("Loading or running the AOTI model failed: `{}: {}`", loader->subject, fl::cut(loader->value, 120));
       f.message = fmt::format("The run ended with `{}: {}`, raised by the AOTI runtime's Python front end.", loader->subject,
-                              loader->value.substr(0, 300));
+                              fl::cut(loader->value, 300));
       f.why = explain("", what);
     }
     if (cause) f.evidence.push_back(event_evidence(*cause, "the AOTI runtime's error"));
@@ -183,8 +186,8 @@ class RunnerError final : public BasicCheck {
         break;
       }
     }
-    f.next_steps = steps(c, artifact, name, cause && cause->kind == LogEventKind::cuda_error ? "CUDA error: " + what : what);
-    f.chain = {name.empty() ? "AOTI runtime" : name, what.empty() ? "failed" : what.substr(0, 60), "run stopped"};
+    f.next_steps = steps(c, artifact, name, what);
+    f.chain = {name.empty() ? "AOTI runtime" : name, what.empty() ? "failed" : fl::cut(what, 60), "run stopped"};
     return f;
   }
 

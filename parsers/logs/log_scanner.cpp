@@ -94,6 +94,7 @@ enum AnchorFlag : std::uint64_t {
   a_device_guard = 1ull << 51,
   a_while_executing = 1ull << 52,
   a_tagged_cuda = 1ull << 53,
+  a_test_result = 1ull << 54,
 };
 constexpr std::uint64_t k_load_anchors = a_undefined_symbol | a_cannot_open_object | a_symbol_version | a_wrong_elf_class |
                                          a_invalid_elf | a_missing_schema | a_dlopen;
@@ -154,6 +155,7 @@ const AnchorSet& anchors() {
       {"GuardImpl initialized with non-", a_device_guard},
       {"While executing %", a_while_executing},
       {" has device_type=CUDA but its data pointer", a_tagged_cuda},
+      {": test", a_test_result},
   });
   return set;
 }
@@ -278,7 +280,13 @@ class Scanner {
     if (found & a_input_handles) input_check();
     if (found & a_mixed_device) mixed_device();
     if (found & a_same_device) same_device();
-    if (found & a_host_pointer) add(event(LogEventKind::pointer_on_host), "");
+    if (found & a_host_pointer) {
+      // at::getDeviceFromPtr, called by from_blob / TensorMaker::make_tensor for a CUDA tensor.
+      auto e = event(LogEventKind::pointer_on_host);
+      e.problem = "blob on host";
+      add(std::move(e), e.problem);
+    }
+    if (found & a_test_result) test_result();
     if (found & a_tagged_cuda) tagged_cuda_on_host();
     if (found & a_out_tensor) out_tensor();
     if (found & a_api_call) api_call_failed();
@@ -450,8 +458,9 @@ class Scanner {
   void api_call_failed() {
     const auto at = m_line.find("API call failed at ");
     auto call = trim(m_line.substr(0, at));
-    // Drop whatever the program printed before the call ("cpu error: RuntimeError "): the call
-    // starts at the identifier before its first parenthesis.
+    // Drop whatever the program printed before the call ("cpu error: RuntimeError ", terminate's
+    // "what():  "): the call starts at the identifier before its first parenthesis.
+    if (call.starts_with("what():")) call = trim(call.substr(7));
     if (const auto paren = call.find('('); paren != std::string_view::npos) {
       auto start = paren;
       while (start > 0 && (is_identifier_char(call[start - 1]) || call[start - 1] == ':' || call[start - 1] == '.'))
@@ -839,7 +848,9 @@ class Scanner {
   // by CUDA device memory (cudaPointerGetAttributes err=0, cudaMemoryType=0).` — a tensor that says
   // CUDA whose memory is the host's, often broken over lines; the sentence's further lines are kept.
   void tagged_cuda_on_host() {
-    const LogEvent* added = add(event(LogEventKind::pointer_on_host), "");
+    auto e = event(LogEventKind::pointer_on_host);
+    e.problem = "tensor on host";
+    const LogEvent* added = add(std::move(e), "tensor on host");
     if (!appended(added) || trim(m_line).ends_with(".")) return;
     m_statement_event = index_of(added);
   }
@@ -852,6 +863,24 @@ class Scanner {
     }
     e.detail.push_back(clean_text(m_raw, k_max_text));
     if (trim(m_line).ends_with(".")) m_statement_event = -1;
+  }
+
+  // unittest's summary of a failed test: `ERROR: test_x (module.Class.test_x)` (`FAIL:` for a failed
+  // assertion), the test whose run the errors around it belong to.
+  void test_result() {
+    const auto line = trim(m_line);
+    std::string_view rest;
+    if (line.starts_with("ERROR: test")) rest = line.substr(7);
+    else if (line.starts_with("FAIL: test")) rest = line.substr(6);
+    else return;
+    const auto name = identifier_at(rest, 0);
+    if (name.empty() || !rest.substr(name.size()).starts_with(" (") || !rest.ends_with(")")) return;
+    auto e = event(LogEventKind::test_failure);
+    e.subject = clean_text(name, k_max_field);
+    e.value = clean_text(rest.substr(name.size() + 2, rest.size() - name.size() - 3), k_max_field);
+    e.problem = line.starts_with("ERROR") ? "error" : "failure";
+    const auto key = e.subject;
+    add(std::move(e), key);
   }
 
   // ---- the build -------------------------------------------------------------------------------
