@@ -349,3 +349,21 @@ TEST_CASE("every wild case that states an error gets a finding, and --fail-on no
   const auto run = aoti::test::run_cli("--fail-on note " + aoti::test::shell_quote((dir / "stderr.txt").string()));
   CHECK(run.exit_code == 1);
 }
+
+TEST_CASE("ranking: the error that ended the run first, fatal errors above warnings") {
+  // An optional extension failed to import (the program went on), then export stopped on a
+  // data-dependent guard: the guard ended the run.
+  const auto found = analyze_log(
+      "ImportError: /opt/ext/_fast.so: undefined symbol: _ZN3c104impl3cow11cow_deleterEPv\n"
+      "falling back to the slow path\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/home/me/export.py\", line 9, in <module>\n"
+      "    torch.export.export(m, (x,))\n"
+      "torch.fx.experimental.symbolic_shapes.GuardOnDataDependentSymNode: Could not guard on data-dependent "
+      "expression Eq(u0, 1) (unhinted: Eq(u0, 1)).  (Size-like symbols: none)\n");
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].check == "shape.data-dependent-guard");
+  CHECK(found[0].ends_run);
+  CHECK(found[1].check == "load.library-failed");
+  CHECK_FALSE(found[1].ends_run);
+}

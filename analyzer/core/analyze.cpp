@@ -298,6 +298,16 @@ std::vector<Finding> run_checks(Case& c) {
       c.diagnostics.push_back({std::string(check->id()), std::string("check failed internally: ") + ex.what()});
     }
   }
+  // The error that ended each log's run: its last exception (or a crash after it).
+  std::vector<Location> endings;
+  for (const auto& e : c.log_events)
+    if ((e.kind == LogEventKind::python_exception && e.final) || e.kind == LogEventKind::segfault) endings.push_back(e.where);
+  for (auto& f : findings)
+    f.ends_run = f.explains_failure && std::any_of(f.evidence.begin(), f.evidence.end(), [&](const Evidence& ev) {
+      return std::any_of(endings.begin(), endings.end(), [&](const Location& where) {
+        return where.line > 0 && ev.where.line == where.line && ev.where.artifact == where.artifact;
+      });
+    });
   // A last-resort finding stands for an artifact whose error no other check explained: neither in it
   // nor in another output of the same run (stdout beside stderr, in one folder).
   std::vector<fs::path> explained;
@@ -327,6 +337,8 @@ std::string fingerprint_of(std::string_view text) {
 void rank(std::vector<Finding>& findings) {
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (a.explains_failure != b.explains_failure) return a.explains_failure;
+    // Of two explained failures, the one that ended the run (a traceback's last exception) first.
+    if (a.explains_failure && a.severity == b.severity && a.ends_run != b.ends_run) return a.ends_run;
     if (a.severity != b.severity) return a.severity > b.severity;
     if (a.confidence != b.confidence) return a.confidence > b.confidence;
     if (a.check != b.check) return a.check < b.check;

@@ -41,6 +41,9 @@ struct Finding {
   // True when the finding explains a failure the artifacts show (an error line, a crash);
   // such findings rank above latent risks.
   bool explains_failure = false;
+  // Set by the analysis: the finding quotes the error that ended the run (a log's last exception, a
+  // crash after it); it ranks first among the findings that explain a failure.
+  bool ends_run = false;
   // What the finding is about, stable across rebuilds ("kernel triton_poi_fused_embedding_0",
   // "constant scale"): feeds the fingerprint and breaks ranking ties.
   std::string subject;
