@@ -138,6 +138,61 @@ Route route_of(const LogEvent& e) {
   return Route::none;
 }
 
+Route route_of(const TraceFailure& failure) {
+  std::vector<std::string> types{failure.fail_type};
+  types_in(failure.reason, types);
+  if (any_type(types, {"CppCompileError", "CUDACompileError", "InvalidCxxCompiler"}) ||
+      (any_type(types, {"CalledProcessError"}) && has(failure.reason, "Command '[")))
+    return Route::build;
+  if (any_type(types, {"InductorError", "LoweringException", "MissingOperatorWithoutDecomp", "MissingOperatorWithDecomp",
+                       "CppWrapperCodegenError", "CompilationError", "SubgraphLoweringException", "BackendCompilerFailed"}))
+    return Route::inductor;
+  return Route::export_;
+}
+
+bool same_run(const std::string& a, const std::string& b) {
+  const auto folder = [](const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+  };
+  const std::string fa = folder(a), fb = folder(b);
+  return fa.starts_with(fb) || fb.starts_with(fa);
+}
+
+Evidence trace_failure_evidence(const TraceFailure& failure) {
+  const std::string reason = failure.reason.substr(0, failure.reason.find('\n'));
+  return Evidence{Location{failure.where.artifact, "", 0},
+                  fmt::format("{}{}: fail_type = {}, fail_reason = {}", failure.origin,
+                              failure.where.compile_id.empty() ? "" : " " + failure.where.compile_id, failure.fail_type,
+                              cut(reason, 200)),
+                  fmt::format("the trace's record of the failed compile (line {})", failure.where.line)};
+}
+
+std::string user_frame_in(const std::string& reason) {
+  std::string found;
+  std::size_t at = reason.find("from user code:");
+  if (at == std::string::npos) return "";
+  while ((at = reason.find("File \"", at)) != std::string::npos) {
+    const auto close = reason.find('"', at + 6);
+    if (close == std::string::npos) break;
+    const std::string file = reason.substr(at + 6, close - at - 6);
+    const auto line_at = reason.find(", line ", close);
+    if (line_at != close + 1) { at = close; continue; }
+    std::size_t end = line_at + 7;
+    while (end < reason.size() && std::isdigit(static_cast<unsigned char>(reason[end]))) ++end;
+    const std::string line = reason.substr(line_at + 7, end - line_at - 7);
+    std::string code;
+    if (const auto nl = reason.find('\n', end); nl != std::string::npos) {
+      const auto next = reason.find('\n', nl + 1);
+      code = reason.substr(nl + 1, (next == std::string::npos ? reason.size() : next) - nl - 1);
+      code.erase(0, code.find_first_not_of(' '));
+    }
+    if (!is_framework_file(file) && !line.empty()) found = fmt::format("{}:{}{}", file, line, code.empty() ? "" : " (`" + code + "`)");
+    at = end;
+  }
+  return found;
+}
+
 bool is_shape_error(std::string_view text) {
   for (std::string_view marker : {"shapes cannot be multiplied", "must match the size of tensor", "' is invalid for input of size",
                                   "Sizes of tensors must match", "size mismatch"})

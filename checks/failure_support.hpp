@@ -34,6 +34,18 @@ Route route_of(const core::LogEvent& e);
 // of size 4`): an op rejected the sizes it was given.
 bool is_shape_error(std::string_view text);
 
+// Which failure check a trace's failure record belongs to, by its fail_type and the exception types
+// its fail_reason starts with (`InductorError` / `InvalidCxxCompiler: ...` is the build's).
+Route route_of(const core::TraceFailure& failure);
+// Whether two artifacts belong to one run: one's folder holds the other (`case/stderr.txt` and
+// `case/trace/x.log`).
+bool same_run(const std::string& a, const std::string& b);
+// A trace failure as a fact (its JSON record is not quoted), for the finding that explains it.
+core::Evidence trace_failure_evidence(const core::TraceFailure& failure);
+// The user's frame in a fail_reason's `from user code:` section (`File "x.py", line 4, in forward`
+// and its code line): "x.py:4 (`if x.sum() > 0:`)", "" when there is none.
+std::string user_frame_in(const std::string& reason);
+
 // Whether an event states an error (anything but a deprecation note or a compiler command).
 bool is_error(const core::LogEvent& e);
 

@@ -367,3 +367,21 @@ TEST_CASE("ranking: the error that ended the run first, fatal errors above warni
   CHECK(found[1].check == "load.library-failed");
   CHECK_FALSE(found[1].ends_run);
 }
+
+TEST_CASE("a trace's failure record: merged into the log's finding of the same run, a finding of its own alone") {
+  const auto dir = aoti::test::corpus_dir() / "export-data-branch-strict";
+  auto found = analyze_paths({dir.string()});
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].check == "export.failed");
+  CHECK(std::any_of(found[0].evidence.begin(), found[0].evidence.end(), [](const Evidence& e) {
+    return e.where.line == 0 && e.excerpt.starts_with("compilation_metrics: fail_type = Unsupported");
+  }));
+  found = analyze_paths({(dir / "trace").string()});
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].check == "export.failed");
+  CHECK(mentions(found[0], "from user code: /tmp/fails/export-data-branch-strict/repro.py:4 (`if x.sum() > 0:`)"));
+  // InductorError carrying InvalidCxxCompiler is the build's, from the trace alone too.
+  found = analyze_paths({(aoti::test::corpus_dir() / "aoti-no-compiler" / "trace").string()});
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].check == "build.compile-failed");
+}

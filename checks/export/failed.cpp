@@ -56,8 +56,14 @@ class ExportFailed final : public BasicCheck {
     }
     for (const auto& trace : c.traces)
       for (const auto& failure : trace.failures) {
-        if (is_inductor_failure(failure) || routed_elsewhere(trace, failure)) continue;
-        out.push_back(from_trace(trace, failure));
+        if (is_inductor_failure(failure) || fl::route_of(failure) != fl::Route::export_ || routed_elsewhere(trace, failure))
+          continue;
+        // The log of the same run already explains it: the record is one more piece of evidence.
+        const auto same = std::find_if(out.begin(), out.end(), [&](const Finding& f) {
+          return !f.evidence.empty() && fl::same_run(f.evidence.front().where.artifact, failure.where.artifact);
+        });
+        if (same != out.end()) same->evidence.push_back(fl::trace_failure_evidence(failure));
+        else out.push_back(from_trace(trace, failure));
         break;  // the first failure stopped the export; later records repeat it
       }
     return out;
@@ -83,7 +89,7 @@ class ExportFailed final : public BasicCheck {
       const std::string& line = e.detail[i];
       const auto text = line.substr(std::min(line.size(), line.find_first_not_of(' ')));
       if (text.starts_with("Explanation:") || text.starts_with("Hint:") || text.starts_with("Developer debug context:"))
-        f.evidence.push_back(fl::line_evidence(e, e.where.line + 1 + static_cast<int>(i), text, text.starts_with("Hint:") ? "Dynamo's hint" : "Dynamo's explanation"));
+        f.evidence.push_back(fl::line_evidence(e, e.where.line + 1 + static_cast<int>(i), text, text.starts_with("Hint:") ? "Dynamo's hint" : text.starts_with("Explanation:") ? "Dynamo's explanation" : "Dynamo's debug context"));
       if (text.starts_with("While executing %")) {
         f.evidence.push_back(fl::line_evidence(e, e.where.line + 1 + static_cast<int>(i), text, "the graph node that was running"));
         if (const auto target = text.find("target="); target != std::string::npos)
@@ -110,20 +116,22 @@ class ExportFailed final : public BasicCheck {
     f.explains_failure = true;
     f.subject = "export " + failure.fail_type;
     f.title = fmt::format("Export or compile failed: `{}: {}`", failure.fail_type, first_line(failure.reason, 140));
+    // The user frame: the record's own fields, else the `from user code:` frame in its reason.
+    const std::string frame = !failure.user_file.empty() ? fmt::format("{}:{}", failure.user_file, failure.user_line)
+                                                         : fl::user_frame_in(failure.reason);
     f.message = fmt::format("The trace records a failed compile ({}{}): `{}: {}`{}.", failure.origin,
                             failure.where.compile_id.empty() ? "" : " " + failure.where.compile_id, failure.fail_type,
-                            first_line(failure.reason, 300),
-                            failure.user_file.empty() ? "" : fmt::format(", at {}:{}", failure.user_file, failure.user_line));
+                            first_line(failure.reason, 300), frame.empty() ? "" : fmt::format(", at {}", frame));
     f.why = why_of(failure.fail_type, LogEvent{});
     // Facts read from the record (its JSON line is not quoted): no line gutter.
-    f.evidence.push_back(Evidence{Location{failure.where.artifact, "", 0},
-                                  fmt::format("{}: fail_type = {}, fail_reason = {}", failure.origin, failure.fail_type,
-                                              first_line(failure.reason, 200)),
-                                  fmt::format("the trace's failure record (line {})", failure.where.line)});
+    f.evidence.push_back(fl::trace_failure_evidence(failure));
     if (!failure.user_file.empty())
       f.evidence.push_back(Evidence{Location{failure.where.artifact, "", 0},
                                     fmt::format("fail_user_frame = {}:{}", failure.user_file, failure.user_line),
                                     "the user frame the failure record names"});
+    else if (!frame.empty())
+      f.evidence.push_back(Evidence{Location{failure.where.artifact, "", 0}, "from user code: " + frame,
+                                    "the user frame in the record's fail_reason"});
     f.next_steps = {{"see every problem export finds at once, each with its user frame",
                      "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)"},
                     {"read the trace's failure with tlparse", fmt::format("tlparse {}", fl::shell_word(trace.artifact))}};
@@ -134,7 +142,7 @@ class ExportFailed final : public BasicCheck {
   static std::string why_of(const std::string& type, const LogEvent& e) {
     if (type == "Unsupported")
       return "Dynamo met Python it cannot put in a graph (a graph break); `torch.export` needs one whole graph, so "
-             "it stops. Dynamo's explanation and hints below say what the construct was.";
+             "it stops. Dynamo's explanation and hints, in its message, say what the construct was.";
     if (type == "UserError")
       return "torch.export refused the model or its arguments as given: the message says which rule was broken "
              "(dynamic control flow, dynamic shapes that do not match the inputs, unsupported inputs or outputs).";

@@ -41,23 +41,18 @@ class CompileFailed final : public BasicCheck {
     }
     for (const auto& trace : c.traces)
       for (const auto& failure : trace.failures) {
-        if (!is_inductor_type(failure.fail_type) && !(failure.fail_type == "BackendCompilerFailed")) continue;
-        if (failure.reason.find("CppCompileError") != std::string::npos) continue;  // the build's
-        out.push_back(from_trace(trace, failure));
+        if (fl::route_of(failure) != fl::Route::inductor) continue;
+        const auto same = std::find_if(out.begin(), out.end(), [&](const Finding& f) {
+          return !f.evidence.empty() && fl::same_run(f.evidence.front().where.artifact, failure.where.artifact);
+        });
+        if (same != out.end()) same->evidence.push_back(fl::trace_failure_evidence(failure));
+        else out.push_back(from_trace(trace, failure));
         break;
       }
     return out;
   }
 
  private:
-  static bool is_inductor_type(std::string_view type) {
-    for (std::string_view name : {"InductorError", "LoweringException", "MissingOperatorWithoutDecomp",
-                                  "MissingOperatorWithDecomp", "CppWrapperCodegenError", "CompilationError",
-                                  "SubgraphLoweringException"})
-      if (type == name) return true;
-    return false;
-  }
-
   // `  target: aten.nonzero.default` in a LoweringException's message: the op being lowered.
   static std::pair<std::string, int> target_of(const LogEvent& e) {
     for (std::size_t i = 0; i < e.detail.size(); ++i) {
@@ -140,10 +135,7 @@ class CompileFailed final : public BasicCheck {
                             failure.where.compile_id.empty() ? "" : " " + failure.where.compile_id, failure.fail_type,
                             first_line(failure.reason, 300));
     f.why = "The error was raised while Inductor lowered the graph or generated code.";
-    f.evidence.push_back(Evidence{Location{failure.where.artifact, "", 0},
-                                  fmt::format("{}: fail_type = {}, fail_reason = {}", failure.origin, failure.fail_type,
-                                              first_line(failure.reason, 200)),
-                                  fmt::format("the trace's failure record (line {})", failure.where.line)});
+    f.evidence.push_back(fl::trace_failure_evidence(failure));
     f.next_steps = {{"read the trace's failure with tlparse", fmt::format("tlparse {}", fl::shell_word(trace.artifact))}};
     f.chain = {"graph", failure.fail_type, "compile stopped"};
     return f;
