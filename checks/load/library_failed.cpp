@@ -151,7 +151,8 @@ class LibraryFailed final : public BasicCheck {
               "C++ runner cannot find them.";
       f.next_steps = {{fmt::format("find where `{}` is defined", op),
                        fmt::format("grep -rnE {} .", fl::shell_word(fmt::format("{}|TORCH_LIBRARY(_FRAGMENT)?\\({},", op, ns)))},
-                      {"load its library before loading the model (Python)", "torch.ops.load_library(\"/path/to/libyour_ops.so\")"}};
+                      {"then load that library before the model: `torch.ops.load_library(...)` on its .so, or import the Python "
+                       "package that registers the op; a C++ runner links it or dlopens it before creating the model", ""}};
       for (const auto& model : c.models)
         for (const auto& node : model.extern_nodes)
           if (node.target == op || node.target.starts_with(op + "."))
