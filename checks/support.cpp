@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <regex>
 
 #include <fmt/format.h>
 
@@ -23,9 +24,45 @@ const ModelFacts* model_of(const Case& c, const LogEvent& e) {
 }
 
 Evidence event_evidence(const LogEvent& e, std::string note) {
-  std::string excerpt = e.text;
-  if (e.repeats > 1) excerpt += fmt::format("  (×{})", e.repeats);
-  return Evidence{e.where, std::move(excerpt), std::move(note)};
+  if (e.repeats > 1) note += fmt::format(" (the same line {} times)", e.repeats);
+  if (e.where.line <= 0) return fact(e.where, e.text, std::move(note));
+  Evidence evidence{e.where, e.text, std::move(note)};
+  evidence.kind = EvidenceKind::quote;
+  return evidence;
+}
+
+Evidence fact(Location where, std::string statement, std::string note) {
+  return Evidence{std::move(where), std::move(statement), std::move(note)};
+}
+
+namespace {
+constexpr std::size_t k_max_quote_line = 1000;
+
+// One line as a quote shows it: surrounding whitespace trimmed, cut with a visible "…".
+std::string quoted_line(std::string_view line) {
+  const auto first = line.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return "";
+  line = line.substr(first, line.find_last_not_of(" \t\r") - first + 1);
+  if (line.size() <= k_max_quote_line) return std::string(line);
+  std::size_t cut = k_max_quote_line;
+  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
+  return std::string(line.substr(0, cut)) + "…";
+}
+}  // namespace
+
+Evidence quote_wrapper(const WrapperFacts& w, int first, std::string note, int last) {
+  if (last < first) last = first;
+  std::string text;
+  for (int line = first; line <= last; ++line) {
+    if (line > first) text += '\n';
+    text += quoted_line(w.source.line(line));
+  }
+  // A wrapper whose text was not kept (never the case for one the analyzer read) gives no quote.
+  if (w.source.line_count() < last || first < 1) return fact(wrapper_at(w, first), "", std::move(note));
+  Evidence evidence{wrapper_at(w, first), std::move(text), std::move(note)};
+  evidence.kind = EvidenceKind::quote;
+  if (last > first) evidence.line_end = last + w.line_offset;
+  return evidence;
 }
 
 std::string dim_contract(const WrapperFacts& w, int input_index, int dim) {
@@ -84,16 +121,215 @@ std::optional<std::int64_t> integer_literal(std::string_view arg) {
   return value;
 }
 
+std::string shell_quote(std::string_view text) {
+  std::string out = "'";
+  for (char ch : text) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
 std::string show_lines_command(const Location& where, int first, int last) {
   first = std::max(first, 1);
-  if (where.entry.empty()) return fmt::format("sed -n '{},{}p' '{}'", first, last, where.artifact);
-  return fmt::format("unzip -p '{}' '{}' | sed -n '{},{}p'", where.artifact, where.entry, first, last);
+  if (where.entry.empty()) return fmt::format("sed -n '{},{}p' {}", first, last, shell_quote(where.artifact));
+  return fmt::format("unzip -p {} {} | sed -n '{},{}p'", shell_quote(where.artifact), shell_quote(where.entry), first, last);
+}
+
+std::string show_wrapper_lines_command(const WrapperFacts& w, int first, int last) {
+  return show_lines_command(w.where, first + w.line_offset, last + w.line_offset);
+}
+
+int wrapper_line_with(const WrapperFacts& w, int first, std::string_view needle, int span) {
+  for (int line = std::max(first, 1); line <= first + span && line <= w.source.line_count(); ++line)
+    if (w.source.line(line).find(needle) != std::string_view::npos) return line;
+  return 0;
 }
 
 Location wrapper_at(const WrapperFacts& w, int line) {
   Location at = w.where;
-  at.line = line;
+  at.line = line > 0 ? line + w.line_offset : 0;
   return at;
+}
+
+OpName parse_op_name(std::string_view text) {
+  if (text.starts_with("torch.ops.")) text.remove_prefix(10);
+  OpName op;
+  std::string_view rest;
+  if (const auto colons = text.find("::"); colons != std::string_view::npos) {
+    op.ns = std::string(text.substr(0, colons));
+    rest = text.substr(colons + 2);
+  } else if (const auto dot = text.find('.'); dot != std::string_view::npos) {
+    op.ns = std::string(text.substr(0, dot));
+    rest = text.substr(dot + 1);
+  }
+  const auto dot = rest.find('.');
+  op.name = std::string(rest.substr(0, dot));
+  if (dot != std::string_view::npos && dot + 1 < rest.size()) op.overload = std::string(rest.substr(dot + 1));
+  return op;
+}
+
+NextStep opcheck_step(const Case& c, std::string_view op_text, std::string what) {
+  const OpName op = parse_op_name(op_text);
+  if (!op.valid()) return {std::move(what), "", "python"};
+  std::vector<std::string> args, tensors;
+  bool found = false;
+  for (const auto& model : c.models)
+    for (const auto& node : model.extern_nodes) {
+      if (found || parse_op_name(node.target).qualified() != op.qualified()) continue;
+      found = true;
+      for (const auto& input : node.inputs) {
+        const auto space = input.value.find(' ');
+        const std::string kind = input.value.substr(0, space);
+        const std::string value = space == std::string::npos ? "" : input.value.substr(space + 1);
+        const bool identifier = !input.name.empty() && std::all_of(input.name.begin(), input.name.end(), [](char ch) {
+          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+        }) && !std::isdigit(static_cast<unsigned char>(input.name.front()));
+        if ((kind == "tensor" || kind == "tensors" || kind == "optional_tensor") && identifier) {
+          args.push_back(input.name);
+          tensors.push_back("`" + input.name + "`");
+        } else if ((kind == "float" || kind == "int") && integer_literal(value).has_value()) {
+          args.push_back(value);
+        } else if (kind == "float" && !value.empty() && value.find_first_not_of("0123456789.e-+") == std::string::npos) {
+          args.push_back(value);
+        } else if (kind == "bool") {
+          args.push_back(value == "true" ? "True" : "False");
+        } else if (kind == "none") {
+          args.push_back("None");
+        } else if (identifier) {
+          args.push_back(input.name);  // a symbolic size or a list: the user passes their own value
+        }
+      }
+    }
+  if (!found || args.empty()) args = {"x"}, tensors = {"`x`"};
+  if (!tensors.empty()) what += fmt::format(" ({}: sample tensors of the sizes that failed)", join(tensors));
+  const std::string tuple = args.size() == 1 ? args.front() + "," : join(args);
+  return {std::move(what), fmt::format("torch.library.opcheck({}, ({}))", op.overload_path(), tuple), "python"};
+}
+
+namespace {
+// `L['ids'].size()[0]` -> "ids"; `L['kwargs']['ids']...` -> "ids"; positional `L['args'][0]` -> "".
+std::string argument_of_source(std::string_view source) {
+  static const std::regex k_local(R"(^L\['(\w+)'\](?:\['(\w+)'\])?)");
+  std::match_results<std::string_view::const_iterator> m;
+  if (!std::regex_search(source.begin(), source.end(), m, k_local)) return "";
+  if (m[1] == "kwargs" && m[2].matched) return m[2].str();
+  if (m[1] == "args" || m[1] == "kwargs" || m[1] == "self") return "";
+  return m[1].str();
+}
+
+const TraceFacts* trace_of(const Case& c, const WrapperFacts& w) {
+  for (const auto& trace : c.traces)
+    if (trace.model >= 0 && static_cast<std::size_t>(trace.model) < c.models.size() &&
+        c.models[static_cast<std::size_t>(trace.model)].wrapper && &*c.models[static_cast<std::size_t>(trace.model)].wrapper == &w)
+      return &trace;
+  return nullptr;
+}
+
+// The `{0: Dim("b", min=1, max=64), ...}` entry of `argument` in an export call's dynamic_shapes.
+void dims_from_export_call(std::string_view code, const std::string& argument, UserInput& out) {
+  const std::string key_forms[] = {"\"" + argument + "\"", "'" + argument + "'"};
+  std::size_t at = std::string_view::npos;
+  for (const auto& key : key_forms)
+    if (const auto found = code.find(key + ":"); found != std::string_view::npos) at = found + key.size() + 1;
+  if (at == std::string_view::npos) return;
+  const auto open = code.find('{', at);
+  if (open == std::string_view::npos || code.substr(at, open - at).find_first_not_of(' ') != std::string_view::npos) return;
+  const auto close = code.find('}', open);
+  const std::string_view body = code.substr(open, close == std::string_view::npos ? code.size() - open : close - open);
+  static const std::regex k_dim(R"((\d+)\s*:\s*(?:torch\.export\.)?Dim\(\s*["'](\w+)["']\s*,?\s*([^)]*)\))");
+  for (std::regex_iterator<std::string_view::const_iterator> it(body.begin(), body.end(), k_dim), end; it != end; ++it) {
+    const int dim = std::stoi((*it)[1].str());
+    out.dim_names[dim] = (*it)[2].str();
+    if ((*it)[3].length() > 0) out.exported_ranges[dim] = (*it)[3].str();
+  }
+}
+}  // namespace
+
+UserInput user_input(const Case& c, const WrapperFacts& w, std::string_view wrapper_input) {
+  UserInput out;
+  const TraceFacts* trace = trace_of(c, w);
+  if (!trace) return out;
+  for (const auto& b : w.bindings) {
+    if (b.input != wrapper_input || b.is_stride) continue;
+    for (const auto& symbol : trace->symbols)
+      if (symbol.name == b.symbol)
+        if (auto argument = argument_of_source(symbol.source); !argument.empty()) out.argument = std::move(argument);
+  }
+  if (out.argument.empty()) return out;
+  for (const auto& call : trace->exports)
+    if (call.compiled) dims_from_export_call(call.call_site.code, out.argument, out);
+  return out;
+}
+
+std::string input_display(const Case& c, const WrapperFacts& w, std::string_view wrapper_input) {
+  const UserInput user = user_input(c, w, wrapper_input);
+  if (user.argument.empty() || user.argument == wrapper_input) return fmt::format("`{}`", wrapper_input);
+  return fmt::format("`{}` (your `{}`)", wrapper_input, user.argument);
+}
+
+std::string dim_name_or(const Case& c, const WrapperFacts& w, int input_index, int dim, std::string fallback) {
+  if (input_index < 0 || static_cast<std::size_t>(input_index) >= w.inputs.size()) return fallback;
+  const UserInput user = user_input(c, w, w.inputs[static_cast<std::size_t>(input_index)].name);
+  const auto it = user.dim_names.find(dim);
+  return it == user.dim_names.end() ? fallback : it->second;
+}
+
+std::string dynamic_shapes_text(const Case& c, const WrapperFacts& w, int input_index, int dim, const std::string& dim_spec) {
+  const std::string entry = fmt::format("{{{}: {}}}", dim, dim_spec);
+  if (input_index >= 0 && static_cast<std::size_t>(input_index) < w.inputs.size()) {
+    const UserInput user = user_input(c, w, w.inputs[static_cast<std::size_t>(input_index)].name);
+    if (!user.argument.empty()) return fmt::format("dynamic_shapes = {{\"{}\": {}}}", user.argument, entry);
+  }
+  // Positional: one entry per forward argument, in order (the wrapper's inputs are the user's).
+  std::vector<std::string> entries(std::max<std::size_t>(w.inputs.size(), 1), "None");
+  entries[static_cast<std::size_t>(std::max(input_index, 0)) % entries.size()] = entry;
+  return fmt::format("dynamic_shapes = ({},)", join(entries));
+}
+
+namespace {
+// The command line of the crashed process, shell-quoted, from the first core that recorded one.
+std::string recorded_command_line(const Case& c) {
+  for (const auto& core : c.cores) {
+    if (core.argv.empty()) continue;
+    std::vector<std::string> words;
+    for (const auto& arg : core.argv) {
+      const bool plain = !arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+") ==
+                                              std::string::npos;
+      words.push_back(plain ? arg : shell_quote(arg));
+    }
+    return join(words, " ");
+  }
+  return "";
+}
+
+NextStep env_step(std::string what, std::string_view env, const std::string& program, std::string_view which) {
+  if (!program.empty()) return {std::move(what), fmt::format("{} {}", env, program), "sh"};
+  return {fmt::format("{}: set the variables, then run {} again in the same shell", what, which),
+          fmt::format("export {}", env), "sh"};
+}
+}  // namespace
+
+NextStep rerun_step(const Case& c, std::string what, std::string_view env) {
+  return env_step(std::move(what), env, recorded_command_line(c), "the failing program");
+}
+
+NextStep repackage_step(const Case& c, std::string what, std::string_view env) {
+  // A core is of the program that ran the model; it also exported only when the trace's export call
+  // is in the same script.
+  std::string program = recorded_command_line(c);
+  bool same_script = false;
+  for (const auto& trace : c.traces)
+    for (const auto& call : trace.exports)
+      for (const auto& core : c.cores)
+        for (const auto& arg : core.argv) same_script = same_script || (!call.call_site.file.empty() && arg == call.call_site.file);
+  if (!same_script) program.clear();
+  return env_step(std::move(what), env, program, "the script that exports and packages the model");
+}
+
+std::string reanalyze_command(const Case& c, std::string_view extra) {
+  std::vector<std::string> words = {"aoti-analyze"};
+  for (const auto& artifact : c.artifacts)
+    if (artifact.analyzed) words.push_back(shell_quote(artifact.path));
+  if (!extra.empty()) words.emplace_back(extra);
+  return join(words, " ");
 }
 
 std::string torch_ops_path(std::string op) {

@@ -212,9 +212,14 @@ void check_contract_json(const Json& j) {
     for (const auto& step : f["next_steps"]) {
       CHECK(step["what"].is_string());
       CHECK(step["command"].is_string());
+      CHECK((step["language"] == "sh" || step["language"] == "python" || step["language"] == "cpp"));
     }
     for (const auto& e : f["evidence"]) {
-      CHECK(e.size() == 5);
+      CHECK(e.size() == 7);
+      CHECK((e["kind"] == "quote" || e["kind"] == "fact"));
+      // A quote has a line to be checked against; a fact may have none.
+      if (e["kind"] == "quote") CHECK(e["line"].is_number_integer());
+      CHECK((e["line_end"].is_null() || (e["line_end"].is_number_integer() && e["line_end"] > e["line"])));
       CHECK(e["artifact"].is_string());
       CHECK(e["entry"].is_string());
       CHECK((e["line"].is_null() || (e["line"].is_number_integer() && e["line"] >= 1)));

@@ -20,19 +20,28 @@ namespace {
 
 constexpr std::uint64_t k_max_wrapper_bytes = 64ull << 20;
 
-// Wrapper sources, aligned with Case::models, kept while loading so that log lines naming
-// `<hash>.wrapper.cpp, line N` can quote that line.
-using WrapperTexts = std::vector<std::string>;
+std::string basename_of(std::string_view path) {
+  const auto slash = path.find_last_of('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
 
-void add_model(ModelFacts model, std::string text, const Location& where, Case& c, WrapperTexts& texts) {
-  if (!text.empty()) {
-    auto parsed = parsers::wrapper::parse_wrapper(text, where);
-    if (parsed) model.wrapper = std::move(*parsed);
-    else c.diagnostics.push_back({where.display(), "wrapper source: " + parsed.error().message});
+// Parses a wrapper and keeps its text in the facts, so checks quote its lines as they are.
+std::optional<WrapperFacts> read_wrapper(std::string text, const Location& where, std::string file_name, int line_offset,
+                                         Case& c) {
+  auto parsed = parsers::wrapper::parse_wrapper(text, where);
+  if (!parsed) {
+    c.diagnostics.push_back({where.display(), "wrapper source: " + parsed.error().message});
+    return std::nullopt;
   }
-  if (!model.wrapper) text.clear();
+  parsed->file_name = std::move(file_name);
+  parsed->line_offset = line_offset;
+  parsed->source = SourceText(std::move(text));
+  return std::move(*parsed);
+}
+
+void add_model(ModelFacts model, std::string text, const Location& where, Case& c) {
+  if (!text.empty()) model.wrapper = read_wrapper(std::move(text), where, basename_of(where.entry), 0, c);
   c.models.push_back(std::move(model));
-  texts.push_back(std::move(text));
 }
 
 // Marks the artifact analyzed, or records why it could not be read; false in that case.
@@ -47,7 +56,7 @@ bool accepted(const parsers::Parsed<T>& parsed, const SniffedInput& input, Artif
   return false;
 }
 
-void load_package(const SniffedInput& input, Artifact& artifact, Case& c, WrapperTexts& texts) {
+void load_package(const SniffedInput& input, Artifact& artifact, Case& c) {
   auto contents = parsers::pt2::read_package(input.path, input.display);
   if (!accepted(contents, input, artifact, c)) return;
   for (auto& d : contents->diagnostics) c.diagnostics.push_back(std::move(d));
@@ -58,13 +67,13 @@ void load_package(const SniffedInput& input, Artifact& artifact, Case& c, Wrappe
       return f.ends_with(".wrapper.cpp");
     });
     const Location where{input.display, entry == model.files.end() ? "" : *entry, 0};
-    add_model(std::move(model), std::move(text), where, c, texts);
+    add_model(std::move(model), std::move(text), where, c);
   }
   artifact.note = fmt::format("{} model(s), {} entries", contents->models.size(), contents->package.entries.size());
   c.packages.push_back(std::move(contents->package));
 }
 
-void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c, WrapperTexts& texts) {
+void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c) {
   if (input.size > k_max_wrapper_bytes) {
     artifact.note = fmt::format("{} bytes, more than the {} MiB limit for a wrapper", input.size, k_max_wrapper_bytes >> 20);
     c.diagnostics.push_back({input.display, artifact.note});
@@ -74,18 +83,16 @@ void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c,
   std::string text(input.size, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-  auto parsed = parsers::wrapper::parse_wrapper(text, Location{input.display, "", 0});
-  if (!parsed) {
-    artifact.note = "wrapper source: " + parsed.error().message;
-    c.diagnostics.push_back({input.display, artifact.note});
+  auto wrapper = read_wrapper(std::move(text), Location{input.display, "", 0}, input.path.filename().string(), 0, c);
+  if (!wrapper) {
+    artifact.note = "wrapper source: " + c.diagnostics.back().message;
     return;
   }
   ModelFacts model;
   model.name = input.path.stem().string();
-  model.wrapper = std::move(*parsed);
+  model.wrapper = std::move(*wrapper);
   artifact.analyzed = true;
   c.models.push_back(std::move(model));
-  texts.push_back(std::move(text));
 }
 
 void load_log(const SniffedInput& input, Artifact& artifact, Case& c) {
@@ -129,58 +136,38 @@ void load_source(const SniffedInput& input, Artifact& artifact, Case& c, const p
   c.sources.push_back(std::move(read->facts));
 }
 
-std::string basename_of(std::string_view path) {
-  const auto slash = path.find_last_of('/');
-  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
-}
-
 // How well an input-check error matches a model's own input contract: the error text repeats the
 // bound the wrapper was generated with, so a matching bound names the package that raised it.
-// Line `number` (1-based) of `text`, trimmed; empty when out of range.
-std::string line_of(std::string_view text, int number) {
-  std::size_t begin = 0;
-  for (int line = 1; line < number; ++line) {
-    begin = text.find('\n', begin);
-    if (begin == std::string_view::npos) return "";
-    ++begin;
-  }
-  std::string_view line = text.substr(begin, text.find('\n', begin) - begin);
-  const auto first = line.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return "";
-  line = line.substr(first);
-  return std::string(line.substr(0, std::min<std::size_t>(line.size(), 1000)));
-}
-
 // Quotes the wrapper line an `API call failed at <hash>.wrapper.cpp, line N` error points at.
-void attach_source_lines(Case& c, const WrapperTexts& texts) {
+void attach_source_lines(Case& c) {
   for (auto& e : c.log_events) {
     if (e.kind != LogEventKind::api_call_failed || e.model < 0 || e.source_line <= 0) continue;
     const auto& model = c.models[static_cast<std::size_t>(e.model)];
     if (!model.wrapper || !e.source_file.ends_with(".wrapper.cpp")) continue;
-    if (static_cast<std::size_t>(e.model) < texts.size()) e.source_excerpt = line_of(texts[static_cast<std::size_t>(e.model)], e.source_line);
+    e.source_excerpt = std::string(model.wrapper->source.line(e.source_line));
   }
 }
 
 // Ties each trace to the model whose wrapper it produced, by the wrapper's file name (the same
 // hash names the package entry and the trace's dump); a trace whose package is not in the case
 // brings its own wrapper dump, so its facts are still there.
-void adopt_trace_wrappers(Case& c, WrapperTexts& texts) {
+void adopt_trace_wrappers(Case& c) {
   for (auto& trace : c.traces) {
     const TraceCodeDump* dump = trace.wrapper_code();
     if (!dump) continue;
     const std::string name = basename_of(dump->filename);
     for (std::size_t m = 0; m < c.models.size() && trace.model < 0; ++m)
-      if (c.models[m].wrapper && !name.empty() && basename_of(c.models[m].wrapper->where.entry) == name)
+      if (c.models[m].wrapper && !name.empty() && c.models[m].wrapper->file_name == name)
         trace.model = static_cast<int>(m);
     if (trace.model >= 0 || dump->text.empty()) continue;
-    auto parsed = parsers::wrapper::parse_wrapper(dump->text, Location{trace.artifact, name.empty() ? "wrapper dump" : name, 0});
-    if (!parsed) continue;
+    // The dump's lines are the trace file's lines from first_line on, so quotes point there.
+    auto wrapper = read_wrapper(dump->text, Location{dump->payload_artifact, "", 0}, name, dump->first_line - 1, c);
+    if (!wrapper) continue;
     ModelFacts model;
     model.name = "model (from the trace)";
-    model.wrapper = std::move(*parsed);
+    model.wrapper = std::move(*wrapper);
     trace.model = static_cast<int>(c.models.size());
     c.models.push_back(std::move(model));
-    texts.push_back(dump->text);
   }
 }
 
@@ -207,7 +194,7 @@ int content_match(const LogEvent& e, const ModelFacts& model) {
         if (a.message == e.subject) return 10;
   }
   if (e.kind == LogEventKind::api_call_failed &&
-      basename_of(e.source_file) == basename_of(w.where.entry.empty() ? w.where.artifact : w.where.entry))
+      basename_of(e.source_file) == w.file_name)
     return 10;
   if (e.kind == LogEventKind::input_check_error) return contract_match(e, model);
   for (const auto& kernel : w.kernels)
@@ -230,7 +217,6 @@ bool is_within(const fs::path& inner, const fs::path& outer) {
 
 Case load_case(const std::vector<std::string>& paths) {
   Case c;
-  WrapperTexts texts;
   const auto inputs = gather_inputs(paths, c.diagnostics);
   parsers::source::SourceOptions source_options;
   for (const auto& input : inputs)
@@ -239,8 +225,8 @@ Case load_case(const std::vector<std::string>& paths) {
   for (const auto& input : inputs) {
     Artifact artifact{input.display, input.kind, input.size, false, input.what};
     switch (input.kind) {
-      case ArtifactKind::package: load_package(input, artifact, c, texts); break;
-      case ArtifactKind::wrapper_source: load_wrapper_source(input, artifact, c, texts); break;
+      case ArtifactKind::package: load_package(input, artifact, c); break;
+      case ArtifactKind::wrapper_source: load_wrapper_source(input, artifact, c); break;
       case ArtifactKind::log: load_log(input, artifact, c); break;
       case ArtifactKind::core_dump: cores.push_back(c.artifacts.size()); break;
       case ArtifactKind::trace: load_trace(input, artifact, c); break;
@@ -257,9 +243,9 @@ Case load_case(const std::vector<std::string>& paths) {
     });
     load_core(*input, c.artifacts[index], c);
   }
-  adopt_trace_wrappers(c, texts);
+  adopt_trace_wrappers(c);
   correlate(c);
-  attach_source_lines(c, texts);
+  attach_source_lines(c);
   return c;
 }
 

@@ -26,6 +26,21 @@ struct Location {
 enum class ArtifactKind { package, wrapper_source, log, core_dump, trace, source, unknown };
 std::string_view to_string(ArtifactKind kind);
 
+// A text artifact's own lines, kept so that checks quote them instead of rebuilding them.
+class SourceText {
+ public:
+  SourceText() = default;
+  explicit SourceText(std::string text);
+  // Line n (1-based) without its line break; empty past the end.
+  std::string_view line(int n) const;
+  int line_count() const { return static_cast<int>(m_starts.size()); }
+  const std::string& text() const { return m_text; }
+
+ private:
+  std::string m_text;
+  std::vector<std::size_t> m_starts;  // offset of each line's first byte
+};
+
 struct Diagnostic {
   std::string artifact;
   std::string message;
@@ -145,7 +160,12 @@ struct BufferReuse {
 };
 
 struct WrapperFacts {
-  Location where;  // artifact + entry of the wrapper source
+  // Where the source is: a package entry, a file, or the payload of a trace's wrapper dump, where
+  // the wrapper's line 1 is line 1 + line_offset of the trace file (wrapper_at applies it).
+  Location where;
+  int line_offset = 0;
+  std::string file_name;  // "<hash>.wrapper.cpp" as Inductor named it, to match logs and traces
+  SourceText source;      // the text itself, for quoting
   std::vector<WrapperInput> inputs;
   std::vector<std::string> outputs;
   std::vector<WrapperConstant> constants;

@@ -257,7 +257,7 @@ CrashSummary summarize(const core::CoreFacts& core) {
 
 nlohmann::ordered_json next_steps_json(const std::vector<core::NextStep>& steps) {
   auto out = nlohmann::ordered_json::array();
-  for (const auto& step : steps) out.push_back({{"what", step.what}, {"command", step.command}});
+  for (const auto& step : steps) out.push_back({{"what", step.what}, {"command", step.command}, {"language", step.language}});
   return out;
 }
 

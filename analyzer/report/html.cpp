@@ -51,6 +51,7 @@ th,td{border:1px solid #dde1e7;padding:6px 8px;text-align:left;vertical-align:to
 th{background:#eef1f5;font-weight:600}
 code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:#0f1420;color:#e6e9ef;padding:8px 10px;border-radius:6px;overflow-x:auto;margin:4px 0}
+pre.fact{background:#f4f6f9;color:#333;border:1px dashed #c3c9d3}div.fact{font-size:12px;color:#667}
 .finding{background:#fff;border:1px solid #dde1e7;border-left:6px solid #888;border-radius:6px;padding:12px 16px;margin:14px 0}
 .finding.error{border-left-color:#c62828}.finding.warning{border-left-color:#e69500}.finding.note{border-left-color:#2e7dd7}
 .sev{display:inline-block;border-radius:4px;padding:0 6px;font-size:12px;font-weight:700;text-transform:uppercase;color:#fff}
@@ -171,7 +172,10 @@ std::string finding_html(const core::Finding& f, bool is_new) {
     for (const auto& e : f.evidence) {
       out += fmt::format("<li><div class=\"loc\">{}</div>", escape(e.where.display()));
       if (!e.note.empty()) out += fmt::format("<div>{}</div>", prose(e.note));
-      if (!e.excerpt.empty()) out += fmt::format("<pre>{}</pre>", escape(truncate(e.excerpt, 2000)));
+      if (!e.excerpt.empty() && e.kind == core::EvidenceKind::quote)
+        out += fmt::format("<pre class=\"quote\">{}</pre>", escape(truncate(e.excerpt, 2000)));
+      else if (!e.excerpt.empty())
+        out += fmt::format("<div class=\"fact\">derived:</div><pre class=\"fact\">{}</pre>", escape(truncate(e.excerpt, 2000)));
       out += "</li>\n";
     }
     out += "</ul>\n";

@@ -214,11 +214,14 @@ void write_finding(std::string& out, const core::Finding& finding) {
       std::string head = code_span(evidence.where.display());
       if (!evidence.note.empty()) head += (head.empty() ? "" : " — ") + prose(evidence.note);
       if (!head.empty()) lines.push_back(std::move(head));
-      // A multi-line excerpt (a thread's frames) keeps its lines in a block under the item.
+      // A multi-line excerpt (a thread's frames) keeps its lines in a block under the item. A
+      // quote is code (the artifact's text); a derived fact is prose marked as such.
       const bool block = evidence.excerpt.find('\n') != std::string::npos;
-      if (const auto excerpt = code_span(truncate(one_line(evidence.excerpt), k_excerpt_width));
-          !excerpt.empty() && !block)
-        lines.push_back(excerpt);
+      const bool quote = evidence.kind == core::EvidenceKind::quote;
+      if (!evidence.excerpt.empty() && !block)
+        lines.push_back(quote ? code_span(truncate(one_line(evidence.excerpt), k_excerpt_width))
+                              : "derived: " + prose(truncate(one_line(evidence.excerpt), k_excerpt_width)));
+      if (block && !quote) lines.push_back("derived:");
       if (lines.empty()) continue;
       // A trailing backslash is CommonMark's hard line break, which survives editors that
       // strip trailing spaces.
@@ -234,7 +237,7 @@ void write_finding(std::string& out, const core::Finding& finding) {
       out += fmt::format("{}. {}\n", i + 1, prose(step.what.empty() ? std::string("run") : step.what));
       if (step.command.empty()) continue;
       // Indented under its list item, so the block belongs to the step it explains.
-      out += '\n' + indented(fenced(step.command, "sh"), "   ") + "\n";
+      out += '\n' + indented(fenced(step.command, step.language), "   ") + "\n";
     }
   }
 }

@@ -230,21 +230,25 @@ void write_finding(TextReport& out, const core::Finding& finding) {
     const std::string where = sanitize(evidence.where.display());
     out.unwrapped_field(k_indent, k_label, i == 0 ? "evidence" : "", where.empty() ? "(no location)" : where);
     if (!evidence.note.empty()) out.field(column + 2, 0, "", sanitize(evidence.note));
-    // A gutter, as compilers print source lines, sets the excerpt apart from the prose.
+    // A quote gets a gutter with its line numbers, as compilers print source lines; a derived
+    // fact gets none, so it is never read as the artifact's text.
     if (!evidence.excerpt.empty()) {
-      const std::string gutter =
-          evidence.where.line > 0 ? fmt::format("{} | ", evidence.where.line) : std::string("| ");
+      const bool quote = evidence.kind == core::EvidenceKind::quote && evidence.where.line > 0;
+      const int last_line = std::max(evidence.where.line, evidence.line_end);
+      const std::size_t number_width = std::to_string(last_line).size();
       // Each line is cut on its own, so a multi-line excerpt (a thread's frames) keeps every line.
       const std::string text = sanitize(evidence.excerpt);
       std::string excerpt;
       std::size_t lines = 0;
       for (std::size_t start = 0; start <= text.size() && lines < k_excerpt_lines; ++lines) {
         const std::size_t end = std::min(text.find('\n', start), text.size());
-        if (lines > 0) excerpt += "\n" + std::string(gutter.size() - 2, ' ') + "| ";
+        if (lines > 0) excerpt += "\n";
+        if (quote) excerpt += fmt::format("{:>{}} | ", evidence.where.line + static_cast<int>(lines), number_width);
+        else excerpt += lines == 0 ? "derived: " : "         ";
         excerpt += truncate(std::string_view(text).substr(start, end - start), k_excerpt_width);
         start = end + 1;
       }
-      out.verbatim(column + 2, gutter + excerpt);
+      out.verbatim(column + 2, excerpt);
     }
   }
   for (std::size_t i = 0; i < finding.next_steps.size(); ++i) {

@@ -39,8 +39,8 @@ class Deprecated final : public BasicCheck {
       for (const LogEvent* e : events) f.evidence.push_back(event_evidence(*e, "the deprecated call"));
       f.next_steps = {
           {"compile and package with the current API",
-           "torch._inductor.aoti_compile_and_package(torch.export.export(model, args), package_path=\"model.pt2\")"},
-          {"load it; the package records its device", "runner = torch._inductor.aoti_load_package(\"model.pt2\")"}};
+           "torch._inductor.aoti_compile_and_package(torch.export.export(model, args), package_path=\"model.pt2\")", "python"},
+          {"load it; the package records its device", "runner = torch._inductor.aoti_load_package(\"model.pt2\")", "python"}};
     }
     return {std::move(f)};
   }

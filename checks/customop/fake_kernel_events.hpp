@@ -38,8 +38,11 @@ class FakeKernelEvents final : public BasicCheck {
                                       "the trace's record"});
         f.next_steps = {{missing ? "register a fake kernel that computes the output shape from the inputs' sizes"
                                  : "make the fake compute exactly the real kernel's output shape, dtype and strides",
-                         fmt::format("@torch.library.register_fake(\"{}\")\ndef _(x, *args):\n    return x.new_empty(...)", event.op)},
-                        {"check it", fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))", event.op)}};
+                         fmt::format("@torch.library.register_fake(\"{}\")\ndef _(*args, **kwargs):\n    # return empty tensors of the "
+                                     "output's shape, computed from the inputs' sizes\n    raise NotImplementedError",
+                                     parse_op_name(event.op).qualified()),
+                         "python"},
+                        opcheck_step(c, event.op, "check it")};
         out.push_back(std::move(f));
       }
     return out;

@@ -76,13 +76,11 @@ class KernelCrash final : public BasicCheck {
                                           fmt::format("{} ({} kernel of {}, lines {}-{})", kernel.function,
                                                       kernel.dispatch_key, kernel.op, kernel.line_begin, kernel.line_end),
                                           "the op's real kernel: check every index and size it trusts"});
-      f.next_steps = {{"give the analyzer the op's sources to check its meta / fake kernel",
-                       "aoti-analyze model.pt2 " + core.artifact + " <op sources>"},
-                      {"check the op alone against its fake at the failing sizes",
-                       fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))",
-                                   ops.empty() ? "<ns>.<op>" : torch_ops_path(ops.front()))},
-                      {"run once with the checks on to stop at the first bad input",
-                       "AOTI_RUNTIME_CHECK_INPUTS=1 TORCH_SHOW_CPP_STACKTRACES=1 python <your script>"}};
+      f.next_steps = {{"give the analyzer the op's sources (OP_SOURCES: the folder of its .cpp / .py files) to check its "
+                       "meta / fake kernel",
+                       reanalyze_command(c, "\"$OP_SOURCES\"")},
+                      opcheck_step(c, ops.empty() ? "" : ops.front(), "check the op alone against its fake at the failing sizes"),
+                      rerun_step(c, "run once with the checks on to stop at the first bad input", "AOTI_RUNTIME_CHECK_INPUTS=1 TORCH_SHOW_CPP_STACKTRACES=1")};
       out.push_back(std::move(f));
     }
     return out;

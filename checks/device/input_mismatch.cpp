@@ -49,8 +49,8 @@ class InputMismatch final : public BasicCheck {
     f.evidence.push_back(event_evidence(e, "the runtime input check that fired"));
     if (model) add_package_device(f, *model);
     f.next_steps = {
-        {"move the input to the package's device before calling the model", fmt::format("x = x.to(\"{}\")", expected)},
-        {"find where the caller builds the tensor: print its device just before the call", "print(x.device)"}};
+        {"move the input to the package's device before calling the model", fmt::format("x = x.to(\"{}\")", expected), "python"},
+        {"find where the caller builds the tensor: print its device just before the call", "print(x.device)", "python"}};
     return f;
   }
 
@@ -68,8 +68,7 @@ class InputMismatch final : public BasicCheck {
     f.evidence.push_back(event_evidence(e, "the runtime error"));
     if (model) add_package_device(f, *model);
     f.next_steps = {
-        {"re-run with input checks on: they name the input on the wrong device",
-         "AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"},
+        rerun_step(c, "re-run with input checks on: they name the input on the wrong device", "AOTI_RUNTIME_CHECK_INPUTS=1"),
         {"move every input to the package's device before the call", ""}};
     return f;
   }
@@ -119,9 +118,8 @@ class InputMismatch final : public BasicCheck {
     f.chain = {"input tensor on cuda", "package compiled for cpu", kernel.substr(0, 60),
                fmt::format("{} at 0x{:x}", core.signal_name, core.fault_address.value_or(0))};
     f.next_steps = {
-        {"move the inputs to the CPU before calling the model (or package the model for CUDA)", "x = x.to(\"cpu\")"},
-        {"re-run with the input checks on: they name the input on the wrong device instead of crashing",
-         "AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"}};
+        {"move the inputs to the CPU before calling the model (or package the model for CUDA)", "x = x.to(\"cpu\")", "python"},
+        rerun_step(c, "re-run with the input checks on: they name the input on the wrong device instead of crashing", "AOTI_RUNTIME_CHECK_INPUTS=1")};
     return f;
   }
 

@@ -36,7 +36,7 @@ class LoadMismatch final : public BasicCheck {
       f.next_steps = {
           {fmt::format("load through the package API, which picks the compiled device type; only the index (\"{}:N\") "
                        "may change", device),
-           "runner = torch._inductor.aoti_load_package(\"model.pt2\")"},
+           "runner = torch._inductor.aoti_load_package(\"model.pt2\")", "python"},
           {"or re-export and re-package the model on the device type you deploy on", ""}};
       out.push_back(std::move(f));
     }
@@ -72,18 +72,19 @@ class LoadMismatch final : public BasicCheck {
     f.why = "Cross-device loading (compile on CUDA, load on CPU or the reverse) is not supported; it fails at load "
             "or at the first run, often as a segfault.";
     f.evidence.push_back(event_evidence(e, "the load error"));
-    if (constant)
-      f.evidence.push_back(Evidence{wrapper_at(*model->wrapper, constant->line),
-                                    fmt::format("constants_info_[{}].device_type = cached_torch_device_type_{}",
-                                                constant->index, constant->device_type),
-                                    fmt::format("`{}` belongs on {}", e.subject, constant->device_type)});
+    if (constant) {
+      const auto& w = *model->wrapper;
+      const int device_line = wrapper_line_with(w, constant->line, fmt::format("constants_info_[{}].device_type", constant->index));
+      f.evidence.push_back(quote_wrapper(w, device_line ? device_line : constant->line,
+                                         fmt::format("`{}` belongs on {}", e.subject, constant->device_type)));
+    }
     for (const auto& other : c.log_events)
       if (other.kind == LogEventKind::api_call_failed && other.subject.starts_with("create_func_"))
         f.evidence.push_back(event_evidence(other, "the model container could not be created"));
     f.chain = {fmt::format("compiled for {}", device), "loaded on cpu", fmt::format("constant {}", e.subject), "load fails"};
     f.next_steps = {{fmt::format("load on the device it was compiled for: `aot_load(path, \"{}\")`, or better the "
                                  "package API, which picks the device type itself", device == "a GPU" ? "cuda" : device),
-                     "runner = torch._inductor.aoti_load_package(\"model.pt2\")"},
+                     "runner = torch._inductor.aoti_load_package(\"model.pt2\")", "python"},
                     {"or export and compile the model on the device type you deploy on", ""}};
     out.push_back(std::move(f));
   }
@@ -110,7 +111,7 @@ class LoadMismatch final : public BasicCheck {
       f.why = "Cross-device loading is not supported: a CUDA package needs the CUDA runtime and device buffers.";
       f.evidence.push_back(Evidence{core_location(core), frame_text(frame, i), "the crashing frame in the model .so"});
       f.evidence.push_back(Evidence{model->metadata_where, "AOTI_DEVICE_KEY = cuda", "the device the package was compiled for"});
-      f.next_steps = {{"load it with the package API on a CUDA machine", "runner = torch._inductor.aoti_load_package(\"model.pt2\")"}};
+      f.next_steps = {{"load it with the package API on a CUDA machine", "runner = torch._inductor.aoti_load_package(\"model.pt2\")", "python"}};
       out.push_back(std::move(f));
       return;
     }

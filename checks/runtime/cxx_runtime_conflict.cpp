@@ -118,12 +118,11 @@ class CxxRuntimeConflict final : public BasicCheck {
       for (const auto& comment : so.comments)
         f.evidence.push_back(Evidence{so.where, comment, "the compiler that built it (.comment)"});
       if (model.wrapper && !model.wrapper->link_cmd.empty())
-        f.evidence.push_back(Evidence{wrapper_at(*model.wrapper, model.wrapper->link_cmd_line), compiler + " ... -shared ...",
-                                      "the link command recorded in the wrapper"});
+        f.evidence.push_back(quote_wrapper(*model.wrapper, model.wrapper->link_cmd_line,
+                                           fmt::format("the link command recorded in the wrapper: the compiler is `{}`", compiler)));
       for (const auto& core : c.cores) add_crash(f, core, model);
       f.next_steps = {
-          {"re-package with the compiler whose libstdc++ the process uses, which links it dynamically",
-           "CXX=/usr/bin/g++ python <your export script>"},
+          repackage_step(c, "re-package with the compiler whose libstdc++ the process uses, which links it dynamically", "CXX=/usr/bin/g++"),
           {"confirm the .so needs libstdc++.so.6 (run on the new package)",
            fmt::format("d=$(mktemp -d) && unzip -q '{}' '{}' -d \"$d\" && readelf -d \"$d/{}\" | grep NEEDED",
                        so.where.artifact, so.where.entry, so.where.entry)},

@@ -48,7 +48,7 @@ class DataDependentGuard final : public BasicCheck {
       f.message = fmt::format("The log reports `{}`.", e.text.substr(0, 300));
       f.why = "A branch or check on a data-dependent size cannot be compiled once for every input.";
       f.evidence.push_back(event_evidence(e, "the error"));
-      f.next_steps = {{"find the line with the trace", "TORCH_LOGS=\"+dynamic\" TORCH_TRACE=/tmp/trace python <your script>"},
+      f.next_steps = {rerun_step(c, "find the line with the trace", "TORCH_LOGS=\"+dynamic\" TORCH_TRACE=/tmp/trace"),
                       {"replace the branch by torch._check(...) on the value's range", ""}};
       out.push_back(std::move(f));
     }

@@ -103,15 +103,12 @@ class IndexOutOfBounds final : public BasicCheck {
     std::string index_from;
     std::vector<Evidence> evidence;
     evidence.push_back(event_evidence(e, "the device assert that fired"));
-    evidence.push_back(Evidence{wrapper_at(w, assertion.line),
-                                fmt::format("tl.device_assert({}, \"{}\")", assertion.condition, assertion.message),
-                                fmt::format("the only assert with this text: it is in kernel `{}`", kernel.name)});
+    evidence.push_back(quote_wrapper(w, assertion.line, fmt::format("the only assert with this text: it is in kernel `{}`", kernel.name)));
     std::string index_input;
     for (const TritonLoad* load : index_sources(kernel, assertion.index_var)) {
       const std::string arg = call ? argument_for(kernel, *call, load->pointer) : "";
       const int input = arg.empty() ? -1 : input_index_of(w, arg);
-      evidence.push_back(Evidence{wrapper_at(w, load->line),
-                                  fmt::format("{} = tl.load({} + ({}))", load->var, load->pointer, load->offset),
+      evidence.push_back(quote_wrapper(w, load->line,
                                   fmt::format("`{}` {} `{}`{}", assertion.index_var,
                                               load->var == assertion.index_var
                                                   ? "is loaded from"
@@ -120,7 +117,7 @@ class IndexOutOfBounds final : public BasicCheck {
                                               arg.empty() ? ""
                                                           : fmt::format(", which the launch binds to `{}`{}", arg,
                                                                         input >= 0 ? fmt::format(" (model input {})", input)
-                                                                                   : ""))});
+                                                                                   : ""))));
       if (input >= 0 && index_input.empty()) {
         index_input = arg;
         index_from = fmt::format("the values of model input {} (`{}`)", input, arg);
@@ -144,13 +141,12 @@ class IndexOutOfBounds final : public BasicCheck {
           const std::string fqn = constant.original_fqn.empty() ? constant.name : constant.original_fqn;
           bound_text = fmt::format("{} = dim {} of constant `{}` {} (the table the index addresses)", *literal,
                                    dim - constant.shape.begin(), fqn, shape_text(constant.shape));
-          evidence.push_back(Evidence{wrapper_at(w, load.line),
-                                      fmt::format("{} = tl.load({} + ({}))", load.var, load.pointer, load.offset),
-                                      fmt::format("the index addresses `{}`, bound to constant `{}`", load.pointer, arg)});
-          evidence.push_back(Evidence{wrapper_at(w, constant.line),
-                                      fmt::format("constants_info_[{}]: {} {} (\"{}\")", constant.index, constant.name,
-                                                  shape_text(constant.shape), fqn),
-                                      fmt::format("{} rows: valid indices are 0..{}", *literal, *literal - 1)});
+          evidence.push_back(quote_wrapper(w, load.line,
+                                           fmt::format("the index addresses `{}`, bound to constant `{}` (`{}`)", load.pointer, arg, fqn)));
+          const int shape_line = wrapper_line_with(w, constant.line, fmt::format("constants_info_[{}].shape", constant.index));
+          evidence.push_back(quote_wrapper(w, shape_line ? shape_line : constant.line,
+                                           fmt::format("constant `{}` (`{}`) has {} rows: valid indices are 0..{}",
+                                                       constant.name, fqn, *literal, *literal - 1)));
         }
       }
     } else {
@@ -164,20 +160,16 @@ class IndexOutOfBounds final : public BasicCheck {
           const std::string range = input >= 0 ? dim_contract(w, input, b.dim) : "";
           bound_text += fmt::format(" = {} {} of model input `{}`{}", b.is_stride ? "stride" : "size", b.dim, b.input,
                                     range.empty() ? "" : fmt::format(" (declared {})", range));
-          evidence.push_back(Evidence{wrapper_at(w, b.line),
-                                      fmt::format("int64_t {} = {}_{}[{}];", b.symbol, b.input, b.is_stride ? "stride" : "size", b.dim),
+          evidence.push_back(quote_wrapper(w, b.line,
                                       fmt::format("`{}` is dim {} of `{}`; an empty tensor makes it 0 and every index "
-                                                  "out of bounds", b.symbol, b.dim, b.input)});
+                                                  "out of bounds", b.symbol, b.dim, b.input)));
         }
       }
     }
     if (call) {
-      std::string args;
-      for (const auto& a : call->args) args += (args.empty() ? "" : ", ") + a;
-      evidence.push_back(Evidence{wrapper_at(w, call->line), fmt::format("call_{}({})", kernel.name, args),
-                                  call->source_nodes.empty() ? "the launch"
-                                                             : fmt::format("the launch; model code: {}",
-                                                                           join(call->source_nodes))});
+      evidence.push_back(quote_wrapper(w, call->line,
+                                       call->source_nodes.empty() ? "the launch"
+                                                                  : fmt::format("the launch; model code: {}", join(call->source_nodes))));
     }
     // The abort that followed, when the process left a core.
     for (const auto& core : c.cores) {
@@ -215,19 +207,18 @@ class IndexOutOfBounds final : public BasicCheck {
             "and every later CUDA call fails. The usual causes are input values outside the range the model "
             "expects (an id >= the embedding size) or an empty tensor making a dynamic size 0.";
 
-    const std::string kernel_lines = show_lines_command(w.where, kernel.source_begin, kernel.source_end);
+    const std::string kernel_lines = show_wrapper_lines_command(w, kernel.source_begin, kernel.source_end);
     f.next_steps.push_back({"read the kernel", kernel_lines});
     if (!index_input.empty() && integer_literal(assertion.bound))
       f.next_steps.push_back(
           {fmt::format("check the values passed as `{}` (model input {}) before the call", index_input,
                        input_index_of(w, index_input)),
-           fmt::format("assert 0 <= int(x.min()) and int(x.max()) < {}, (int(x.min()), int(x.max()))", assertion.bound)});
-    f.next_steps.push_back({"make the failure synchronous and reproducible, with the input checks on",
-                            "CUDA_LAUNCH_BLOCKING=1 PYTORCH_NO_CUDA_MEMORY_CACHING=1 AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"});
-    f.next_steps.push_back(
-        {"re-package printing this kernel's inputs, then run again",
-         fmt::format("AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"{}\" AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2 "
-                     "python <your export script>", kernel.name)});
+           fmt::format("assert 0 <= int(x.min()) and int(x.max()) < {}, (int(x.min()), int(x.max()))", assertion.bound),
+           "python"});
+    f.next_steps.push_back(rerun_step(c, "make the failure synchronous and reproducible, with the input checks on", "CUDA_LAUNCH_BLOCKING=1 PYTORCH_NO_CUDA_MEMORY_CACHING=1 AOTI_RUNTIME_CHECK_INPUTS=1"));
+    f.next_steps.push_back(repackage_step(c, "re-package printing this kernel's inputs, then run again",
+                                          fmt::format("AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"{}\" "
+                                                      "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2", kernel.name)));
     if (!integer_literal(assertion.bound))
       f.next_steps.push_back({"export with sample sizes 0, 1 and the maximum, and return early on empty inputs", ""});
     return f;
@@ -242,8 +233,7 @@ class IndexOutOfBounds final : public BasicCheck {
     f.why = "An out-of-range index aborts the process on the GPU; the package's wrapper names the kernel and its inputs.";
     f.evidence.push_back(event_evidence(e, "the device assert that fired"));
     f.next_steps = {{"give the package that ran, to trace the kernel", "aoti-analyze model.pt2 " + e.where.artifact},
-                    {"make the failure synchronous, with the input checks on",
-                     "CUDA_LAUNCH_BLOCKING=1 AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"}};
+                    rerun_step(c, "make the failure synchronous, with the input checks on", "CUDA_LAUNCH_BLOCKING=1 AOTI_RUNTIME_CHECK_INPUTS=1")};
     return f;
   }
 
