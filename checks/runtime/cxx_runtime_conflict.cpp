@@ -96,7 +96,9 @@ class CxxRuntimeConflict final : public BasicCheck {
       });
       if (links_libstdcxx || so.cxx_runtime_symbol_count == 0) continue;
 
-      Finding f = new_finding(Severity::warning, 0.85);
+      // A latent hazard that stops the model at load outranks every warning: nothing else in the
+      // package matters if it cannot be created.
+      Finding f = new_finding(Severity::error, 0.85);
       f.subject = "model so " + model.name;
       const std::string compiler = model.wrapper ? first_word(model.wrapper->link_cmd) : "";
       f.title = "The model .so carries its own copy of the C++ runtime (libstdc++ linked statically)";
@@ -123,10 +125,12 @@ class CxxRuntimeConflict final : public BasicCheck {
       for (const auto& core : c.cores) add_crash(f, core, model);
       f.next_steps = {
           repackage_step(c, "re-package with the compiler whose libstdc++ the process uses, which links it dynamically", "CXX=/usr/bin/g++"),
-          {"confirm the .so needs libstdc++.so.6 (run on the new package)",
-           fmt::format("d=$(mktemp -d) && unzip -q '{}' '{}' -d \"$d\" && readelf -d \"$d/{}\" | grep NEEDED",
-                       so.where.artifact, so.where.entry, so.where.entry)},
-          {"check the new package: this finding should be gone", "aoti-analyze new_model.pt2"}};
+          {"see the libraries this .so needs: libstdc++.so.6 is missing from the list (a re-packaged one has it)",
+           so.where.entry.empty()
+               ? fmt::format("readelf -d {} | grep NEEDED", shell_quote(so.where.artifact))
+               : fmt::format("d=$(mktemp -d) && unzip -q {} {} -d \"$d\" && readelf -d \"$d\"/{} | grep NEEDED",
+                             shell_quote(so.where.artifact), shell_quote(so.where.entry), shell_quote(so.where.entry))},
+          {"after re-packaging in place, run this analysis again: this finding should be gone", reanalyze_command(c, "")}};
       out.push_back(std::move(f));
     }
     return out;
