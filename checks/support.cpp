@@ -204,80 +204,46 @@ NextStep opcheck_step(const Case& c, std::string_view op_text, std::string what)
   return {std::move(what), fmt::format("torch.library.opcheck({}, ({}))", op.overload_path(), tuple), "python"};
 }
 
-namespace {
-// `L['ids'].size()[0]` -> "ids"; `L['kwargs']['ids']...` -> "ids"; positional `L['args'][0]` -> "".
-std::string argument_of_source(std::string_view source) {
-  static const std::regex k_local(R"(^L\['(\w+)'\](?:\['(\w+)'\])?)");
-  std::match_results<std::string_view::const_iterator> m;
-  if (!std::regex_search(source.begin(), source.end(), m, k_local)) return "";
-  if (m[1] == "kwargs" && m[2].matched) return m[2].str();
-  if (m[1] == "args" || m[1] == "kwargs" || m[1] == "self") return "";
-  return m[1].str();
+std::string user_module_name(const Case& c) {
+  static const std::regex k_export_call(R"(export\(\s*([A-Za-z_][A-Za-z_0-9.]*)\s*,)");
+  for (const auto& trace : c.traces)
+    for (const auto& call : trace.exports) {
+      std::smatch m;
+      if (std::regex_search(call.call_site.code, m, k_export_call)) return m[1].str();
+    }
+  return "model";
 }
 
-const TraceFacts* trace_of(const Case& c, const WrapperFacts& w) {
-  for (const auto& trace : c.traces)
-    if (trace.model >= 0 && static_cast<std::size_t>(trace.model) < c.models.size() &&
-        c.models[static_cast<std::size_t>(trace.model)].wrapper && &*c.models[static_cast<std::size_t>(trace.model)].wrapper == &w)
-      return &trace;
+namespace {
+const WrapperInput* input_named(const WrapperFacts& w, std::string_view name) {
+  for (const auto& input : w.inputs)
+    if (input.name == name) return &input;
   return nullptr;
 }
-
-// The `{0: Dim("b", min=1, max=64), ...}` entry of `argument` in an export call's dynamic_shapes.
-void dims_from_export_call(std::string_view code, const std::string& argument, UserInput& out) {
-  const std::string key_forms[] = {"\"" + argument + "\"", "'" + argument + "'"};
-  std::size_t at = std::string_view::npos;
-  for (const auto& key : key_forms)
-    if (const auto found = code.find(key + ":"); found != std::string_view::npos) at = found + key.size() + 1;
-  if (at == std::string_view::npos) return;
-  const auto open = code.find('{', at);
-  if (open == std::string_view::npos || code.substr(at, open - at).find_first_not_of(' ') != std::string_view::npos) return;
-  const auto close = code.find('}', open);
-  const std::string_view body = code.substr(open, close == std::string_view::npos ? code.size() - open : close - open);
-  static const std::regex k_dim(R"((\d+)\s*:\s*(?:torch\.export\.)?Dim\(\s*["'](\w+)["']\s*,?\s*([^)]*)\))");
-  for (std::regex_iterator<std::string_view::const_iterator> it(body.begin(), body.end(), k_dim), end; it != end; ++it) {
-    const int dim = std::stoi((*it)[1].str());
-    out.dim_names[dim] = (*it)[2].str();
-    if ((*it)[3].length() > 0) out.exported_ranges[dim] = (*it)[3].str();
-  }
+const WrapperInput* input_at(const WrapperFacts& w, int index) {
+  for (const auto& input : w.inputs)
+    if (input.index == index) return &input;
+  return nullptr;
 }
 }  // namespace
 
-UserInput user_input(const Case& c, const WrapperFacts& w, std::string_view wrapper_input) {
-  UserInput out;
-  const TraceFacts* trace = trace_of(c, w);
-  if (!trace) return out;
-  for (const auto& b : w.bindings) {
-    if (b.input != wrapper_input || b.is_stride) continue;
-    for (const auto& symbol : trace->symbols)
-      if (symbol.name == b.symbol)
-        if (auto argument = argument_of_source(symbol.source); !argument.empty()) out.argument = std::move(argument);
-  }
-  if (out.argument.empty()) return out;
-  for (const auto& call : trace->exports)
-    if (call.compiled) dims_from_export_call(call.call_site.code, out.argument, out);
-  return out;
+std::string input_display(const WrapperFacts& w, std::string_view wrapper_input) {
+  const WrapperInput* input = input_named(w, wrapper_input);
+  if (!input || input->user_name.empty() || input->user_name == wrapper_input) return fmt::format("`{}`", wrapper_input);
+  return fmt::format("`{}` (your `{}`)", wrapper_input, input->user_name);
 }
 
-std::string input_display(const Case& c, const WrapperFacts& w, std::string_view wrapper_input) {
-  const UserInput user = user_input(c, w, wrapper_input);
-  if (user.argument.empty() || user.argument == wrapper_input) return fmt::format("`{}`", wrapper_input);
-  return fmt::format("`{}` (your `{}`)", wrapper_input, user.argument);
+std::string dim_name_or(const WrapperFacts& w, int input_index, int dim, std::string fallback) {
+  const WrapperInput* input = input_at(w, input_index);
+  if (!input) return fallback;
+  const auto it = input->dim_names.find(dim);
+  return it == input->dim_names.end() ? fallback : it->second;
 }
 
-std::string dim_name_or(const Case& c, const WrapperFacts& w, int input_index, int dim, std::string fallback) {
-  if (input_index < 0 || static_cast<std::size_t>(input_index) >= w.inputs.size()) return fallback;
-  const UserInput user = user_input(c, w, w.inputs[static_cast<std::size_t>(input_index)].name);
-  const auto it = user.dim_names.find(dim);
-  return it == user.dim_names.end() ? fallback : it->second;
-}
-
-std::string dynamic_shapes_text(const Case& c, const WrapperFacts& w, int input_index, int dim, const std::string& dim_spec) {
+std::string dynamic_shapes_text(const WrapperFacts& w, int input_index, int dim, const std::string& dim_spec) {
   const std::string entry = fmt::format("{{{}: {}}}", dim, dim_spec);
-  if (input_index >= 0 && static_cast<std::size_t>(input_index) < w.inputs.size()) {
-    const UserInput user = user_input(c, w, w.inputs[static_cast<std::size_t>(input_index)].name);
-    if (!user.argument.empty()) return fmt::format("dynamic_shapes = {{\"{}\": {}}}", user.argument, entry);
-  }
+  if (const WrapperInput* input = input_at(w, input_index); input && !input->user_name.empty())
+    return fmt::format("dynamic_shapes = {{\"{}\": {}}}", input->user_name, entry);
   // Positional: one entry per forward argument, in order (the wrapper's inputs are the user's).
   std::vector<std::string> entries(std::max<std::size_t>(w.inputs.size(), 1), "None");
   entries[static_cast<std::size_t>(std::max(input_index, 0)) % entries.size()] = entry;

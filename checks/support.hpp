@@ -47,24 +47,19 @@ std::string input_contract(const core::WrapperFacts& w, int input_index);
 int input_index_of(const core::WrapperFacts& w, std::string_view name);
 
 // ---- the user's names ----------------------------------------------------------------------
-// What the user called a wrapper input: the forward argument (from a tied trace's symbol sources,
-// `L['ids'].size()[0]`) and the `Dim` of each dim (from the export call's `dynamic_shapes` text).
-// Empty where the artifacts do not say.
-struct UserInput {
-  std::string argument;                 // "ids"
-  std::map<int, std::string> dim_names;  // 0 -> "b"
-  std::map<int, std::string> exported_ranges;  // 0 -> "min=1, max=64", as written in the export call
-};
-UserInput user_input(const core::Case& c, const core::WrapperFacts& w, std::string_view wrapper_input);
+// The user's names for wrapper inputs are facts of the Case (WrapperInput::user_name, dim_names),
+// set by correlation with the export's trace.
 // "`arg3_1` (your `ids`)", or "`arg3_1`" when the user's name is not known.
-std::string input_display(const core::Case& c, const core::WrapperFacts& w, std::string_view wrapper_input);
+std::string input_display(const core::WrapperFacts& w, std::string_view wrapper_input);
 // A dynamic_shapes value giving one dim of one input `dim_spec` (a `torch.export.Dim(...)`
 // expression): keyed by the forward argument when it is known, else positional (None for the
 // other inputs), so that it runs as printed for this model.
-std::string dynamic_shapes_text(const core::Case& c, const core::WrapperFacts& w, int input_index, int dim,
-                                const std::string& dim_spec);
+std::string dynamic_shapes_text(const core::WrapperFacts& w, int input_index, int dim, const std::string& dim_spec);
+// The module the user exported, as their export call names it (`torch.export.export(m, ...)` ->
+// "m"), else "model".
+std::string user_module_name(const core::Case& c);
 // The Dim name to use in a suggestion: the user's own when known, else `fallback`.
-std::string dim_name_or(const core::Case& c, const core::WrapperFacts& w, int input_index, int dim, std::string fallback);
+std::string dim_name_or(const core::WrapperFacts& w, int input_index, int dim, std::string fallback);
 
 // ---- commands that run as printed ---------------------------------------------------------------
 // Running the failed program again with `env` ("A=1 B=2") set: the program's own command line when a

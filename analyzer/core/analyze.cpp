@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <regex>
 
 #include <fmt/format.h>
 
@@ -171,6 +172,55 @@ void adopt_trace_wrappers(Case& c) {
   }
 }
 
+// `L['ids'].size()[0]` -> "ids"; `L['kwargs']['ids']...` -> "ids"; positional `L['args'][0]` -> "".
+std::string argument_of_source(std::string_view source) {
+  static const std::regex k_local(R"(^L\['(\w+)'\](?:\['(\w+)'\])?)");
+  std::match_results<std::string_view::const_iterator> m;
+  if (!std::regex_search(source.begin(), source.end(), m, k_local)) return "";
+  if (m[1] == "kwargs" && m[2].matched) return m[2].str();
+  if (m[1] == "args" || m[1] == "kwargs" || m[1] == "self") return "";
+  return m[1].str();
+}
+
+// The `{0: Dim("b", min=1, max=64), ...}` entry of `argument` in an export call's dynamic_shapes.
+void dims_from_export_call(std::string_view code, WrapperInput& input) {
+  std::size_t at = std::string_view::npos;
+  for (const std::string& key : {"\"" + input.user_name + "\"", "'" + input.user_name + "'"})
+    if (const auto found = code.find(key + ":"); found != std::string_view::npos) at = found + key.size() + 1;
+  if (at == std::string_view::npos) return;
+  const auto open = code.find('{', at);
+  if (open == std::string_view::npos || code.substr(at, open - at).find_first_not_of(' ') != std::string_view::npos) return;
+  const auto close = code.find('}', open);
+  const std::string_view body = code.substr(open, close == std::string_view::npos ? code.size() - open : close - open);
+  static const std::regex k_dim(R"((\d+)\s*:\s*(?:torch\.export\.)?Dim\(\s*["'](\w+)["']\s*,?\s*([^)]*)\))");
+  for (std::regex_iterator<std::string_view::const_iterator> it(body.begin(), body.end(), k_dim), end; it != end; ++it) {
+    const int dim = std::stoi((*it)[1].str());
+    input.dim_names[dim] = (*it)[2].str();
+    if ((*it)[3].length() > 0) input.exported_ranges[dim] = (*it)[3].str();
+  }
+}
+
+// The user's names for each wrapper input, from the trace of the export that made it: symbol
+// sources name the forward argument, the export call's text names the Dims.
+void attach_user_names(Case& c) {
+  for (const auto& trace : c.traces) {
+    if (trace.model < 0) continue;
+    auto& model = c.models[static_cast<std::size_t>(trace.model)];
+    if (!model.wrapper) continue;
+    for (auto& input : model.wrapper->inputs) {
+      for (const auto& b : model.wrapper->bindings) {
+        if (b.input != input.name || b.is_stride) continue;
+        for (const auto& symbol : trace.symbols)
+          if (symbol.name == b.symbol)
+            if (auto argument = argument_of_source(symbol.source); !argument.empty()) input.user_name = std::move(argument);
+      }
+      if (input.user_name.empty()) continue;
+      for (const auto& call : trace.exports)
+        if (call.compiled) dims_from_export_call(call.call_site.code, input);
+    }
+  }
+}
+
 int contract_match(const LogEvent& e, const ModelFacts& model) {
   if (!model.wrapper || e.input_index < 0) return 0;
   const auto& w = *model.wrapper;
@@ -244,6 +294,7 @@ Case load_case(const std::vector<std::string>& paths) {
     load_core(*input, c.artifacts[index], c);
   }
   adopt_trace_wrappers(c);
+  attach_user_names(c);
   correlate(c);
   attach_source_lines(c);
   return c;

@@ -75,14 +75,35 @@ std::string input_contract(const core::WrapperFacts& wrapper, const core::Wrappe
   }
   std::vector<std::string> parts;
   for (const auto& [dim, b] : dims) {
+    const auto name = input.dim_names.find(dim);
+    const std::string label =
+        name == input.dim_names.end() ? fmt::format("dim{}", dim) : fmt::format("dim{} ({})", dim, name->second);
+    std::string part;
     if (b.equal)
-      parts.push_back(fmt::format("dim{} = {}", dim, *b.equal));
+      part = fmt::format("{} = {}", label, *b.equal);
     else if (b.min && b.max)
-      parts.push_back(fmt::format("dim{} in [{}, {}]", dim, *b.min, *b.max));
+      part = fmt::format("{} in [{}, {}]", label, *b.min, *b.max);
     else if (b.min)
-      parts.push_back(fmt::format("dim{} >= {}", dim, *b.min));
+      part = fmt::format("{} >= {}", label, *b.min);
     else if (b.max)
-      parts.push_back(fmt::format("dim{} <= {}", dim, *b.max));
+      part = fmt::format("{} <= {}", label, *b.max);
+    // The range the user exported next to the one compiled in: Inductor raises a minimum of 0 or 1
+    // to 2 and narrows ranges with its guards, and a reader must see both.
+    if (const auto exported = input.exported_ranges.find(dim); exported != input.exported_ranges.end() && !part.empty()) {
+      const auto bound = [&](std::string_view key) -> std::optional<std::int64_t> {
+        const auto at = exported->second.find(key);
+        if (at == std::string::npos) return std::nullopt;
+        try { return std::stoll(exported->second.substr(at + key.size())); } catch (...) { return std::nullopt; }
+      };
+      const auto lo = bound("min="), hi = bound("max=");
+      std::vector<std::string> changes;
+      if (lo && b.min && *b.min != *lo) changes.push_back(fmt::format("minimum {} raised to {}", *lo, *b.min));
+      if (hi && b.max && *b.max != *hi) changes.push_back(fmt::format("maximum {} narrowed to {}", *hi, *b.max));
+      if (b.equal) changes.push_back(fmt::format("specialized to {}", *b.equal));
+      part += fmt::format(" (exported {}{})", exported->second,
+                          changes.empty() ? "" : fmt::format(": {}", fmt::join(changes, ", ")));
+    }
+    if (!part.empty()) parts.push_back(std::move(part));
   }
   if (!dtype.empty()) parts.push_back(dtype);
   if (!device.empty()) parts.push_back(device);
@@ -156,7 +177,7 @@ ModelSummary summarize(const core::ModelFacts& model) {
     std::stable_sort(inputs.begin(), inputs.end(),
                      [](const auto& a, const auto& b) { return a.index < b.index; });
     for (const auto& input : inputs)
-      summary.inputs.push_back({input.name, input_contract(*model.wrapper, input)});
+      summary.inputs.push_back({input.name, input.user_name, input_contract(*model.wrapper, input)});
     summary.input_checks_need_env = model.wrapper->checks_gated_by_env;
     // A CPU package's kernels are C++ functions in <hash>.kernel.cpp: count the distinct ones called.
     std::set<std::string> cpp_kernels;

@@ -215,7 +215,7 @@ std::string render_html(const core::Case& c, const std::vector<core::Finding>& f
     body += fmt::format("<tr><th>Device</th><td>{}{}</td></tr>\n", escape(s.device.empty() ? "unknown" : s.device),
                         s.compute_capability.empty() ? "" : ", compute capability " + escape(s.compute_capability));
     for (const auto& input : s.inputs)
-      body += fmt::format("<tr><th>Input <code>{}</code></th><td>{}</td></tr>\n", escape(input.name), escape(input.contract));
+      body += fmt::format("<tr><th>Input <code>{}</th><td>{}</td></tr>\n", escape(input.name) + "</code>" + (input.user_name.empty() ? "" : " (your <code>" + escape(input.user_name) + "</code>)"), escape(input.contract));
     if (!s.extern_ops.empty()) {
       std::string ops;
       for (const auto& op : s.extern_ops) ops += (ops.empty() ? "" : ", ") + ("<code>" + escape(op) + "</code>");

@@ -11,7 +11,7 @@ Json model_json(const core::ModelFacts& model) {
   const ModelSummary summary = summarize(model);
   Json inputs = Json::array();
   for (const auto& input : summary.inputs)
-    inputs.push_back({{"name", input.name}, {"contract", input.contract}});
+    inputs.push_back({{"name", input.name}, {"user_name", input.user_name}, {"contract", input.contract}});
   return {{"name", summary.name},
           {"package", summary.package},
           {"device", summary.device},

@@ -168,7 +168,8 @@ void write_models(std::string& out, const core::Case& c) {
     else
       out += "- **Inputs:**\n";
     for (const auto& input : summary.inputs)
-      out += fmt::format("  - {}: {}\n", code_span(input.name), prose(input.contract));
+      out += fmt::format("  - {}{}: {}\n", code_span(input.name),
+                         input.user_name.empty() ? "" : " (your " + code_span(input.user_name) + ")", prose(input.contract));
     out += fmt::format("- **Kernels:** {}\n", summary.kernel_count
                                                   ? plural(*summary.kernel_count, summary.kernel_kind)
                                                   : "unknown (no wrapper)");

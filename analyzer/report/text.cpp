@@ -184,7 +184,9 @@ void write_models(TextReport& out, const core::Case& c) {
       out.field(2, k_label, "inputs", model.wrapper ? "none" : "unknown (no wrapper)");
     for (std::size_t i = 0; i < summary.inputs.size(); ++i)
       out.field(2, k_label, i == 0 ? "inputs" : "",
-                sanitize(fmt::format("{}: {}", summary.inputs[i].name, summary.inputs[i].contract)));
+                sanitize(fmt::format("{}{}: {}", summary.inputs[i].name,
+                                     summary.inputs[i].user_name.empty() ? "" : " (your `" + summary.inputs[i].user_name + "`)",
+                                     summary.inputs[i].contract)));
     out.field(2, k_label, "kernels",
               summary.kernel_count ? plural(*summary.kernel_count, summary.kernel_kind) : "unknown (no wrapper)");
     out.field(2, k_label, "custom ops",

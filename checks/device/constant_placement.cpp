@@ -47,11 +47,13 @@ class ConstantPlacement final : public BasicCheck {
           if (copy.name.starts_with(constant.name + "_" + device))
             f.evidence.push_back(quote_wrapper(w, copy.line, fmt::format("a {} copy made at compile time, used by the kernels", device)));
         if (mixed) f.evidence.push_back(event_evidence(*mixed, "the load failed on mixed-device constants"));
+        const std::string module = user_module_name(c);
         f.next_steps = {
-            {fmt::format("keep `{}` on the model's device in the module you export (or call `model.to(\"{}\")` "
-                         "after the assignment that moved it)", fqn, device),
-             fmt::format("self.register_buffer(\"{}\", t.to(\"{}\"))", fqn, device), "python"},
-            {"re-export, re-package, and confirm no constant is left on another device", "aoti-analyze new_model.pt2"}};
+            {fmt::format("move the whole module to the model's device after the assignment that moved `{}`, just before "
+                         "export", fqn),
+             fmt::format("{}.to(\"{}\")", module, device), "python"},
+            {"re-export and re-package in place, then run this analysis again: no constant should be left on another "
+             "device", reanalyze_command(c, "")}};
         out.push_back(std::move(f));
       }
     }

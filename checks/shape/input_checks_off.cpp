@@ -86,8 +86,8 @@ class InputChecksOff final : public BasicCheck {
       for (const auto& check : w.input_checks) {
         if (check.kind != InputCheckKind::dim_max && check.kind != InputCheckKind::device_type) continue;
         f.evidence.push_back(quote_wrapper(w, check.line,
-                                           fmt::format("one of the checks of input {} `{}`, whose contract is {}",
-                                                       check.input_index, check.input_name, input_contract(w, check.input_index))));
+                                           fmt::format("one of the checks of input {} {}, whose contract is {}",
+                                                       check.input_index, input_display(w, check.input_name), input_contract(w, check.input_index))));
         break;
       }
       f.next_steps = {rerun_step(c, "validate every input before the run", "AOTI_RUNTIME_CHECK_INPUTS=1")};

@@ -34,7 +34,7 @@ class InputContractViolation final : public BasicCheck {
     std::string symbol;
     if (w && e.input_index >= 0 && static_cast<std::size_t>(e.input_index) < w->inputs.size()) {
       const std::string& name = w->inputs[static_cast<std::size_t>(e.input_index)].name;
-      input = fmt::format("input {} (`{}`)", e.input_index, name);
+      input = fmt::format("input {} {}", e.input_index, input_display(*w, name));
       for (const auto& b : w->bindings)
         if (b.input == name && b.dim == e.dim && !b.is_stride) symbol = b.symbol;
     }
@@ -52,10 +52,10 @@ class InputContractViolation final : public BasicCheck {
                               large ? "<=" : ">=", e.expected);
       f.next_steps = {
           {fmt::format("re-export with a range for dim {} of {} that covers {}, then re-package", e.dim, input, e.actual),
-           dynamic_shapes_text(c, *w, e.input_index, e.dim,
-                               large ? fmt::format("torch.export.Dim(\"{}\", min={}, max={})", dim_name_or(c, *w, e.input_index, e.dim, "batch"),
+           dynamic_shapes_text(*w, e.input_index, e.dim,
+                               large ? fmt::format("torch.export.Dim(\"{}\", min={}, max={})", dim_name_or(*w, e.input_index, e.dim, "batch"),
                                                    lower_bound(*w, e), e.actual)
-                                     : fmt::format("torch.export.Dim(\"{}\", min={})", dim_name_or(c, *w, e.input_index, e.dim, "batch"), e.actual)),
+                                     : fmt::format("torch.export.Dim(\"{}\", min={})", dim_name_or(*w, e.input_index, e.dim, "batch"), e.actual)),
            "python"},
           {fmt::format("or split / pad the request so dim {} stays {}", e.dim, range.empty() ? "in range" : range), ""}};
     } else if (e.problem == "unmatched dim value") {
@@ -63,7 +63,7 @@ class InputContractViolation final : public BasicCheck {
       f.message = fmt::format("Dim {} of {} is static in the package (= {}); the run passed {}.", e.dim, input,
                               e.expected, e.actual);
       f.next_steps = {{fmt::format("if dim {} varies, export it as dynamic, then re-package", e.dim),
-                       dynamic_shapes_text(c, *w, e.input_index, e.dim, "torch.export.Dim.DYNAMIC"), "python"}};
+                       dynamic_shapes_text(*w, e.input_index, e.dim, "torch.export.Dim.DYNAMIC"), "python"}};
     } else if (e.problem == "unmatched dtype") {
       const std::string want = dtype_name_of_code(e.expected), got = dtype_name_of_code(e.actual);
       f.title = fmt::format("{} is {}, but the package was compiled for {}", input, got, want);

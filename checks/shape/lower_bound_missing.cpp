@@ -87,8 +87,8 @@ class LowerBoundMissing final : public BasicCheck {
     f.chain = {fmt::format("input {} dim {} may be {}", b.input, b.dim, low && *low < 2 ? std::to_string(*low) : "0"),
                fmt::format("{} = {}", assertion.bound, b.symbol), fmt::format("assert {}", assertion.message)};
     f.next_steps = {{"export with a lower bound, so the input checks refuse empty inputs",
-                     dynamic_shapes_text(c, w, input_index_of(w, b.input), b.dim,
-                                         fmt::format("torch.export.Dim(\"{}\", min=2)", dim_name_or(c, w, input_index_of(w, b.input), b.dim, "n"))),
+                     dynamic_shapes_text(w, input_index_of(w, b.input), b.dim,
+                                         fmt::format("torch.export.Dim(\"{}\", min=2)", dim_name_or(w, input_index_of(w, b.input), b.dim, "n"))),
                      "python"},
                     {"or return early on empty inputs before calling the model",
                      fmt::format("if x.shape[{}] == 0:\n    return empty_result", b.dim), "python"},
