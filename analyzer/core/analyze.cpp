@@ -1,6 +1,7 @@
 #include "analyzer/core/analyze.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <regex>
 
@@ -334,7 +335,45 @@ std::vector<Finding> run_checks(Case& c) {
       c.diagnostics.push_back({std::string(check->id()), std::string("check failed internally: ") + ex.what()});
     }
   }
+  merge_consequences(findings);
   return findings;
+}
+
+void merge_consequences(std::vector<Finding>& findings) {
+  // A failed AOTI runtime call is how an earlier error surfaces: "API call failed at ..." follows
+  // the error that made the call fail. When another finding explains an earlier line of the same
+  // log, it is the cause; the failed call joins it as evidence instead of standing as a second cause.
+  const auto first_quote = [](const Finding& f) -> const Evidence* {
+    for (const auto& e : f.evidence)
+      if (e.kind == EvidenceKind::quote) return &e;
+    return nullptr;
+  };
+  for (std::size_t i = 0; i < findings.size();) {
+    const Finding& consequence = findings[i];
+    const Evidence* failed = first_quote(consequence);
+    Finding* cause = nullptr;
+    if (consequence.check == "runtime.api-call-failed" && failed)
+      for (auto& other : findings) {
+        const Evidence* line = first_quote(other);
+        if (&other == &consequence || !other.explains_failure || !line || other.check == consequence.check) continue;
+        if (line->where.artifact == failed->where.artifact && line->where.entry == failed->where.entry &&
+            line->where.line <= failed->where.line)
+          cause = &other;
+      }
+    if (!cause) {
+      ++i;
+      continue;
+    }
+    std::string surfaced = consequence.title;
+    if (!surfaced.empty()) surfaced[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(surfaced[0])));
+    cause->message += fmt::format(" It surfaced as {}.", surfaced);
+    for (const auto& e : consequence.evidence) cause->evidence.push_back(e);
+    for (const auto& step : consequence.next_steps)
+      if (std::none_of(cause->next_steps.begin(), cause->next_steps.end(),
+                       [&](const NextStep& s) { return s.command == step.command && s.what == step.what; }))
+        cause->next_steps.push_back(step);
+    findings.erase(findings.begin() + static_cast<std::ptrdiff_t>(i));
+  }
 }
 
 namespace {
