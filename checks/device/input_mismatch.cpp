@@ -38,7 +38,8 @@ class InputMismatch final : public BasicCheck {
     std::string input = fmt::format("input {}", e.input_index);
     if (model && model->wrapper && e.input_index >= 0 &&
         static_cast<std::size_t>(e.input_index) < model->wrapper->inputs.size())
-      input = fmt::format("input {} ({})", e.input_index, model->wrapper->inputs[static_cast<std::size_t>(e.input_index)].name);
+      input = fmt::format("input {} {}", e.input_index,
+                          input_display(*model->wrapper, model->wrapper->inputs[static_cast<std::size_t>(e.input_index)].name));
     f.subject = fmt::format("input {} device", e.input_index);
     f.title = fmt::format("{} is on {} but the package was compiled for {}", input, actual, expected);
     f.message = fmt::format(
