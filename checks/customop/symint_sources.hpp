@@ -79,7 +79,10 @@ class SymintSources final : public BasicCheck {
     // source line is the cause, not just a risk.
     const bool explains = frame != nullptr && (export_error || called);
 
-    Finding f = new_finding(explains || called ? Severity::error : Severity::warning,
+    // With a package in the case, an op it never calls cannot explain anything about it: a note,
+    // not a warning that competes with the real findings.
+    const bool package_known = std::any_of(c.models.begin(), c.models.end(), [](const ModelFacts& m) { return m.so || m.wrapper; });
+    Finding f = new_finding(explains || called ? Severity::error : package_known ? Severity::note : Severity::warning,
                             explains ? 0.97 : called ? 0.85 : 0.7);
     f.explains_failure = explains;
     f.subject = fmt::format("{} {} {}", source.artifact, function, op);
@@ -91,7 +94,9 @@ class SymintSources final : public BasicCheck {
     for (const auto* v : violations) parts.push_back(fmt::format("line {} `{}` ({})", v->line, v->excerpt, v->pattern));
     f.message = fmt::format(
         "`{}` uses concrete sizes where export passes symbolic ones: {}{}{}", function, join(parts, "; "),
-        called ? fmt::format(". The package calls `{}` through the proxy executor", op) : "",
+        called           ? fmt::format(". The package calls `{}` through the proxy executor", op)
+        : package_known  ? fmt::format(". No package in this case calls `{}`: a latent problem for the next export that uses it", op.empty() ? function : op)
+                         : "",
         frame ? fmt::format(", and the trace shows its call at {}:{} specializing a dynamic dim", frame->file, frame->line) : "");
     if (!f.message.ends_with(".")) f.message += ".";
     f.why = "Under export every size is a symbol; a kernel that reads a concrete size forces a guard that turns the "
