@@ -58,11 +58,19 @@ struct CoreFacts {
   std::string signal_name;   // "SIGSEGV"
   int signal_code = 0;
   std::string signal_code_name;  // "SEGV_MAPERR", "SI_TKILL"
+  // si_addr of a fault; absent for signals a process sent and for SI_KERNEL faults (a general
+  // protection fault reports no address: its si_addr 0 does not mean null).
   std::optional<std::uint64_t> fault_address;
   std::optional<int> sender_pid;  // for signals sent by a process (kill, tkill, abort's raise)
-  std::string fault_region;  // what the fault address points into, for a person
-  // The same, for checks: "module", "stack", "heap", "device" (a CUDA-reservation-looking
-  // address), "anonymous", "null", "non-canonical", "unmapped"; "" without a fault address.
+  // The fault decoded from signal, code and address against the core's memory map, for a person:
+  // which it is, then what it means ("the null page, address 0: a null pointer was dereferenced").
+  std::string fault_region;
+  // The same, for checks: "null" (below 64 KiB), "general-protection" (SI_KERNEL: no address,
+  // typically a non-canonical pointer), "non-canonical", "kernel" (the kernel half), "guard" (the
+  // guard below a thread's stack: a stack overflow), "stack", "module", "heap" (a malloc arena's
+  // tail), "device" (a CUDA-reservation-looking address), "protected" (a small PROT_NONE
+  // mapping), "anonymous", "unmapped", "instruction" (SIGILL / SIGFPE / SIGTRAP: si_addr is the
+  // faulting instruction); "" for a signal without a fault.
   std::string fault_kind;
   std::vector<CoreThread> threads;  // the crashing thread first
   std::vector<MappedModule> modules;
