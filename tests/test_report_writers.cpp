@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <set>
 #include <string>
 
@@ -530,3 +531,28 @@ TEST_CASE("aoti::report: hostile strings") {
 }
 
 TEST_SUITE_END();
+
+TEST_CASE("aoti::report::render_text wraps to the width it is given, in linear time") {
+  const auto c = embedding_case();
+  auto findings = embedding_findings();
+  const auto narrow = aoti::report::render_text(c, findings, false, 60);
+  // The prose of the first finding, wrapped under its label column (16) within 60 columns.
+  const auto what = narrow.find("      what      ");
+  REQUIRE(what != std::string::npos);
+  for (std::size_t at = what; narrow.compare(at, 16, what == at ? "      what      " : "                ") == 0;) {
+    const auto end = narrow.find('\n', at);
+    CHECK(end - at <= 60);
+    at = end + 1;
+  }
+  CHECK(narrow.find("   " + findings[0].next_steps[0].command + "\n") != std::string::npos);  // commands stay whole
+  CHECK(aoti::report::render_text(c, findings, false) == aoti::report::render_text(c, findings, false, 100));
+
+  // A 1 MiB word (a minified line, a base64 blob) is cut into lines of the width, not rescanned per line.
+  findings[0].message = std::string(1 << 20, 'x') + " and " + std::string(1 << 20, 'y');
+  const auto start = std::chrono::steady_clock::now();
+  const auto huge = aoti::report::render_text(c, findings, false, 80);
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(seconds < 2.0);
+  CHECK(huge.find(std::string(80 - 16, 'x') + "\n") != std::string::npos);
+  CHECK(static_cast<std::size_t>(std::count(huge.begin(), huge.end(), 'y')) >= (1u << 20));
+}

@@ -1,7 +1,9 @@
 // aoti-analyze: the only place that maps outcomes to exit codes.
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -83,6 +85,21 @@ bool color_wanted(const Options& options) {
   return options.output.empty() && ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
 }
 
+// The text report's width: the terminal's when it goes to one ($COLUMNS, as the shell keeps it, else
+// the terminal's own size), 100 columns for files and pipes.
+std::size_t text_width(const Options& options) {
+  if (!options.output.empty() || !::isatty(STDOUT_FILENO)) return aoti::report::k_default_text_width;
+  if (const char* columns = std::getenv("COLUMNS")) {
+    std::size_t value = 0;
+    const std::string_view text(columns);
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec == std::errc() && end == text.data() + text.size() && value > 0) return value;
+  }
+  struct winsize size {};
+  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  return aoti::report::k_default_text_width;
+}
+
 // Writes the report where it was asked for; false (and a message) when it cannot.
 bool emit(const Options& options, const std::string& report) {
   if (options.output.empty()) {
@@ -115,7 +132,7 @@ int analyze(const Options& options) {
 
   std::string report;
   switch (options.format) {
-    case Format::text: report = aoti::report::render_text(c, findings, color_wanted(options)); break;
+    case Format::text: report = aoti::report::render_text(c, findings, color_wanted(options), text_width(options)); break;
     case Format::markdown: report = aoti::report::render_markdown(c, findings); break;
     case Format::json: report = aoti::report::render_json(c, findings); break;
     case Format::sarif: report = aoti::report::render_sarif(c, findings); break;
