@@ -129,9 +129,28 @@ std::string module_name(std::string_view path) {
 std::string frame_text(const StackFrame& frame, std::size_t index) {
   std::string symbol = frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : short_symbol(frame.symbol);
   if (symbol.size() > 160) symbol = symbol.substr(0, 157) + "...";
-  return fmt::format("#{} {} in {}{}", index, symbol,
-                     !frame.package.empty() ? "the model .so" : frame.module.empty() ? "?" : module_name(frame.module),
-                     frame.method == "stack scan" ? " [stack scan]" : "");
+  return fmt::format("#{} {} in {}", index, symbol,
+                     !frame.package.empty() ? "the model .so" : frame.module.empty() ? "?" : module_name(frame.module));
+}
+
+std::string candidate_frames(const CoreThread& thread, std::size_t max, const FrameFilter& keep) {
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < thread.frames.size() && lines.size() < max; ++i) {
+    const StackFrame& frame = thread.frames[i];
+    if (frame.unwound() || (frame.symbol.empty() && frame.package.empty()) || (keep && !keep(i))) continue;
+    lines.push_back(frame_text(frame, i));
+  }
+  if (lines.empty()) return "";
+  return std::string(k_stack_scan_label) + ":\n" + join(lines, "\n");
+}
+
+std::string frames_excerpt(const CoreThread& thread, std::size_t max, std::size_t max_candidates, const FrameFilter& keep) {
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < thread.frames.size() && lines.size() < max; ++i)
+    if (thread.frames[i].unwound() && (!keep || keep(i))) lines.push_back(frame_text(thread.frames[i], i));
+  if (const std::string candidates = candidate_frames(thread, max_candidates, keep); !candidates.empty())
+    lines.push_back(candidates);
+  return join(lines, "\n");
 }
 
 const MappedModule* mapped(const CoreFacts& core, std::string_view prefix) {

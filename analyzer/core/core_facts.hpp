@@ -18,7 +18,16 @@ struct StackFrame {
   std::uint64_t symbol_offset = 0;
   std::string method;           // "initial", "cfi", "frame pointer", "stack scan" (less trusted)
   std::string package;          // the .pt2 whose model .so this frame is in, "" otherwise
+
+  // False for a frame found by scanning the stack: a return address that may be stale, a
+  // candidate, never part of the call path.
+  bool unwound() const { return method != "stack scan"; }
 };
+
+// What every writer says of stack-scan frames, above the list of them (the label, then what it means).
+inline constexpr std::string_view k_stack_scan_label =
+    "candidates: return addresses found on the stack, not an unwound path";
+inline constexpr std::string_view k_stack_scan_meaning = k_stack_scan_label.substr(12);
 
 struct CoreThread {
   int tid = 0;
@@ -80,8 +89,22 @@ const CoreThread* crashing_thread(const CoreFacts& core);
 // A demangled name without template arguments, parameters and return type, for people:
 // "std::__detail::_Compiler<std::__cxx11::regex_traits<char> >::_M_disjunction()" -> "std::__detail::_Compiler::_M_disjunction".
 std::string short_symbol(std::string_view symbol);
-// What the process was doing when it died, from the crashing thread's frames: "loading the model",
-// "running the model", "destroying the model", "inside a custom op", or "" when the frames do not say.
+// What the process was doing when it died, and which frame says so.
+struct CrashPhase {
+  std::string phase;             // "loading the model", "running the model", ...; "" when no frame says
+  bool from_stack_scan = false;  // only a stack-scan candidate says so: a likely phase, not a known one
+  std::string symbol;            // the frame's short name, "AOTInductorModelContainerRun"
+  std::size_t frame = 0;         // its index in the crashing thread
+};
+// From the crashing thread's unwound frames; only when they say nothing, from a C API entry point
+// among the stack-scan candidates (marked so).
+CrashPhase crash_phase_of(const CoreFacts& core);
+// The phase the unwound frames show: "loading the model", "loading the model's constants",
+// "running the model", "destroying the model", or "" when they do not say.
 std::string crash_phase(const CoreFacts& core);
+// For prose: "while running the model", or, from a candidate, "probably while running the model
+// (AOTInductorModelContainerRun, frame #42, is a return address found on the stack, not an unwound
+// frame)", or "".
+std::string crash_phase_clause(const CoreFacts& core);
 
 }  // namespace aoti::core

@@ -208,11 +208,13 @@ void write_crashes(TextReport& out, const core::Case& c) {
     out.line(out.paint("Crash", "1") + sanitize(" in " + crash.core));
     out.field(2, k_label, "signal", sanitize(crash.signal));
     if (!crash.thread.empty())
-      out.field(2, k_label, "where", sanitize(crash.thread + (crash.phase.empty() ? "" : ", while " + crash.phase)));
+      out.field(2, k_label, "where", sanitize(crash.thread + (crash.phase.empty() ? "" : ", " + crash.phase)));
     if (!crash.fault.empty()) out.field(2, k_label, "fault", sanitize(crash.fault));
     out.field(2, k_label, "process", sanitize(crash.process));
     for (std::size_t i = 0; i < crash.frames.size(); ++i)
       out.field(2, k_label, i == 0 ? "frames" : "", sanitize(truncate(crash.frames[i], 140)));
+    if (!crash.candidates.empty()) out.field(2, k_label, "candidates", std::string(core::k_stack_scan_meaning));
+    for (const auto& candidate : crash.candidates) out.field(2, k_label, "", sanitize(truncate(candidate, 140)));
   }
 }
 

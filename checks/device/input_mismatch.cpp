@@ -82,7 +82,7 @@ class InputMismatch final : public BasicCheck {
     const StackFrame* model_frame = nullptr;
     std::size_t index = 0;
     for (std::size_t i = 0; i < thread->frames.size() && !model_frame; ++i)
-      if (!thread->frames[i].package.empty()) model_frame = &thread->frames[i], index = i;
+      if (thread->frames[i].unwound() && !thread->frames[i].package.empty()) model_frame = &thread->frames[i], index = i;
     if (!model_frame) return std::nullopt;
     const ModelFacts* model = nullptr;
     for (const auto& m : c.models)
@@ -108,10 +108,8 @@ class InputMismatch final : public BasicCheck {
                                   fmt::format("{} ({}) at 0x{:x}", core.signal_name, core.signal_code_name,
                                               core.fault_address.value_or(0)),
                                   "the fault: " + core.fault_region});
-    std::vector<std::string> frames;
-    for (std::size_t i = 0; i < thread->frames.size() && frames.size() < 6; ++i)
-      if (i <= index + 3) frames.push_back(frame_text(thread->frames[i], i));
-    f.evidence.push_back(Evidence{core_location(core), join(frames, "\n"),
+    const std::string frames = frames_excerpt(*thread, 6, 0, [&](std::size_t i) { return i <= index + 3; });
+    f.evidence.push_back(Evidence{core_location(core), frames,
                                   fmt::format("the crashing thread {}: frame #{} is in the model .so", thread->tid, index)});
     add_package_device(f, *model);
     if (const MappedModule* cuda = mapped(core, "libcuda.so"))

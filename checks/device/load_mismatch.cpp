@@ -95,7 +95,7 @@ class LoadMismatch final : public BasicCheck {
     if (!thread || mapped(core, "libcuda.so")) return;
     for (std::size_t i = 0; i < thread->frames.size(); ++i) {
       const auto& frame = thread->frames[i];
-      if (frame.package.empty()) continue;
+      if (frame.package.empty() || !frame.unwound()) continue;
       const auto model = std::find_if(c.models.begin(), c.models.end(), [&](const ModelFacts& m) {
         return m.package == frame.package && m.device() == "cuda";
       });

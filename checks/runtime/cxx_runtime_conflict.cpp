@@ -38,7 +38,8 @@ void add_crash(Finding& f, const CoreFacts& core, const ModelFacts& model) {
   std::size_t runtime_frame = thread->frames.size();
   for (std::size_t i = 0; i < thread->frames.size() && i < 8 && runtime_frame == thread->frames.size(); ++i) {
     const auto& frame = thread->frames[i];
-    if (frame.package == model.package && !model.package.empty() && is_cxx_runtime_symbol(frame.symbol)) runtime_frame = i;
+    if (frame.unwound() && frame.package == model.package && !model.package.empty() && is_cxx_runtime_symbol(frame.symbol))
+      runtime_frame = i;
   }
   if (runtime_frame == thread->frames.size()) return;
 
@@ -47,7 +48,7 @@ void add_crash(Finding& f, const CoreFacts& core, const ModelFacts& model) {
   f.explains_failure = true;
   const std::string phase = crash_phase(core);
   f.title = fmt::format("{} in the model .so's own copy of the C++ runtime{}", core.signal_name,
-                        phase.empty() ? "" : " while " + phase);
+                        crash_phase_clause(core).empty() ? "" : " " + crash_phase_clause(core));
   f.message += fmt::format(" The process died of {} in thread {} inside that copy ({}), while it also maps {}.",
                            core.signal_name, thread->tid, short_symbol(thread->frames[runtime_frame].symbol),
                            module_name(system_runtime->path));
@@ -61,6 +62,7 @@ void add_crash(Finding& f, const CoreFacts& core, const ModelFacts& model) {
   std::size_t skipped = 0;
   for (std::size_t i = 0; i < thread->frames.size() && frames.size() < 12; ++i) {
     const auto& frame = thread->frames[i];
+    if (!frame.unwound()) continue;  // candidates, shown apart below
     const bool aoti = frame.symbol.find("aot_inductor") != std::string::npos ||
                       frame.symbol.find("AOTInductor") != std::string::npos;
     if (i <= runtime_frame + 2 || aoti) {
@@ -71,6 +73,12 @@ void add_crash(Finding& f, const CoreFacts& core, const ModelFacts& model) {
       ++skipped;
     }
   }
+  if (const std::string candidates = candidate_frames(*thread, 4, [&](std::size_t i) {
+        const auto& symbol = thread->frames[i].symbol;
+        return symbol.find("aot_inductor") != std::string::npos || symbol.find("AOTInductor") != std::string::npos;
+      });
+      !candidates.empty())
+    frames.push_back(candidates);
   f.evidence.insert(f.evidence.begin() + 1, Evidence{core_location(core), join(frames, "\n"),
                                                      fmt::format("the crashing thread {} (frames in the model .so)", thread->tid)});
   f.evidence.insert(f.evidence.begin() + 2,

@@ -348,8 +348,15 @@ std::string render_backtrace(const CoreFacts& core) {
   for (const std::string& note : core.health) out += "Note: " + note + "\n";
   for (const CoreThread& thread : core.threads) {
     out += "\nThread " + std::to_string(thread.tid) + (thread.crashed ? " (crashed)" : "") + ":\n";
+    bool stop_told = false;
     for (std::size_t i = 0; i < thread.frames.size(); ++i) {
       const StackFrame& frame = thread.frames[i];
+      // Where the unwound path ends, the scan's candidates begin: never read as one path.
+      if (!frame.unwound() && (i == 0 || thread.frames[i - 1].unwound())) {
+        if (!thread.unwind_error.empty() && !stop_told) out += "    unwinding stopped: " + thread.unwind_error + "\n";
+        stop_told = true;
+        out += "    -- " + std::string(aoti::core::k_stack_scan_label) + " --\n";
+      }
       char pc[32];
       std::snprintf(pc, sizeof pc, "0x%016llx", static_cast<unsigned long long>(frame.pc));
       std::string symbol = frame.symbol.empty() ? "??" : frame.symbol;
@@ -360,10 +367,10 @@ std::string render_backtrace(const CoreFacts& core) {
       out.append(number).append(pc).append(" in ").append(symbol);
       if (!frame.module.empty()) out += " (" + frame.module + " +" + hex(frame.module_offset) + ")";
       if (!frame.package.empty()) out += " [package " + frame.package + "]";
-      if (frame.method == "stack scan") out += " [stack scan]";
+      if (!frame.unwound()) out += " [stack scan]";
       out += "\n";
     }
-    if (!thread.unwind_error.empty()) out += "    unwinding stopped: " + thread.unwind_error + "\n";
+    if (!thread.unwind_error.empty() && !stop_told) out += "    unwinding stopped: " + thread.unwind_error + "\n";
   }
   return out;
 }
