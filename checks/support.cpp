@@ -116,6 +116,23 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
   return out;
 }
 
+std::optional<Evidence> device_evidence(const ModelFacts& model) {
+  const std::string device = model.device();
+  if (device.empty()) return std::nullopt;
+  if (const auto it = model.metadata.find("AOTI_DEVICE_KEY"); it != model.metadata.end() && it->second == device)
+    return Evidence{model.metadata_where, "AOTI_DEVICE_KEY = " + device,
+                    fmt::format("the device the {} was compiled for", artifact_word(model))};
+  if (model.so && !model.so->needed.empty())
+    return Evidence{model.so->where, "DT_NEEDED: " + join(model.so->needed),
+                    device == "cuda" ? "the model .so links the CUDA runtime (libtorch_cuda / libcuda): compiled for cuda"
+                                     : fmt::format("the model .so links libtorch_cpu and no GPU runtime: compiled for {}", device)};
+  return std::nullopt;
+}
+
+std::string artifact_word(const ModelFacts& model) {
+  return model.so && model.so->where.entry.empty() && !model.package.empty() ? "model .so" : "package";
+}
+
 bool is_cxx_runtime_symbol(std::string_view symbol) {
   return symbol.starts_with("std::") || symbol.starts_with("__cxxabiv1") || symbol.starts_with("__gnu_cxx") ||
          symbol.starts_with("__cxa_") || symbol.starts_with("operator new") || symbol.starts_with("operator delete");

@@ -54,6 +54,13 @@ std::string torch_ops_path(std::string op);
 std::string shape_text(const std::vector<std::int64_t>& shape);  // "[1000, 32]"
 std::string join(const std::vector<std::string>& parts, std::string_view separator = ", ");
 
+// Where a model's device type comes from, as evidence: the metadata's AOTI_DEVICE_KEY, else the
+// device runtime its .so links (a bare model .so has no metadata); nullopt when only the wrapper
+// suggests it.
+std::optional<core::Evidence> device_evidence(const core::ModelFacts& model);
+// "package" for a model read from a .pt2, "model .so" for a bare one: what the user handed over.
+std::string artifact_word(const core::ModelFacts& model);
+
 // ---- crashes ----------------------------------------------------------------------------------
 // Frames of the C++ runtime itself: std::, __cxxabiv1, __gnu_cxx.
 bool is_cxx_runtime_symbol(std::string_view symbol);

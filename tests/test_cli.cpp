@@ -326,3 +326,18 @@ TEST_CASE("the text report wraps to the terminal's width, and to 100 columns in 
   CHECK(ioctl > 60);
   CHECK(ioctl <= 72);
 }
+
+TEST_CASE("--backtrace takes a bare model .so as it takes a package") {
+  TempDir tmp;
+  const std::string entry = aoti::test::corpus_entry_name("load-crash-static-libstdcxx", ".wrapper.so");
+  const fs::path so = tmp.path / fs::path(entry).filename();
+  write_file(so, aoti::test::corpus_entry_text("load-crash-static-libstdcxx", ".wrapper.so"));
+  const auto core = aoti::test::corpus_case("load-crash-static-libstdcxx") / "core.xz";
+  const CliRun run = run_cli("--backtrace " + shell_quote(core.string()) + " " + shell_quote(so.string()));
+  REQUIRE(run.exit_code == 0);
+  // The model's frames are named from the .so and marked as the model's.
+  CHECK(run.out.find("in torch::aot_inductor::parse_device_str") != std::string::npos);
+  CHECK(run.out.find("[model " + so.string() + "]") != std::string::npos);
+  // Where unwinding ends, the stack scan's frames are introduced as candidates.
+  CHECK(run.out.find("-- candidates: return addresses found on the stack, not an unwound path --") != std::string::npos);
+}

@@ -20,6 +20,7 @@
 #include "analyzer/scan/history_db.hpp"
 #include "analyzer/scan/scan.hpp"
 #include "parsers/core/core_reader.hpp"
+#include "parsers/elf/elf_reader.hpp"
 #include "parsers/pt2/pt2_package.hpp"
 #include "parsers/trace/trace_reader.hpp"
 
@@ -48,10 +49,18 @@ int explain(const std::string& id) {
   return k_exit_ok;
 }
 
-// --backtrace CORE [PACKAGE...]: the packages serve their model .so for unwinding and symbols.
+// --backtrace CORE [PACKAGE or MODEL .so...]: they serve their model .so for unwinding and symbols.
 int backtrace(const Options& options) {
   std::vector<aoti::parsers::core::ModelObject> models;
   for (const auto& package : options.inputs) {
+    if (!aoti::parsers::pt2::looks_like_pt2(package)) {
+      // A bare model .so (torch._export.aot_compile) serves itself.
+      auto so = aoti::parsers::elf::read_shared_object_file(package, {package, "", 0});
+      if (so && aoti::parsers::elf::is_aoti_model(*so) && !so->build_id.empty()) {
+        models.push_back({so->build_id, package, ""});
+        continue;
+      }
+    }
     auto contents = aoti::parsers::pt2::read_package(package, package);
     if (!contents) {
       std::cerr << "aoti-analyze: " << package << ": " << contents.error().message << "\n";

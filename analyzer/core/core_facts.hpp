@@ -17,7 +17,7 @@ struct StackFrame {
   std::string symbol;           // demangled; "" when unknown
   std::uint64_t symbol_offset = 0;
   std::string method;           // "initial", "cfi", "frame pointer", "stack scan" (less trusted)
-  std::string package;          // the .pt2 whose model .so this frame is in, "" otherwise
+  std::string package;          // the model artifact (.pt2 or bare model .so) this frame is in, "" otherwise
 
   // False for a frame found by scanning the stack: a return address that may be stale, a
   // candidate, never part of the call path.
@@ -43,7 +43,7 @@ struct MappedModule {
   std::uint64_t end = 0;
   std::uint64_t file_offset = 0;
   std::string build_id;  // hex, from the first page dumped in the core; "" when not dumped
-  std::string package;   // the .pt2 whose model .so has this build-id, "" otherwise
+  std::string package;   // the model artifact whose .so has this build-id (a .pt2 or a bare model .so), "" otherwise
   // The file that gave this module's symbols and unwind tables: "<package>:<entry>" for a
   // model .so, a path on the analyzing machine whose build-id matched, "" when none did.
   std::string symbols_from;

@@ -38,6 +38,9 @@ class KernelCrash final : public BasicCheck {
       const auto frame = std::find_if(thread->frames.begin(), thread->frames.end(),
                                       [](const StackFrame& f) { return f.unwound() && !f.module.empty(); });
       if (frame == thread->frames.end() || !frame->package.empty() || is_known_library(frame->module)) continue;
+      // A model .so that torch extracted from a package (<dir>/<name>/data/aotinductor/<model>/...)
+      // is the model itself, even when the package was not given: never a custom-op library.
+      if (frame->module.find("/data/aotinductor/") != std::string::npos) continue;
       const std::size_t index = static_cast<std::size_t>(frame - thread->frames.begin());
 
       std::vector<std::string> ops;

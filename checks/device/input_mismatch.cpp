@@ -96,11 +96,12 @@ class InputMismatch final : public BasicCheck {
     std::string inputs;
     if (model->wrapper)
       for (const auto& input : model->wrapper->inputs) inputs += (inputs.empty() ? "" : ", ") + input.name;
-    f.title = fmt::format("A CPU kernel of a cpu package read a CUDA device pointer ({} in `{}`)", core.signal_name, kernel);
+    const std::string word = artifact_word(*model);
+    f.title = fmt::format("A CPU kernel of a cpu {} read a CUDA device pointer ({} in `{}`)", word, core.signal_name, kernel);
     f.message = fmt::format(
-        "The package was compiled for cpu, but its kernel `{}` faulted at 0x{:x}, {}. The model was run with an input "
+        "The {} was compiled for cpu, but its kernel `{}` faulted at 0x{:x}, {}. The model was run with an input "
         "on a CUDA device{}, and the input checks were off, so nothing stopped it.",
-        kernel, core.fault_address.value_or(0), core.fault_region,
+        word, kernel, core.fault_address.value_or(0), core.fault_region,
         inputs.empty() ? "" : fmt::format(" (inputs: {})", inputs));
     f.why = "A CPU kernel dereferences its input pointers directly; a device pointer is not host memory, so the "
             "first read faults (or, worse, reads garbage where host memory happens to be mapped).";
@@ -124,9 +125,7 @@ class InputMismatch final : public BasicCheck {
   }
 
   static void add_package_device(Finding& f, const ModelFacts& model) {
-    if (model.device().empty()) return;
-    f.evidence.push_back(Evidence{model.metadata_where, fmt::format("AOTI_DEVICE_KEY = {}", model.device()),
-                                  "the device the package was compiled for"});
+    if (auto evidence = device_evidence(model)) f.evidence.push_back(std::move(*evidence));
   }
 };
 

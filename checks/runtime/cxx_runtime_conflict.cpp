@@ -129,13 +129,18 @@ class CxxRuntimeConflict final : public BasicCheck {
         f.evidence.push_back(Evidence{wrapper_at(*model.wrapper, model.wrapper->link_cmd_line), compiler + " ... -shared ...",
                                       "the link command recorded in the wrapper"});
       for (const auto& core : c.cores) add_crash(f, core, model);
+      // A bare model .so (no zip entry) is read where it lies.
+      const bool bare = so.where.entry.empty();
       f.next_steps = {
-          {"re-package with the compiler whose libstdc++ the process uses, which links it dynamically",
+          {bare ? "re-compile with the compiler whose libstdc++ the process uses, which links it dynamically"
+                : "re-package with the compiler whose libstdc++ the process uses, which links it dynamically",
            "CXX=/usr/bin/g++ python <your export script>"},
-          {"confirm the .so needs libstdc++.so.6 (run on the new package)",
-           fmt::format("d=$(mktemp -d) && unzip -q '{}' '{}' -d \"$d\" && readelf -d \"$d/{}\" | grep NEEDED",
-                       so.where.artifact, so.where.entry, so.where.entry)},
-          {"check the new package: this finding should be gone", "aoti-analyze new_model.pt2"}};
+          {bare ? "confirm the new .so needs libstdc++.so.6" : "confirm the .so needs libstdc++.so.6 (run on the new package)",
+           bare ? fmt::format("readelf -d '{}' | grep NEEDED", so.where.artifact)
+                : fmt::format("d=$(mktemp -d) && unzip -q '{}' '{}' -d \"$d\" && readelf -d \"$d/{}\" | grep NEEDED",
+                              so.where.artifact, so.where.entry, so.where.entry)},
+          {bare ? "check the new .so: this finding should be gone" : "check the new package: this finding should be gone",
+           bare ? fmt::format("aoti-analyze '{}'", so.where.artifact) : "aoti-analyze new_model.pt2"}};
       out.push_back(std::move(f));
     }
     return out;

@@ -272,8 +272,12 @@ void check_health(const OpenedCore& opened, const std::vector<ModelObject>& mode
     std::string ids;
     for (const ModelObject& model : models)
       if (model.package == package) ids += (ids.empty() ? "" : ", ") + model.build_id;
-    facts.health.push_back("no module of the core has the build-id of " + package + "'s model .so (" + ids +
-                           "): this process did not load that package (or loaded another build of it)");
+    const bool bare = std::any_of(models.begin(), models.end(),
+                                  [&](const ModelObject& model) { return model.package == package && model.entry.empty(); });
+    facts.health.push_back("no module of the core has the build-id of " +
+                           (bare ? "the model .so " + package : package + "'s model .so") + " (" + ids +
+                           "): this process did not load that " + (bare ? "model" : "package") +
+                           " (or loaded another build of it)");
   }
 }
 
@@ -366,7 +370,7 @@ std::string render_backtrace(const CoreFacts& core) {
       std::snprintf(number, sizeof number, "#%-3zu", i);  // "#0  ", like gdb and eu-stack
       out.append(number).append(pc).append(" in ").append(symbol);
       if (!frame.module.empty()) out += " (" + frame.module + " +" + hex(frame.module_offset) + ")";
-      if (!frame.package.empty()) out += " [package " + frame.package + "]";
+      if (!frame.package.empty()) out += " [model " + frame.package + "]";
       if (!frame.unwound()) out += " [stack scan]";
       out += "\n";
     }
