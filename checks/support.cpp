@@ -318,6 +318,23 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
   return out;
 }
 
+std::optional<Evidence> device_evidence(const ModelFacts& model) {
+  const std::string device = model.device();
+  if (device.empty()) return std::nullopt;
+  if (const auto it = model.metadata.find("AOTI_DEVICE_KEY"); it != model.metadata.end() && it->second == device)
+    return Evidence{model.metadata_where, "AOTI_DEVICE_KEY = " + device,
+                    fmt::format("the device the {} was compiled for", artifact_word(model))};
+  if (model.so && !model.so->needed.empty())
+    return Evidence{model.so->where, "DT_NEEDED: " + join(model.so->needed),
+                    device == "cuda" ? "the model .so links the CUDA runtime (libtorch_cuda / libcuda): compiled for cuda"
+                                     : fmt::format("the model .so links libtorch_cpu and no GPU runtime: compiled for {}", device)};
+  return std::nullopt;
+}
+
+std::string artifact_word(const ModelFacts& model) {
+  return model.so && model.so->where.entry.empty() && !model.package.empty() ? "model .so" : "package";
+}
+
 bool is_cxx_runtime_symbol(std::string_view symbol) {
   return symbol.starts_with("std::") || symbol.starts_with("__cxxabiv1") || symbol.starts_with("__gnu_cxx") ||
          symbol.starts_with("__cxa_") || symbol.starts_with("operator new") || symbol.starts_with("operator delete");
@@ -331,9 +348,28 @@ std::string module_name(std::string_view path) {
 std::string frame_text(const StackFrame& frame, std::size_t index) {
   std::string symbol = frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : short_symbol(frame.symbol);
   if (symbol.size() > 160) symbol = symbol.substr(0, 157) + "...";
-  return fmt::format("#{} {} in {}{}", index, symbol,
-                     !frame.package.empty() ? "the model .so" : frame.module.empty() ? "?" : module_name(frame.module),
-                     frame.method == "stack scan" ? " [stack scan]" : "");
+  return fmt::format("#{} {} in {}", index, symbol,
+                     !frame.package.empty() ? "the model .so" : frame.module.empty() ? "?" : module_name(frame.module));
+}
+
+std::string candidate_frames(const CoreThread& thread, std::size_t max, const FrameFilter& keep) {
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < thread.frames.size() && lines.size() < max; ++i) {
+    const StackFrame& frame = thread.frames[i];
+    if (frame.unwound() || (frame.symbol.empty() && frame.package.empty()) || (keep && !keep(i))) continue;
+    lines.push_back(frame_text(frame, i));
+  }
+  if (lines.empty()) return "";
+  return std::string(k_stack_scan_label) + ":\n" + join(lines, "\n");
+}
+
+std::string frames_excerpt(const CoreThread& thread, std::size_t max, std::size_t max_candidates, const FrameFilter& keep) {
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < thread.frames.size() && lines.size() < max; ++i)
+    if (thread.frames[i].unwound() && (!keep || keep(i))) lines.push_back(frame_text(thread.frames[i], i));
+  if (const std::string candidates = candidate_frames(thread, max_candidates, keep); !candidates.empty())
+    lines.push_back(candidates);
+  return join(lines, "\n");
 }
 
 const MappedModule* mapped(const CoreFacts& core, std::string_view prefix) {

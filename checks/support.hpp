@@ -1,6 +1,7 @@
 // Small helpers shared by checks: reading the Case, describing facts, building next steps.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -103,11 +104,27 @@ core::NextStep opcheck_step(const core::Case& c, std::string_view op, std::strin
 std::string shape_text(const std::vector<std::int64_t>& shape);  // "[1000, 32]"
 std::string join(const std::vector<std::string>& parts, std::string_view separator = ", ");
 
+// Where a model's device type comes from, as evidence: the metadata's AOTI_DEVICE_KEY, else the
+// device runtime its .so links (a bare model .so has no metadata); nullopt when only the wrapper
+// suggests it.
+std::optional<core::Evidence> device_evidence(const core::ModelFacts& model);
+// "package" for a model read from a .pt2, "model .so" for a bare one: what the user handed over.
+std::string artifact_word(const core::ModelFacts& model);
+
 // ---- crashes ----------------------------------------------------------------------------------
 // Frames of the C++ runtime itself: std::, __cxxabiv1, __gnu_cxx.
 bool is_cxx_runtime_symbol(std::string_view symbol);
-// "#3 torch::aot_inductor::parse_device_str in model.so", for evidence.
+// "#3 torch::aot_inductor::parse_device_str in the model .so", for evidence.
 std::string frame_text(const core::StackFrame& frame, std::size_t index);
+// Which frames (by index in the thread) a frame list shows.
+using FrameFilter = std::function<bool(std::size_t index)>;
+// A crashing thread's frames for evidence: the unwound call path (frames `keep` accepts, at most
+// `max`), then apart, under core::k_stack_scan_label, at most `max_candidates` stack-scan frames
+// that have a name or lie in a model .so. A stack-scan frame is never shown as part of the path.
+std::string frames_excerpt(const core::CoreThread& thread, std::size_t max, std::size_t max_candidates,
+                           const FrameFilter& keep = {});
+// Only the candidate part of frames_excerpt(), without the path: "" when there is none.
+std::string candidate_frames(const core::CoreThread& thread, std::size_t max, const FrameFilter& keep = {});
 std::string module_name(std::string_view path);  // the file name of a module path
 // The process mapped a module whose file name starts with `prefix` ("libstdc++.so.6", "libcuda.so").
 const core::MappedModule* mapped(const core::CoreFacts& core, std::string_view prefix);

@@ -480,3 +480,131 @@ TEST_CASE("shape.lower-bound-missing, shape.data-dependent-guard, customop.fake-
   REQUIRE(found.size() == 1);
   CHECK(mentions(found[0], "shape [4] vs [5]"));
 }
+
+namespace {
+// A case's model .so written out as a bare file, under its own name (<hash>.wrapper.so), as
+// torch._export.aot_compile leaves one; with its wrapper source beside it when asked.
+std::filesystem::path bare_so(const std::string& case_name, const std::filesystem::path& dir, bool with_wrapper = false) {
+  const std::string entry = aoti::test::corpus_entry_name(case_name, ".wrapper.so");
+  REQUIRE(!entry.empty());
+  const auto path = dir / std::filesystem::path(entry).filename();
+  aoti::test::write_file(path, aoti::test::corpus_entry_text(case_name, ".wrapper.so"));
+  if (with_wrapper)
+    aoti::test::write_file(dir / std::filesystem::path(entry).replace_extension(".cpp").filename(),
+                           aoti::test::corpus_entry_text(case_name, ".wrapper.cpp"));
+  return path;
+}
+std::string core_of_case(const std::string& case_name) { return (aoti::test::corpus_case(case_name) / "core.xz").string(); }
+}  // namespace
+
+TEST_CASE("a bare model .so is a model: it names the core's frames, never a custom-op library") {
+  aoti::test::TempDir dir;
+  SUBCASE("the static-libstdc++ load crash, with the .so and the core only") {
+    const auto so = bare_so("load-crash-static-libstdcxx", dir.path);
+    const Case c = load_case({so.string(), core_of_case("load-crash-static-libstdcxx")});
+    REQUIRE(c.models.size() == 1);
+    CHECK(c.artifacts[0].kind == ArtifactKind::model_so);
+    CHECK(c.artifacts[0].analyzed);
+    CHECK(c.models[0].package == so.string());
+    CHECK(c.models[0].device() == "cuda");  // it links libtorch_cuda.so
+    CHECK_FALSE(c.models[0].wrapper);
+    // The core's module with the same build-id is the model .so.
+    REQUIRE(c.cores.size() == 1);
+    const CoreThread* thread = crashing_thread(c.cores[0]);
+    REQUIRE(thread != nullptr);
+    CHECK(thread->frames.front().package == so.string());
+    CHECK(run_check("customop.kernel-crash", c).empty());
+    const auto found = run_check("runtime.cxx-runtime-conflict", c);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].explains_failure);
+    CHECK(mentions(found[0], "torch::aot_inductor::parse_device_str in the model .so"));
+    CHECK(mentions(found[0], "while loading the model"));
+    // A bare .so is read where it lies: no unzip in its commands.
+    CHECK(mentions(found[0], "readelf -d '" + so.string() + "'"));
+    CHECK_FALSE(mentions(found[0], "unzip"));
+  }
+  SUBCASE("without the model .so, a crash under torch's package layout is not blamed on a custom op") {
+    CHECK(run_check("customop.kernel-crash", load_case({core_of_case("load-crash-static-libstdcxx")})).empty());
+  }
+  SUBCASE("the CPU model run on a CUDA input: the device comes from the .so's DT_NEEDED") {
+    const auto so = bare_so("cpu-package-cuda-input-segv", dir.path);
+    const Case c = load_case({so.string(), core_of_case("cpu-package-cuda-input-segv")});
+    REQUIRE(c.models.size() == 1);
+    CHECK(c.models[0].device() == "cpu");
+    const auto found = run_check("device.input-mismatch", c);
+    REQUIRE(found.size() == 1);
+    CHECK(mentions(found[0], "cpu model .so"));
+    CHECK(mentions(found[0], "DT_NEEDED: libtorch.so, libtorch_cpu.so"));
+    CHECK_FALSE(mentions(found[0], "AOTI_DEVICE_KEY"));  // there is no metadata to quote
+  }
+  SUBCASE("a wrapper source beside it, with the same name, is its wrapper") {
+    const auto so = bare_so("cpu-package-cuda-input-segv", dir.path, true);
+    const Case c = load_case({dir.path.string()});
+    REQUIRE(c.models.size() == 1);
+    REQUIRE(c.models[0].wrapper);
+    CHECK(c.models[0].package == so.string());
+    CHECK(c.models[0].wrapper->inputs.size() == 1);
+  }
+  SUBCASE("a trace's dump of the wrapper it was compiled from is its wrapper") {
+    const auto so = bare_so("cpu-package-cuda-input-segv", dir.path);
+    const Case c = load_case({so.string(), (aoti::test::corpus_case("cpu-package-cuda-input-segv") / "trace").string(),
+                              core_of_case("cpu-package-cuda-input-segv")});
+    REQUIRE(c.models.size() == 1);
+    REQUIRE(c.models[0].wrapper);
+    REQUIRE(c.traces.size() == 1);
+    CHECK(c.traces[0].model == 0);
+    const auto off = run_check("shape.input-checks-off", c);
+    REQUIRE(off.size() == 1);
+    CHECK(mentions(off[0], "AOTI_RUNTIME_CHECK_INPUTS not in the environment"));
+  }
+  SUBCASE("a model .so cut short is named as unreadable, not read as a model") {
+    const auto so = bare_so("cpu-package-cuda-input-segv", dir.path);
+    const std::string bytes = aoti::test::read_file(so);
+    aoti::test::write_file(so, bytes.substr(0, 64 << 10));
+    const Case c = load_case({so.string()});
+    REQUIRE(c.artifacts.size() == 1);
+    CHECK(c.artifacts[0].kind == ArtifactKind::unknown);
+    CHECK(c.artifacts[0].note.find("cannot be read") != std::string::npos);
+    CHECK(c.models.empty());
+  }
+  SUBCASE("another shared object stays a skipped library") {
+    for (const char* library : {"/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6"}) {
+      if (!std::filesystem::exists(library)) continue;
+      const Case c = load_case({library});
+      REQUIRE(c.artifacts.size() == 1);
+      CHECK(c.artifacts[0].kind == ArtifactKind::unknown);
+      CHECK(c.artifacts[0].note.find("without the AOTI model API") != std::string::npos);
+      CHECK(c.models.empty());
+      break;
+    }
+  }
+}
+
+TEST_CASE("stack-scan frames are candidates: never the path, never the phase where unwound frames speak") {
+  const Case c = corpus("custom-op-kernel-crash");
+  REQUIRE(c.cores.size() == 1);
+  const CoreFacts& core = c.cores[0];
+  // The unwound frames stop in libtorch_cpu; AOTInductorModelContainerRun is only found by the scan.
+  CHECK(crash_phase(core).empty());
+  const CrashPhase phase = crash_phase_of(core);
+  CHECK(phase.phase == "running the model");
+  CHECK(phase.from_stack_scan);
+  CHECK(phase.symbol == "AOTInductorModelContainerRun");
+  CHECK(crash_phase_clause(core).starts_with("probably while running the model (AOTInductorModelContainerRun"));
+  const auto found = run_check("customop.kernel-crash", c);
+  REQUIRE(found.size() == 1);
+  // The frames evidence: the unwound path, then the one candidate that suggested the phase, labelled.
+  const Evidence* frames = nullptr;
+  for (const auto& e : found[0].evidence)
+    if (e.excerpt.starts_with("#0 ")) frames = &e;
+  REQUIRE(frames != nullptr);
+  const auto label = frames->excerpt.find(std::string(k_stack_scan_label));
+  REQUIRE(label != std::string::npos);
+  CHECK(frames->excerpt.find("AOTInductorModelContainerRun", label) != std::string::npos);
+  CHECK(frames->excerpt.find("libc.so.6") == std::string::npos);  // a stack-scan frame, not the path
+  CHECK(frames->excerpt.find("[stack scan]") == std::string::npos);
+  // Where unwound frames say the phase (the load crash), a stack-scan frame never overrides it.
+  const Case load = corpus("load-crash-static-libstdcxx");
+  CHECK(crash_phase(load.cores[0]) == "loading the model");
+  CHECK_FALSE(crash_phase_of(load.cores[0]).from_stack_scan);
+}

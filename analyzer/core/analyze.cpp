@@ -6,10 +6,12 @@
 #include <regex>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "analyzer/core/registry.hpp"
 #include "analyzer/core/sniff.hpp"
 #include "parsers/core/core_reader.hpp"
+#include "parsers/elf/elf_reader.hpp"
 #include "parsers/logs/log_scanner.hpp"
 #include "parsers/source/source_reader.hpp"
 #include "parsers/trace/trace_reader.hpp"
@@ -75,6 +77,21 @@ void load_package(const SniffedInput& input, Artifact& artifact, Case& c) {
   c.packages.push_back(std::move(contents->package));
 }
 
+// A bare model .so (torch._export.aot_compile): a model of its own, read as ELF like the .so inside a
+// package. Its wrapper comes from a wrapper source given beside it or from a trace's dump.
+void load_model_so(const SniffedInput& input, Artifact& artifact, Case& c) {
+  auto facts = parsers::elf::read_shared_object_file(input.path, Location{input.display, "", 0});
+  if (!accepted(facts, input, artifact, c)) return;
+  artifact.note = fmt::format("AOTI model .so ({} model container functions exported{}{})", facts->aoti_exports.size(),
+                              facts->build_id.empty() ? "" : ", build-id " + facts->build_id,
+                              facts->needed.empty() ? "" : ", needs " + fmt::format("{}", fmt::join(facts->needed, ", ")));
+  ModelFacts model;
+  model.name = input.path.filename().string();
+  model.package = input.display;
+  model.so = std::move(*facts);
+  c.models.push_back(std::move(model));
+}
+
 void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c) {
   if (input.size > k_max_wrapper_bytes) {
     artifact.note = fmt::format("{} bytes, more than the {} MiB limit for a wrapper", input.size, k_max_wrapper_bytes >> 20);
@@ -138,6 +155,35 @@ void load_source(const SniffedInput& input, Artifact& artifact, Case& c, const p
   c.sources.push_back(std::move(read->facts));
 }
 
+// The file name without its last extension: "<hash>.wrapper.so" and "<hash>.wrapper.cpp" (torch >= 2.7),
+// "<hash>.so" and "<hash>.cpp" (older), name one compiled model.
+std::string stem_of(std::string_view path) {
+  std::string name = basename_of(path);
+  const auto dot = name.rfind('.');
+  if (dot != std::string::npos && dot > 0) name.resize(dot);
+  return name;
+}
+
+bool is_bare_so(const ModelFacts& model) { return model.so && model.so->where.entry.empty() && !model.package.empty(); }
+
+// A wrapper source given beside a bare model .so, with the same name, is that model's wrapper.
+void attach_wrappers_to_bare_sos(Case& c) {
+  for (std::size_t m = 0; m < c.models.size(); ++m) {
+    if (!is_bare_so(c.models[m]) || c.models[m].wrapper) continue;
+    const fs::path so = fs::path(c.models[m].package).lexically_normal();
+    for (std::size_t w = 0; w < c.models.size(); ++w) {
+      const ModelFacts& other = c.models[w];
+      if (w == m || !other.package.empty() || !other.wrapper || !other.wrapper->where.entry.empty()) continue;
+      const fs::path wrapper = fs::path(other.wrapper->where.artifact).lexically_normal();
+      if (wrapper.parent_path() != so.parent_path() || stem_of(wrapper.string()) != stem_of(so.string())) continue;
+      c.models[m].wrapper = std::move(c.models[w].wrapper);
+      c.models.erase(c.models.begin() + static_cast<std::ptrdiff_t>(w));
+      if (w < m) --m;
+      break;
+    }
+  }
+}
+
 // How well an input-check error matches a model's own input contract: the error text repeats the
 // bound the wrapper was generated with, so a matching bound names the package that raised it.
 // Quotes the wrapper line an `API call failed at <hash>.wrapper.cpp, line N` error points at.
@@ -159,12 +205,21 @@ void adopt_trace_wrappers(Case& c) {
     if (!dump) continue;
     const std::string name = basename_of(dump->filename);
     for (std::size_t m = 0; m < c.models.size() && trace.model < 0; ++m)
-      if (c.models[m].wrapper && !name.empty() && c.models[m].wrapper->file_name == name)
+      if (c.models[m].wrapper && !name.empty() &&
+          (c.models[m].wrapper->file_name == name || (is_bare_so(c.models[m]) && stem_of(c.models[m].package) == stem_of(name))))
         trace.model = static_cast<int>(m);
     if (trace.model >= 0 || dump->text.empty()) continue;
     // The dump's lines are the trace file's lines from first_line on, so quotes point there.
     auto wrapper = read_wrapper(dump->text, Location{dump->payload_artifact, "", 0}, name, dump->first_line - 1, c);
     if (!wrapper) continue;
+    // A bare model .so is named after the wrapper it was compiled from: the dump is its wrapper.
+    for (std::size_t m = 0; m < c.models.size() && trace.model < 0; ++m) {
+      ModelFacts& model = c.models[m];
+      if (!is_bare_so(model) || model.wrapper || name.empty() || stem_of(model.package) != stem_of(name)) continue;
+      model.wrapper = std::move(*wrapper);
+      trace.model = static_cast<int>(m);
+    }
+    if (trace.model >= 0) continue;
     ModelFacts model;
     model.name = "model (from the trace)";
     model.wrapper = std::move(*wrapper);
@@ -277,6 +332,7 @@ Case load_case(const std::vector<std::string>& paths) {
     Artifact artifact{input.display, input.kind, input.size, false, input.what};
     switch (input.kind) {
       case ArtifactKind::package: load_package(input, artifact, c); break;
+      case ArtifactKind::model_so: load_model_so(input, artifact, c); break;
       case ArtifactKind::wrapper_source: load_wrapper_source(input, artifact, c); break;
       case ArtifactKind::log: load_log(input, artifact, c); break;
       case ArtifactKind::core_dump: cores.push_back(c.artifacts.size()); break;
@@ -294,6 +350,7 @@ Case load_case(const std::vector<std::string>& paths) {
     });
     load_core(*input, c.artifacts[index], c);
   }
+  attach_wrappers_to_bare_sos(c);
   adopt_trace_wrappers(c);
   attach_user_names(c);
   correlate(c);

@@ -23,7 +23,7 @@ struct Location {
   std::string display() const;  // "model.pt2:model/.../x.wrapper.cpp:42"
 };
 
-enum class ArtifactKind { package, wrapper_source, log, core_dump, trace, source, unknown };
+enum class ArtifactKind { package, model_so, wrapper_source, log, core_dump, trace, source, unknown };
 std::string_view to_string(ArtifactKind kind);
 
 // A text artifact's own lines, kept so that checks quote them instead of rebuilding them.
@@ -193,7 +193,7 @@ struct WrapperFacts {
   int line_count = 0;
 };
 
-// ---- the model shared object, read as ELF from inside the package ---------------------------
+// ---- the model shared object, read as ELF from inside the package or as a bare .so ----------
 
 struct ElfFacts {
   Location where;
@@ -207,6 +207,9 @@ struct ElfFacts {
   // std::ios_base, __cxa_*, ...): present only when libstdc++ was linked in statically.
   std::vector<std::string> cxx_runtime_symbols;  // mangled names, a sample (at most 32)
   std::size_t cxx_runtime_symbol_count = 0;
+  // Defined dynamic symbols of the AOTI model C API (AOTInductorModelContainerCreateWithDevice,
+  // AOTInductorModelContainerRun, ...), sorted: a model .so exports them, a custom-op library not.
+  std::vector<std::string> aoti_exports;
 };
 
 // ---- one AOTI model inside a package -----------------------------------------------------------
@@ -232,7 +235,9 @@ struct PackageEntry {
 
 struct ModelFacts {
   std::string name;             // "model"
-  std::string package;          // package path, empty for a standalone wrapper
+  // The model artifact as given: a .pt2 package, or a bare model .so (torch._export.aot_compile);
+  // empty for a standalone wrapper. Core frames in this model's .so carry the same string.
+  std::string package;
   std::map<std::string, std::string> metadata;  // wrapper_metadata.json: AOTI_DEVICE_KEY, ...
   Location metadata_where;
   std::optional<WrapperFacts> wrapper;
@@ -241,7 +246,9 @@ struct ModelFacts {
   Location extern_nodes_where;
   std::vector<std::string> files;        // the model's entries in the package
 
-  std::string device() const;  // AOTI_DEVICE_KEY, else guessed from the wrapper, else ""
+  // AOTI_DEVICE_KEY, else the device runtime the .so links (libtorch_cuda.so: "cuda"), else
+  // guessed from the wrapper, else "".
+  std::string device() const;
 };
 
 struct PackageFacts {

@@ -258,19 +258,41 @@ CrashSummary summarize(const core::CoreFacts& core) {
   if (!core.signal_code_name.empty()) out.signal += " (" + core.signal_code_name + ")";
   if (core.fault_address) out.signal += fmt::format(" at 0x{:x}", *core.fault_address);
   out.fault = core.fault_region;
-  out.phase = core::crash_phase(core);
+  out.phase = core::crash_phase_clause(core);
   out.process = fmt::format("pid {}, {}", core.pid, core.command_line.empty() ? core.executable : core.command_line);
   if (const core::CoreThread* thread = core::crashing_thread(core)) {
     out.thread = fmt::format("thread {}", thread->tid);
+    const auto text = [](const core::StackFrame& frame, std::size_t i) {
+      const auto slash = frame.module.find_last_of('/');
+      const std::string module = frame.package.empty() ? frame.module.substr(slash == std::string::npos ? 0 : slash + 1)
+                                                       : std::string("model .so");
+      return fmt::format("#{} {} ({}){}", i,
+                         frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : core::short_symbol(frame.symbol),
+                         module.empty() ? "?" : module, frame.package.empty() ? "" : "  [model]");
+    };
+    // The unwound path, named or not (an unnamed frame still says which library crashed); a run of
+    // unnamed frames in one library is one line, so the model's frames further out still show.
+    const auto unnamed = [](const core::StackFrame& frame) { return frame.symbol.empty() && frame.package.empty(); };
     for (std::size_t i = 0; i < thread->frames.size() && out.frames.size() < 8; ++i) {
       const auto& frame = thread->frames[i];
-      if (frame.symbol.empty() && frame.package.empty()) continue;
+      if (!frame.unwound()) continue;
+      std::size_t last = i;
+      while (unnamed(frame) && last + 1 < thread->frames.size() && thread->frames[last + 1].unwound() &&
+             unnamed(thread->frames[last + 1]) && thread->frames[last + 1].module == frame.module)
+        ++last;
+      if (last == i) {
+        out.frames.push_back(text(frame, i));
+        continue;
+      }
       const auto slash = frame.module.find_last_of('/');
-      out.frames.push_back(fmt::format("#{} {} ({}){}", i,
-                                       frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : core::short_symbol(frame.symbol),
-                                       frame.package.empty() ? frame.module.substr(slash == std::string::npos ? 0 : slash + 1)
-                                                             : "model .so",
-                                       frame.package.empty() ? "" : "  [model]"));
+      out.frames.push_back(fmt::format("#{}-#{} ({}: {} frames without symbols)", i, last,
+                                       frame.module.empty() ? "?" : frame.module.substr(slash == std::string::npos ? 0 : slash + 1),
+                                       last - i + 1));
+      i = last;
+    }
+    for (std::size_t i = 0; i < thread->frames.size() && out.candidates.size() < 8; ++i) {
+      const auto& frame = thread->frames[i];
+      if (!frame.unwound() && (!frame.symbol.empty() || !frame.package.empty())) out.candidates.push_back(text(frame, i));
     }
   }
   return out;

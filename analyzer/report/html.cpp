@@ -132,7 +132,15 @@ std::string chain_svg(const std::vector<std::string>& chain) {
 std::string frames_svg(const core::CoreFacts& core) {
   const auto crashed = std::find_if(core.threads.begin(), core.threads.end(), [](const auto& t) { return t.crashed; });
   if (crashed == core.threads.end() || crashed->frames.empty()) return "";
-  const std::size_t shown = std::min<std::size_t>(crashed->frames.size(), 24);
+  // The unwound path, then, under a row that says what they are, the stack-scan candidates worth a look.
+  std::vector<std::size_t> path, candidates;
+  for (std::size_t i = 0; i < crashed->frames.size(); ++i) {
+    const auto& frame = crashed->frames[i];
+    if (frame.unwound() && path.size() < 24) path.push_back(i);
+    if (!frame.unwound() && (!frame.symbol.empty() || !frame.package.empty()) && candidates.size() < 12)
+      candidates.push_back(i);
+  }
+  const std::size_t shown = path.size() + (candidates.empty() ? 0 : candidates.size() + 1);
   constexpr int k_row = 26, k_width = 1000;
   const int height = static_cast<int>(shown) * k_row + 34;
   std::string out = fmt::format(
@@ -140,19 +148,26 @@ std::string frames_svg(const core::CoreFacts& core) {
       "aria-label=\"crashing thread frames\"><text x=\"8\" y=\"18\" font-size=\"13\" fill=\"#1d2330\">thread {2} "
       "({3}), innermost frame first; the model's frames are highlighted</text>",
       k_width, height, crashed->tid, escape(core.signal_name));
-  for (std::size_t i = 0; i < shown; ++i) {
+  int row = 0;
+  const auto frame_row = [&](std::size_t i, bool candidate) {
     const auto& frame = crashed->frames[i];
-    const int y = 28 + static_cast<int>(i) * k_row;
+    const int y = 28 + row++ * k_row;
     const bool model = !frame.package.empty();
     const std::string module = frame.module.substr(frame.module.find_last_of('/') == std::string::npos ? 0 : frame.module.find_last_of('/') + 1);
-    const std::string label = fmt::format("#{:<2} {}  ({}){}", i,
+    const std::string label = fmt::format("#{:<2} {}  ({})", i,
                                           frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : core::short_symbol(frame.symbol),
-                                          model ? "model .so" : module.empty() ? "?" : module,
-                                          frame.method == "stack scan" ? "  [stack scan]" : "");
-    out += fmt::format("<rect x=\"4\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"{}\" stroke=\"{}\"/>", y, k_width - 8,
-                       k_row - 4, model ? "#fdecea" : "#f3f5f8", model ? "#c62828" : "#dde1e7");
-    out += fmt::format("<text x=\"12\" y=\"{}\" font-family=\"monospace\" font-size=\"12\" fill=\"#1d2330\">{}</text>", y + 16,
-                       escape(truncate(label, 130)));
+                                          model ? "model .so" : module.empty() ? "?" : module);
+    out += fmt::format("<rect x=\"4\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"{}\" stroke=\"{}\"{}/>", y,
+                       k_width - 8, k_row - 4, model ? "#fdecea" : "#f3f5f8", model ? "#c62828" : "#dde1e7",
+                       candidate ? " stroke-dasharray=\"4 3\"" : "");
+    out += fmt::format("<text x=\"12\" y=\"{}\" font-family=\"monospace\" font-size=\"12\" fill=\"{}\">{}</text>", y + 16,
+                       candidate ? "#5b6474" : "#1d2330", escape(truncate(label, 130)));
+  };
+  for (std::size_t i : path) frame_row(i, false);
+  if (!candidates.empty()) {
+    out += fmt::format("<text x=\"8\" y=\"{}\" font-size=\"13\" fill=\"#1d2330\">{}</text>", 28 + row++ * k_row + 16,
+                       escape(std::string(core::k_stack_scan_label)));
+    for (std::size_t i : candidates) frame_row(i, true);
   }
   return out + "</svg>";
 }
@@ -227,8 +242,13 @@ std::string render_html(const core::Case& c, const std::vector<core::Finding>& f
   for (const auto& core : c.cores) {
     body += fmt::format("<h2>Crash: {} in <code>{}</code></h2>\n", escape(core.signal_name.empty() ? "core" : core.signal_name),
                         escape(core.artifact));
+    const CrashSummary crash = summarize(core);
+    if (!crash.thread.empty())
+      body += fmt::format("<p>Where: {}</p>\n", escape(crash.thread + (crash.phase.empty() ? "" : ", " + crash.phase)));
     if (core.fault_address)
       body += fmt::format("<p>Fault address <code>0x{:x}</code>: {}</p>\n", *core.fault_address, escape(core.fault_region));
+    else if (!core.fault_region.empty())
+      body += fmt::format("<p>Fault: {}</p>\n", escape(core.fault_region));
     body += frames_svg(core) + "\n";
   }
   body += "<h2>Findings</h2>\n";

@@ -188,16 +188,21 @@ void write_crashes(std::string& out, const core::Case& c) {
     out += fmt::format("## Crash in {}\n\n", code_span(crash.core));
     out += fmt::format("- **Signal:** {}\n", prose(crash.signal));
     if (!crash.thread.empty())
-      out += fmt::format("- **Where:** {}\n", prose(crash.thread + (crash.phase.empty() ? "" : ", while " + crash.phase)));
+      out += fmt::format("- **Where:** {}\n", prose(crash.thread + (crash.phase.empty() ? "" : ", " + crash.phase)));
     if (!crash.fault.empty()) out += fmt::format("- **Fault:** {}\n", prose(crash.fault));
     out += fmt::format("- **Process:** {}\n", code_span(crash.process));
     if (!crash.frames.empty()) {
       std::string frames;
       for (const auto& f : crash.frames) frames += truncate(f, 200) + "\n";
       out += "- **Frames:**\n\n" + fenced(frames, "text") + "\n";
-    } else {
-      out += "\n";
     }
+    if (!crash.candidates.empty()) {
+      std::string frames;
+      for (const auto& f : crash.candidates) frames += truncate(f, 200) + "\n";
+      out += fmt::format("- **Candidates** ({}):\n\n", prose(std::string(core::k_stack_scan_meaning))) +
+             fenced(frames, "text") + "\n";
+    }
+    if (crash.frames.empty() && crash.candidates.empty()) out += "\n";
   }
 }
 

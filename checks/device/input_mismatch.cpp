@@ -82,7 +82,7 @@ class InputMismatch final : public BasicCheck {
     const StackFrame* model_frame = nullptr;
     std::size_t index = 0;
     for (std::size_t i = 0; i < thread->frames.size() && !model_frame; ++i)
-      if (!thread->frames[i].package.empty()) model_frame = &thread->frames[i], index = i;
+      if (thread->frames[i].unwound() && !thread->frames[i].package.empty()) model_frame = &thread->frames[i], index = i;
     if (!model_frame) return std::nullopt;
     const ModelFacts* model = nullptr;
     for (const auto& m : c.models)
@@ -96,11 +96,12 @@ class InputMismatch final : public BasicCheck {
     std::string inputs;
     if (model->wrapper)
       for (const auto& input : model->wrapper->inputs) inputs += (inputs.empty() ? "" : ", ") + input.name;
-    f.title = fmt::format("A CPU kernel of a cpu package read a CUDA device pointer ({} in `{}`)", core.signal_name, kernel);
+    const std::string word = artifact_word(*model);
+    f.title = fmt::format("A CPU kernel of a cpu {} read a CUDA device pointer ({} in `{}`)", word, core.signal_name, kernel);
     f.message = fmt::format(
-        "The package was compiled for cpu, but its kernel `{}` faulted at 0x{:x}, {}. The model was run with an input "
+        "The {} was compiled for cpu, but its kernel `{}` faulted at 0x{:x}, {}. The model was run with an input "
         "on a CUDA device{}, and the input checks were off, so nothing stopped it.",
-        kernel, core.fault_address.value_or(0), core.fault_region,
+        word, kernel, core.fault_address.value_or(0), core.fault_region,
         inputs.empty() ? "" : fmt::format(" (inputs: {})", inputs));
     f.why = "A CPU kernel dereferences its input pointers directly; a device pointer is not host memory, so the "
             "first read faults (or, worse, reads garbage where host memory happens to be mapped).";
@@ -108,10 +109,8 @@ class InputMismatch final : public BasicCheck {
                                   fmt::format("{} ({}) at 0x{:x}", core.signal_name, core.signal_code_name,
                                               core.fault_address.value_or(0)),
                                   "the fault: " + core.fault_region});
-    std::vector<std::string> frames;
-    for (std::size_t i = 0; i < thread->frames.size() && frames.size() < 6; ++i)
-      if (i <= index + 3) frames.push_back(frame_text(thread->frames[i], i));
-    f.evidence.push_back(Evidence{core_location(core), join(frames, "\n"),
+    const std::string frames = frames_excerpt(*thread, 6, 0, [&](std::size_t i) { return i <= index + 3; });
+    f.evidence.push_back(Evidence{core_location(core), frames,
                                   fmt::format("the crashing thread {}: frame #{} is in the model .so", thread->tid, index)});
     add_package_device(f, *model);
     if (const MappedModule* cuda = mapped(core, "libcuda.so"))
@@ -125,9 +124,7 @@ class InputMismatch final : public BasicCheck {
   }
 
   static void add_package_device(Finding& f, const ModelFacts& model) {
-    if (model.device().empty()) return;
-    f.evidence.push_back(Evidence{model.metadata_where, fmt::format("AOTI_DEVICE_KEY = {}", model.device()),
-                                  "the device the package was compiled for"});
+    if (auto evidence = device_evidence(model)) f.evidence.push_back(std::move(*evidence));
   }
 };
 

@@ -29,9 +29,8 @@ class LoadMismatch final : public BasicCheck {
       f.why = "Cross-device loading (compile on CUDA, load on CPU or the reverse) is not supported; it fails "
               "at load or at the first run, often as a segfault.";
       f.evidence.push_back(event_evidence(e, "the runtime error"));
-      if (model && !model->device().empty())
-        f.evidence.push_back(Evidence{model->metadata_where, fmt::format("AOTI_DEVICE_KEY = {}", model->device()),
-                                      "the device the package was compiled for"});
+      if (model)
+        if (auto evidence = device_evidence(*model)) f.evidence.push_back(std::move(*evidence));
       const std::string device = model && !model->device().empty() ? model->device() : "<compile device>";
       f.next_steps = {
           {fmt::format("load through the package API, which picks the compiled device type; only the index (\"{}:N\") "
@@ -96,7 +95,7 @@ class LoadMismatch final : public BasicCheck {
     if (!thread || mapped(core, "libcuda.so")) return;
     for (std::size_t i = 0; i < thread->frames.size(); ++i) {
       const auto& frame = thread->frames[i];
-      if (frame.package.empty()) continue;
+      if (frame.package.empty() || !frame.unwound()) continue;
       const auto model = std::find_if(c.models.begin(), c.models.end(), [&](const ModelFacts& m) {
         return m.package == frame.package && m.device() == "cuda";
       });
@@ -104,13 +103,14 @@ class LoadMismatch final : public BasicCheck {
       Finding f = new_finding(Severity::error, 0.8);
       f.explains_failure = true;
       f.subject = "load device crash";
-      f.title = "A CUDA package ran in a process without the CUDA driver";
-      f.message = fmt::format("The model .so of {} (compiled for cuda) crashed with {} in `{}`, and the process never "
-                              "mapped libcuda: the package was loaded as if it were a CPU package.",
-                              frame.package, core.signal_name, frame.symbol.substr(0, 100));
+      const std::string word = artifact_word(*model);
+      f.title = fmt::format("A CUDA {} ran in a process without the CUDA driver", word);
+      f.message = fmt::format("The model .so {}{} (compiled for cuda) crashed with {} in `{}`, and the process never "
+                              "mapped libcuda: the {} was loaded as if it were compiled for the CPU.",
+                              word == "package" ? "of " : "", frame.package, core.signal_name, frame.symbol.substr(0, 100), word);
       f.why = "Cross-device loading is not supported: a CUDA package needs the CUDA runtime and device buffers.";
       f.evidence.push_back(Evidence{core_location(core), frame_text(frame, i), "the crashing frame in the model .so"});
-      f.evidence.push_back(Evidence{model->metadata_where, "AOTI_DEVICE_KEY = cuda", "the device the package was compiled for"});
+      if (auto evidence = device_evidence(*model)) f.evidence.push_back(std::move(*evidence));
       f.next_steps = {{"load it with the package API on a CUDA machine", "runner = torch._inductor.aoti_load_package(\"model.pt2\")", "python"}};
       out.push_back(std::move(f));
       return;

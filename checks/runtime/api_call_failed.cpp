@@ -65,13 +65,14 @@ class ApiCallFailed final : public BasicCheck {
     if (nodes)
       f.evidence.push_back(quote_wrapper(w, nodes->line, "the model code this part of the wrapper implements"));
     if (node)
-      f.evidence.push_back(Evidence{model.extern_nodes_where, fmt::format("\"target\": \"{}\"", node->target),
-                                    "the custom op the call runs"});
+      f.evidence.push_back(fact(model.extern_nodes_where, fmt::format("extern node {}: target {}", node->name, node->target),
+                                "the custom op the call runs"));
     f.next_steps = {{"read the wrapper around the failing line", show_wrapper_lines_command(w, e.source_line - 15, e.source_line + 5)},
                     rerun_step(c, "re-run with C++ stack traces and input checks", "TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1")};
     if (node)
-      f.next_steps.push_back({fmt::format("make sure the library defining `{}` is loaded before the model runs", node->target),
-                              "torch.ops.load_library(\"<your op library>.so\")"});
+      f.next_steps.push_back({fmt::format("make sure the library defining `{}` is loaded before the model runs "
+                                          "(OP_LIBRARY: the path of that .so)", node->target),
+                              "import os, torch\ntorch.ops.load_library(os.environ[\"OP_LIBRARY\"])", "python"});
     return f;
   }
 };

@@ -175,16 +175,14 @@ class IndexOutOfBounds final : public BasicCheck {
     for (const auto& core : c.cores) {
       if (core.signal_name != "SIGABRT") continue;
       const CoreThread* thread = crashing_thread(core);
-      std::vector<std::string> frames;
-      if (thread)
-        for (std::size_t i = 0; i < thread->frames.size() && frames.size() < 8; ++i)
-          if (!thread->frames[i].symbol.empty()) frames.push_back(frame_text(thread->frames[i], i));
+      const std::string frames =
+          thread ? frames_excerpt(*thread, 8, 0, [&](std::size_t i) { return !thread->frames[i].symbol.empty(); }) : "";
       evidence.push_back(Evidence{core_location(core),
                                   fmt::format("SIGABRT ({}) in thread {}{}", core.signal_code_name, thread ? thread->tid : 0,
-                                              frames.empty() ? "" : "\n" + join(frames, "\n")),
+                                              frames.empty() ? "" : "\n" + frames),
                                   fmt::format("the process aborted afterwards (terminate: the CUDA error became a C++ "
                                               "exception nobody caught){}",
-                                              crash_phase(core).empty() ? "" : ", while " + crash_phase(core))});
+                                              crash_phase_clause(core).empty() ? "" : ", " + crash_phase_clause(core))});
     }
     f.evidence = std::move(evidence);
 
