@@ -212,10 +212,14 @@ void adopt_trace_wrappers(Case& c) {
     // The dump's lines are the trace file's lines from first_line on, so quotes point there.
     auto wrapper = read_wrapper(dump->text, Location{dump->payload_artifact, "", 0}, name, dump->first_line - 1, c);
     if (!wrapper) continue;
-    // A bare model .so is named after the wrapper it was compiled from: the dump is its wrapper.
+    // A bare model .so is named after the wrapper it was compiled from, or is the output_path the
+    // trace's logged config names (aot_compile's options): the dump is its wrapper.
     for (std::size_t m = 0; m < c.models.size() && trace.model < 0; ++m) {
       ModelFacts& model = c.models[m];
-      if (!is_bare_so(model) || model.wrapper || name.empty() || stem_of(model.package) != stem_of(name)) continue;
+      if (!is_bare_so(model) || model.wrapper || name.empty()) continue;
+      const bool named_after = stem_of(model.package) == stem_of(name);
+      const bool output_path = !trace.aoti_output_path.empty() && basename_of(trace.aoti_output_path) == basename_of(model.package);
+      if (!named_after && !output_path) continue;
       model.wrapper = std::move(*wrapper);
       trace.model = static_cast<int>(m);
     }
