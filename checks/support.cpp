@@ -96,6 +96,13 @@ Location wrapper_at(const WrapperFacts& w, int line) {
   return at;
 }
 
+Location kernel_at(const WrapperFacts& w, const TritonKernel& kernel, int line) {
+  if (kernel.source.artifact.empty()) return wrapper_at(w, line);
+  Location at = kernel.source;
+  at.line = line;
+  return at;
+}
+
 std::string torch_ops_path(std::string op) {
   if (const auto at = op.find("::"); at != std::string::npos) op.replace(at, 2, ".");
   return op;

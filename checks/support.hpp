@@ -47,6 +47,9 @@ std::optional<std::int64_t> integer_literal(std::string_view arg);  // "144L" ->
 std::string show_lines_command(const core::Location& where, int first, int last);
 // The wrapper's own location with `line` set.
 core::Location wrapper_at(const core::WrapperFacts& w, int line);
+// Where line `line` of a kernel's source is: the wrapper for Triton kernels (and C++ kernels a
+// single-file wrapper defines), the kernel file (<hash>.kernel.cpp, a trace's dump) otherwise.
+core::Location kernel_at(const core::WrapperFacts& w, const core::TritonKernel& kernel, int line);
 
 // "ns::op" -> "ns.op", the path under torch.ops (unchanged without "::").
 std::string torch_ops_path(std::string op);

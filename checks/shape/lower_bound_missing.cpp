@@ -76,11 +76,15 @@ class LowerBoundMissing final : public BasicCheck {
                                   : fmt::format("accepts sizes down to {}.", *low),
         assertion.bound);
     f.why = "Empty and size-1 inputs are the edge cases export samples rarely cover; a missing lower-bound guard "
-            "turns them into a device-side assert in production.";
-    f.evidence.push_back(Evidence{wrapper_at(w, assertion.line),
-                                  fmt::format("tl.device_assert({}, \"{}\")", assertion.condition, assertion.message),
-                                  fmt::format("in `{}`", kernel.name)});
-    f.evidence.push_back(Evidence{wrapper_at(w, call.line), fmt::format("call_{}({})", kernel.name, join(call.args)),
+            "turns them into a failed index assert in production.";
+    // A C++ kernel's assert is in its own file (<hash>.kernel.cpp): kernel_at says where.
+    f.evidence.push_back(assertion.text.empty()
+                             ? Evidence{kernel_at(w, kernel, 0),
+                                        fmt::format("tl.device_assert({}, \"{}\")", assertion.condition, assertion.message),
+                                        fmt::format("in `{}`", kernel.name)}
+                             : Evidence{kernel_at(w, kernel, assertion.line), assertion.text, fmt::format("in `{}`", kernel.name)});
+    f.evidence.push_back(Evidence{wrapper_at(w, call.text.empty() ? 0 : call.line),
+                                  call.text.empty() ? fmt::format("call_{}({})", kernel.name, join(call.args)) : call.text,
                                   fmt::format("`{}` is launched with `{}`", assertion.bound, b.symbol)});
     f.evidence.push_back(Evidence{wrapper_at(w, b.line), fmt::format("int64_t {} = {}_size[{}];", b.symbol, b.input, b.dim),
                                   fmt::format("dim {} of `{}`", b.dim, b.input)});
