@@ -298,6 +298,24 @@ std::string reanalyze_command(const Case& c, std::string_view extra) {
   return join(words, " ");
 }
 
+Location kernel_at(const WrapperFacts& w, const TritonKernel& kernel, int line) {
+  if (kernel.source.artifact.empty()) return wrapper_at(w, line);
+  Location at = kernel.source;
+  at.line = line;
+  return at;
+}
+
+Evidence quote_kernel(const WrapperFacts& w, const TritonKernel& kernel, int line, const std::string& text,
+                      std::string statement, std::string note) {
+  if (kernel.source.artifact.empty() && line > 0 && line <= w.source.line_count()) return quote_wrapper(w, line, std::move(note));
+  if (!text.empty() && line > 0) {
+    Evidence quote{kernel_at(w, kernel, line), text, std::move(note)};
+    quote.kind = EvidenceKind::quote;
+    return quote;
+  }
+  return fact(kernel_at(w, kernel, 0), std::move(statement), std::move(note));
+}
+
 std::string torch_ops_path(std::string op) {
   if (const auto at = op.find("::"); at != std::string::npos) op.replace(at, 2, ".");
   return op;

@@ -86,6 +86,14 @@ std::string shell_quote(std::string_view text);  // 'it'\''s' for the shell
 int wrapper_line_with(const core::WrapperFacts& w, int first, std::string_view needle, int span = 24);
 // The wrapper's own location with `line` set.
 core::Location wrapper_at(const core::WrapperFacts& w, int line);
+// Where line `line` of a kernel's source is: the wrapper for Triton kernels (and C++ kernels a
+// single-file wrapper defines), the kernel file (<hash>.kernel.cpp, a trace's dump) otherwise.
+core::Location kernel_at(const core::WrapperFacts& w, const core::TritonKernel& kernel, int line);
+// A line of a kernel, quoted: from the wrapper's own text for a kernel embedded in it, else the line
+// the parser kept from the kernel's file (<hash>.kernel.cpp, a trace's kernel dump); `statement`
+// as a derived fact when neither is there.
+core::Evidence quote_kernel(const core::WrapperFacts& w, const core::TritonKernel& kernel, int line, const std::string& text,
+                            std::string statement, std::string note);
 
 // "ns::op" -> "ns.op", the path under torch.ops (unchanged without "::").
 std::string torch_ops_path(std::string op);

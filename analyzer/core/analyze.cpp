@@ -16,6 +16,7 @@
 #include "parsers/source/source_reader.hpp"
 #include "parsers/trace/trace_reader.hpp"
 #include "parsers/pt2/pt2_package.hpp"
+#include "parsers/wrapper/cpp_kernel.hpp"
 #include "parsers/wrapper/wrapper_parser.hpp"
 
 namespace aoti::core {
@@ -29,8 +30,8 @@ std::string basename_of(std::string_view path) {
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-// Parses a wrapper and keeps its text in the facts, so checks quote its lines as they are.
-std::optional<WrapperFacts> read_wrapper(std::string text, const Location& where, std::string file_name, int line_offset,
+// Parses a wrapper (its facts keep its text, so checks quote its lines as they are) and names it.
+std::optional<WrapperFacts> read_wrapper(const std::string& text, const Location& where, std::string file_name, int line_offset,
                                          Case& c) {
   auto parsed = parsers::wrapper::parse_wrapper(text, where);
   if (!parsed) {
@@ -39,7 +40,6 @@ std::optional<WrapperFacts> read_wrapper(std::string text, const Location& where
   }
   parsed->file_name = std::move(file_name);
   parsed->line_offset = line_offset;
-  parsed->source = SourceText(std::move(text));
   return std::move(*parsed);
 }
 
@@ -72,6 +72,11 @@ void load_package(const SniffedInput& input, Artifact& artifact, Case& c) {
     });
     const Location where{input.display, entry == model.files.end() ? "" : *entry, 0};
     add_model(std::move(model), std::move(text), where, c);
+    // A CPU model's kernels are in <hash>.kernel.cpp, beside the wrapper that calls them.
+    auto& wrapper = c.models.back().wrapper;
+    if (wrapper && i < contents->kernel_sources.size() && !contents->kernel_sources[i].empty())
+      parsers::wrapper::add_kernel_source(*wrapper, contents->kernel_sources[i],
+                                          Location{input.display, contents->kernel_entries[i], 0});
   }
   artifact.note = fmt::format("{} model(s), {} entries", contents->models.size(), contents->package.entries.size());
   c.packages.push_back(std::move(contents->package));
@@ -199,6 +204,20 @@ void attach_source_lines(Case& c) {
 // Ties each trace to the model whose wrapper it produced, by the wrapper's file name (the same
 // hash names the package entry and the trace's dump); a trace whose package is not in the case
 // brings its own wrapper dump, so its facts are still there.
+// The C++ kernels of the trace's `inductor_aot_kernel_code` dump, for a model that has none yet (a
+// wrapper given alone, or made from the trace's own wrapper dump).
+void adopt_trace_kernels(const TraceFacts& trace, WrapperFacts& w) {
+  const bool has_cpp = std::any_of(w.kernels.begin(), w.kernels.end(),
+                                   [](const TritonKernel& k) { return k.language == KernelLanguage::cpp; });
+  if (has_cpp) return;
+  for (const TraceCodeDump& dump : trace.code_dumps)
+    if (dump.name == "inductor_aot_kernel_code" && !dump.text.empty())
+      // The dump's lines are the payload file's lines from first_line on: kernels are quoted there.
+      parsers::wrapper::add_kernel_source(
+          w, dump.text, Location{dump.payload_artifact.empty() ? trace.artifact : dump.payload_artifact, "", 0},
+          dump.first_line > 0 ? dump.first_line - 1 : 0);
+}
+
 void adopt_trace_wrappers(Case& c) {
   for (auto& trace : c.traces) {
     const TraceCodeDump* dump = trace.wrapper_code();
@@ -208,10 +227,15 @@ void adopt_trace_wrappers(Case& c) {
       if (c.models[m].wrapper && !name.empty() &&
           (c.models[m].wrapper->file_name == name || (is_bare_so(c.models[m]) && stem_of(c.models[m].package) == stem_of(name))))
         trace.model = static_cast<int>(m);
-    if (trace.model >= 0 || dump->text.empty()) continue;
+    if (trace.model >= 0) {
+      if (auto& tied = c.models[static_cast<std::size_t>(trace.model)].wrapper) adopt_trace_kernels(trace, *tied);
+      continue;
+    }
+    if (dump->text.empty()) continue;
     // The dump's lines are the trace file's lines from first_line on, so quotes point there.
     auto wrapper = read_wrapper(dump->text, Location{dump->payload_artifact, "", 0}, name, dump->first_line - 1, c);
     if (!wrapper) continue;
+    adopt_trace_kernels(trace, *wrapper);
     // A bare model .so is named after the wrapper it was compiled from, or is the output_path the
     // trace's logged config names (aot_compile's options): the dump is its wrapper.
     for (std::size_t m = 0; m < c.models.size() && trace.model < 0; ++m) {
@@ -301,7 +325,7 @@ int content_match(const LogEvent& e, const ModelFacts& model) {
   if (e.kind == LogEventKind::triton_assert) {
     for (const auto& kernel : w.kernels)
       for (const auto& a : kernel.asserts)
-        if (a.message == e.subject) return 10;
+        if (a.message == e.subject && (e.kernel.empty() || e.kernel == kernel.name)) return 10;
   }
   if (e.kind == LogEventKind::api_call_failed &&
       basename_of(e.source_file) == w.file_name)

@@ -103,35 +103,57 @@ struct SymbolBinding {
   int line = 0;
 };
 
+// An assert in a kernel: `tl.device_assert(cond, "msg")` in Triton, `AOTI_TORCH_CHECK(cond,
+// "msg");` / `TORCH_CHECK(...)` in C++. For an index assert (core/index_assert.hpp reads every
+// form of its message) index_var and bound are set.
 struct TritonAssert {
   std::string message;    // "index out of bounds: 0 <= tmp4 < 1000"
   std::string condition;  // "((0 <= tmp4) & (tmp4 < 1000)) | ~(ymask)"
   std::string index_var;  // "tmp4"
-  std::string bound;      // "1000" or "ks0"
-  int line = 0;           // line in the wrapper
+  std::string bound;      // the upper bound as written: "1000", "ks0", "1 + ks0", "1000L"; "" if none
+  int line = 0;           // line in the kernel's source (the wrapper for Triton)
+  std::string text = {};  // that line as it is there, trimmed
+  int scope = 0;          // C++: the loop nest it is in (see TritonKernel::assignments)
 };
 
-// `tmpN = tl.load(in_ptrK + (...), ...)` inside a Triton kernel.
+// A memory access inside a kernel: `tmpN = tl.load(in_ptrK + (...), ...)`, `tl.store(...)`,
+// `tl.atomic_add(...)`; in C++ `in_ptrK[...]`, `loadu(in_ptrK + ...)`, `tmpN.store(out_ptrK + ...)`.
 struct TritonLoad {
-  std::string var;      // "tmp0"
+  std::string var;      // "tmp0"; for a C++ lambda, the `auto tmpN =` it computes; "" for a store
   std::string pointer;  // "in_ptr0"
   std::string offset;   // "y0"
   int line = 0;
+  bool is_store = false;
+  std::string text = {};  // the line as it is in the source, trimmed
+  int scope = 0;        // C++: the loop nest it is in (see TritonKernel::assignments)
 };
 
+enum class KernelLanguage { triton, cpp };
+
 struct TritonKernel {
-  std::string name;                      // "triton_poi_fused_embedding_0"
-  std::vector<std::string> params;       // Python def parameters in order (constexprs excluded)
-  std::map<std::string, std::string> signature;  // param -> type, from triton_meta
+  std::string name;                      // "triton_poi_fused_embedding_0", "cpp_fused_embedding_0"
+  KernelLanguage language = KernelLanguage::triton;
+  // The file its lines are numbered in when that is not the wrapper (a package's
+  // <hash>.kernel.cpp, a trace's kernel dump); an empty artifact means the wrapper.
+  Location source;
+  std::vector<std::string> params;       // parameters in order (Triton constexprs excluded)
+  std::map<std::string, std::string> signature;  // param -> type: triton_meta's, or the C++ type
   std::map<std::string, std::int64_t> constant_numels;  // "xnumel" -> 32 when set in the body
   std::vector<TritonAssert> asserts;
   std::vector<TritonLoad> loads;
-  // Assignments in the body, "tmp4" -> "tl.where(tmp3, tmp2, tmp0)", to follow an index back.
+  // Assignments in the body, "tmp4" -> "tl.where(tmp3, tmp2, tmp0)", to follow an index back. A
+  // C++ kernel numbers its temporaries afresh in each top-level loop nest (scope 1, 2, ...): there
+  // the key is "tmp0@2" (see scoped_name).
   std::map<std::string, std::string> assignments;
   int line = 0;         // line of `def triton_...`
   int source_begin = 0; // first line of the embedded source
   int source_end = 0;
 };
+
+// The key of `name` in TritonKernel::assignments for an assert or access in `scope`.
+inline std::string scoped_name(const std::string& name, int scope) {
+  return scope > 0 ? name + "@" + std::to_string(scope) : name;
+}
 
 struct KernelCall {
   std::string kernel;              // "triton_poi_fused_embedding_0"
@@ -139,6 +161,7 @@ struct KernelCall {
   std::vector<std::string> source_nodes;  // from the preceding `// Topologically Sorted Source Nodes`
   std::vector<std::string> aten_ops;      // "aten.embedding", ...
   int line = 0;
+  std::string text = {};  // the call's line as it is in the wrapper, trimmed
 };
 
 // `// Topologically Sorted Source Nodes: [embedding, linear], Original ATen: [aten.embedding, ...]`:
@@ -269,7 +292,7 @@ enum class LogEventKind {
   pointer_on_host,          // The specified pointer resides on host memory ...
   out_tensor_device,        // Expected out tensor to have device cuda:0, but got cpu instead
   api_call_failed,          // ... API call failed at <file>, line N
-  triton_assert,            // Assertion `index out of bounds: 0 <= tmp4 < 1000` failed.
+  triton_assert,            // an index assert that failed: Triton `Assertion `index out of bounds: 0 <= tmp4 < 1000` failed.`, C++ `Error: index out of bounds: 0 <= tmp7 < 1000L`
   cuda_error,               // CUDA error: device-side assert triggered / illegal memory access ...
   terminate,                // terminate called after throwing an instance of '...'
   segfault,                 // Segmentation fault (core dumped) / Fatal Python error: Segmentation fault
@@ -295,8 +318,10 @@ struct LogEvent {
   // triton_assert: the assert message; api_call_failed: the failing call; export_specialized: symbol
   std::string subject;
   std::string value;     // export_specialized: "8"; cuda_error: the error text; api_call_failed: "144"
-  std::string source_file;  // triton_assert: the kernel's .py path; api_call_failed: the .cpp file
+  std::string source_file;  // triton_assert: the kernel's .py / .cpp path; api_call_failed: the .cpp file
   int source_line = 0;
+  // triton_assert raised by a C++ kernel's check: "Exception raised from <kernel> at <file>:<line>".
+  std::string kernel;
 
   // Set by correlation: index into Case::models of the model this event concerns, -1 if unknown;
   // and, when source_file:source_line is a line of a wrapper the case holds, that line's text.

@@ -183,8 +183,13 @@ ModelSummary summarize(const core::ModelFacts& model) {
     std::set<std::string> cpp_kernels;
     for (const auto& call : model.wrapper->kernel_calls)
       if (call.kernel.starts_with("cpp_")) cpp_kernels.insert(call.kernel);
-    summary.kernel_count = model.wrapper->kernels.size() + cpp_kernels.size();
-    summary.kernel_kind = model.wrapper->kernels.empty() && !cpp_kernels.empty() ? "C++ kernel" : "Triton kernel";
+    std::size_t triton_kernels = 0;
+    for (const auto& kernel : model.wrapper->kernels) {
+      if (kernel.language == core::KernelLanguage::cpp) cpp_kernels.insert(kernel.name);
+      else ++triton_kernels;
+    }
+    summary.kernel_count = triton_kernels + cpp_kernels.size();
+    summary.kernel_kind = triton_kernels == 0 && !cpp_kernels.empty() ? "C++ kernel" : "Triton kernel";
   }
   for (const auto& node : model.extern_nodes)
     if (std::find(summary.extern_ops.begin(), summary.extern_ops.end(), node.target) ==

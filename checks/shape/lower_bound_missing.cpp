@@ -76,14 +76,16 @@ class LowerBoundMissing final : public BasicCheck {
                                   : fmt::format("accepts sizes down to {}.", *low),
         assertion.bound);
     f.why = "Empty and size-1 inputs are the edge cases export samples rarely cover; a missing lower-bound guard "
-            "turns them into a device-side assert in production.";
-    f.evidence.push_back(quote_wrapper(w, assertion.line, fmt::format("in `{}`", kernel.name)));
+            "turns them into a failed index assert in production.";
+    // A C++ kernel's assert is in its own file (<hash>.kernel.cpp): kernel_at says where.
+    f.evidence.push_back(quote_kernel(w, kernel, assertion.line, assertion.text,
+                                      fmt::format("index out of bounds: {}", assertion.message), fmt::format("in `{}`", kernel.name)));
     f.evidence.push_back(quote_wrapper(w, call.line, fmt::format("`{}` is launched with `{}`", assertion.bound, b.symbol)));
     f.evidence.push_back(quote_wrapper(w, b.line, fmt::format("dim {} of `{}`", b.dim, b.input)));
     if (low)
       f.evidence.push_back(quote_wrapper(w, low_line,
-                                    w.checks_gated_by_env ? "the lower bound, checked only with AOTI_RUNTIME_CHECK_INPUTS=1"
-                                                          : "the only lower bound the package checks"));
+                                         w.checks_gated_by_env ? "the lower bound, checked only with AOTI_RUNTIME_CHECK_INPUTS=1"
+                                                               : "the only lower bound the package checks"));
     f.chain = {fmt::format("input {} dim {} may be {}", b.input, b.dim, low && *low < 2 ? std::to_string(*low) : "0"),
                fmt::format("{} = {}", assertion.bound, b.symbol), fmt::format("assert {}", assertion.message)};
     f.next_steps = {{"export with a lower bound, so the input checks refuse empty inputs",

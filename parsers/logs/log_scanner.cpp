@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/core/index_assert.hpp"
 #include "parsers/logs/text_scan.hpp"
 
 namespace aoti::parsers::logs {
@@ -61,6 +62,8 @@ enum AnchorFlag : std::uint64_t {
   a_suggested_fixes = 1ull << 24,
   a_data_dependent = 1ull << 25,
   a_traceback = 1ull << 26,
+  a_index_check = 1ull << 27,
+  a_exception_from = 1ull << 28,
 };
 
 const AnchorSet& anchors() {
@@ -92,6 +95,8 @@ const AnchorSet& anchors() {
       {"Suggested fixes:", a_suggested_fixes},
       {"data-dependent expression", a_data_dependent},
       {"Traceback (most recent call last):", a_traceback},
+      {"index out of bounds: ", a_index_check},
+      {"Exception raised from ", a_exception_from},
   });
   return set;
 }
@@ -167,6 +172,8 @@ class Scanner {
     if (found & a_out_tensor) out_tensor();
     if (found & a_api_call) api_call_failed();
     if (found & a_assertion) assertion();
+    if (found & a_index_check) index_check();
+    if (found & a_exception_from) exception_from();
     if (found & (a_cuda_error | a_cuda_driver | a_cuda_enum | a_cublas | a_triton_error)) cuda_error(found);
     if (found & a_terminate) terminate();
     if (found & (a_segfault | a_sigsegv | a_aborted | a_fatal_abort | a_bus_error)) crash_signal(found);
@@ -337,6 +344,59 @@ class Scanner {
     // The value is part of the key so that these never fold into a generic CUDA error event.
     const auto key = fmt::format("{}|{}|{}|{}", e.value, e.subject, e.source_file, e.source_line);
     add(std::move(e), key);
+  }
+
+  // A C++ kernel's index check that failed (cpp.py's `indirect_assert`, raised by AOTI_TORCH_CHECK /
+  // TORCH_CHECK as a c10::Error). AOTI's runtime prints `Error: <what()>`, a C++ runner's terminate
+  // `what():  <msg>`, a torch.compile'd kernel `RuntimeError: kernel, <file>.cpp:<line>, <msg>`.
+  // Device asserts quote the same message inside `Assertion `...``: assertion() reads those.
+  void index_check() {
+    const auto at = m_line.find(core::k_index_assert_prefix);
+    if (at > 0 && (m_line[at - 1] == '`' || m_line[at - 1] == '\'')) return;
+    const auto message = trim(m_line.substr(at));
+    if (!core::parse_index_assert(message)) return;
+    auto e = event(LogEventKind::triton_assert);
+    e.subject = clean_text(message, k_max_field);
+    // `kernel, /tmp/.../x.main.cpp:25, ` just before the message: the kernel file and line.
+    auto prefix = m_line.substr(0, at);
+    if (prefix.ends_with(", ")) {
+      prefix.remove_suffix(2);
+      const auto colon = prefix.rfind(':');
+      const auto digits = colon == std::string_view::npos ? std::string_view{} : digits_at(prefix, colon + 1);
+      if (!digits.empty() && colon + 1 + digits.size() == prefix.size()) {
+        const auto start = prefix.find_last_of(" \t", colon);
+        const auto path = prefix.substr(start == std::string_view::npos ? 0 : start + 1,
+                                        colon - (start == std::string_view::npos ? 0 : start + 1));
+        e.source_file = clean_text(path, k_max_field);
+        e.source_line = to_int(digits).value_or(0);
+      }
+    }
+    const auto key = fmt::format("cpp|{}|{}|{}", e.subject, e.source_file, e.source_line);
+    if (LogEvent* added = add(std::move(e), key)) {
+      m_index_check = static_cast<std::size_t>(added - m_events.data());
+      m_index_check_line = m_number;
+    }
+  }
+
+  // `Exception raised from cpp_fused_embedding_mul_0 at /tmp/.../<hash>.kernel.cpp:26 (most recent
+  // call first):` right after a C++ index check's message names its kernel and the check's line.
+  void exception_from() {
+    if (m_index_check_line == 0 || m_number != m_index_check_line + 1 || m_index_check >= m_events.size()) return;
+    LogEvent& e = m_events[m_index_check];
+    m_index_check_line = 0;
+    if (!e.kernel.empty()) return;
+    const auto rest = after(m_line, "Exception raised from ");
+    const auto function = rest.substr(0, rest.find(' '));
+    if (function.empty() || !std::all_of(function.begin(), function.end(), is_identifier_char)) return;
+    e.kernel = std::string(function);
+    auto location = after(rest, " at ");
+    location = location.substr(0, location.find(" ("));
+    const auto colon = location.rfind(':');
+    if (colon == std::string_view::npos) return;
+    const auto digits = digits_at(location, colon + 1);
+    if (digits.empty() || !e.source_file.empty()) return;
+    e.source_file = clean_text(location.substr(0, colon), k_max_field);
+    e.source_line = to_int(digits).value_or(0);
   }
 
   // The error text is the value (so the same error seen as `CUDA error: X` and as its enum name
@@ -545,6 +605,8 @@ class Scanner {
   std::optional<LogEvent> m_pending_terminate;
   bool m_in_suggested_fixes = false;
   bool m_saw_data_dependent = false;
+  std::size_t m_index_check = 0;  // the last C++ index-check event and its line, for exception_from()
+  int m_index_check_line = 0;
 };
 
 // Splits a byte stream into lines and feeds them to the scanner, keeping at most k_max_line
