@@ -1,4 +1,5 @@
 #include "checks/failure_support.hpp"
+#include "checks/support.hpp"
 
 #include <cxxabi.h>
 
@@ -161,11 +162,11 @@ bool same_run(const std::string& a, const std::string& b) {
 
 Evidence trace_failure_evidence(const TraceFailure& failure) {
   const std::string reason = failure.reason.substr(0, failure.reason.find('\n'));
-  return Evidence{Location{failure.where.artifact, "", 0},
+  return fact(Location{failure.where.artifact, "", 0},
                   fmt::format("{}{}: fail_type = {}, fail_reason = {}", failure.origin,
                               failure.where.compile_id.empty() ? "" : " " + failure.where.compile_id, failure.fail_type,
                               cut(reason, 200)),
-                  fmt::format("the trace's record of the failed compile (line {})", failure.where.line)};
+                  fmt::format("the trace's record of the failed compile (line {})", failure.where.line));
 }
 
 std::string user_frame_in(const std::string& reason) {
@@ -220,7 +221,9 @@ std::vector<std::string> log_artifacts(const Case& c) {
 }
 
 Evidence line_evidence(const LogEvent& e, int line, const std::string& text, std::string note) {
-  return Evidence{Location{e.where.artifact, e.where.entry, line}, text, std::move(note)};
+  Evidence quote{Location{e.where.artifact, e.where.entry, line}, text, std::move(note)};
+  quote.kind = EvidenceKind::quote;
+  return quote;
 }
 
 void add_detail_evidence(const LogEvent& e, std::size_t first, std::size_t count, const std::string& note,
@@ -229,7 +232,9 @@ void add_detail_evidence(const LogEvent& e, std::size_t first, std::size_t count
     const std::string& text = e.detail[i];
     if (text.find_first_not_of(' ') == std::string::npos) continue;
     // Lines as the log holds them, leading spaces trimmed like every quoted log line.
-    out.push_back(line_evidence(e, e.where.line + 1 + static_cast<int>(i), text.substr(text.find_first_not_of(' ')),
+    const auto start = text.find_first_not_of(' ');
+    out.push_back(line_evidence(e, e.where.line + 1 + static_cast<int>(i),
+                                text.substr(start, text.find_last_not_of(' ') - start + 1),
                                 i == first ? note : note + ", continued"));
   }
 }

@@ -53,7 +53,8 @@ bool is_error(const core::LogEvent& e);
 std::vector<const core::LogEvent*> events_of(const core::Case& c, const std::string& artifact);
 std::vector<std::string> log_artifacts(const core::Case& c);  // artifacts that produced events, in order
 
-// Evidence: the exception line, the first `n` lines of its message, the user's frame.
+// Evidence: the exception line, the first `n` lines of its message, the user's frame. Each is a quote
+// of the log's line `line`, whose text (trimmed) the event keeps.
 core::Evidence line_evidence(const core::LogEvent& e, int line, const std::string& text, std::string note);
 void add_detail_evidence(const core::LogEvent& e, std::size_t first, std::size_t count, const std::string& note,
                          std::vector<core::Evidence>& out);

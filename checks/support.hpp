@@ -1,6 +1,8 @@
 // Small helpers shared by checks: reading the Case, describing facts, building next steps.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,7 +33,13 @@ class BasicCheck : public core::Check {
 };
 
 const core::ModelFacts* model_of(const core::Case& c, const core::LogEvent& e);
+// Evidence is built here only: quotes take the artifact's own text, so they cannot drift from it.
+// The log line an event was read from, quoted.
 core::Evidence event_evidence(const core::LogEvent& e, std::string note);
+// Wrapper lines first..last (last = 0: one line), quoted from the wrapper's text.
+core::Evidence quote_wrapper(const core::WrapperFacts& w, int first, std::string note, int last = 0);
+// A statement derived from the artifacts at `where`: never shown as the artifact's text.
+core::Evidence fact(core::Location where, std::string statement, std::string note);
 
 // "[2, 1024]" for a dim with both bounds in the input contract, "= 16" for a static dim, "" if none.
 std::string dim_contract(const core::WrapperFacts& w, int input_index, int dim);
@@ -39,25 +47,92 @@ std::string dim_contract(const core::WrapperFacts& w, int input_index, int dim);
 std::string input_contract(const core::WrapperFacts& w, int input_index);
 int input_index_of(const core::WrapperFacts& w, std::string_view name);
 
+// ---- the user's names ----------------------------------------------------------------------
+// The user's names for wrapper inputs are facts of the Case (WrapperInput::user_name, dim_names),
+// set by correlation with the export's trace.
+// "`arg3_1` (your `ids`)", or "`arg3_1`" when the user's name is not known.
+std::string input_display(const core::WrapperFacts& w, std::string_view wrapper_input);
+// A dynamic_shapes value giving one dim of one input `dim_spec` (a `torch.export.Dim(...)`
+// expression): keyed by the forward argument when it is known, else positional (None for the
+// other inputs), so that it runs as printed for this model.
+std::string dynamic_shapes_text(const core::WrapperFacts& w, int input_index, int dim, const std::string& dim_spec);
+// The module the user exported, as their export call names it (`torch.export.export(m, ...)` ->
+// "m"), else "model".
+std::string user_module_name(const core::Case& c);
+// The Dim name to use in a suggestion: the user's own when known, else `fallback`.
+std::string dim_name_or(const core::WrapperFacts& w, int input_index, int dim, std::string fallback);
+
+// ---- commands that run as printed ---------------------------------------------------------------
+// Running the failed program again with `env` ("A=1 B=2") set: the program's own command line when a
+// core recorded it, else `export A=1 B=2` with `what` telling to run it again in that shell.
+core::NextStep rerun_step(const core::Case& c, std::string what, std::string_view env);
+// The same for the program that exported and packaged the model (its command line is known only
+// when it is the one a core recorded; otherwise the `export` form).
+core::NextStep repackage_step(const core::Case& c, std::string what, std::string_view env);
+// `aoti-analyze` on the case's own inputs plus `extra` (already shell-quoted), as the user gave them.
+std::string reanalyze_command(const core::Case& c, std::string_view extra);
+
 // Wrapper symbols are `s77`, `u0`, `ks0`: anything else in a call argument is a constant or buffer.
 bool is_size_symbol(std::string_view arg);
 std::optional<std::int64_t> integer_literal(std::string_view arg);  // "144L" -> 144
 
 // `unzip -p PACKAGE ENTRY | sed -n 'A,Bp'`: shows lines of a file inside a package.
 std::string show_lines_command(const core::Location& where, int first, int last);
+// The same for wrapper lines first..last, wherever the wrapper's text is (package, file, trace).
+std::string show_wrapper_lines_command(const core::WrapperFacts& w, int first, int last);
+std::string shell_quote(std::string_view text);  // 'it'\''s' for the shell
+// The first wrapper line in first..first+span holding `needle` (0 if none): where one field of a
+// multi-line declaration is, e.g. `constants_info_[2].device_type` after `constants_info_[2].name`.
+int wrapper_line_with(const core::WrapperFacts& w, int first, std::string_view needle, int span = 24);
 // The wrapper's own location with `line` set.
 core::Location wrapper_at(const core::WrapperFacts& w, int line);
+// Where line `line` of a kernel's source is: the wrapper for Triton kernels (and C++ kernels a
+// single-file wrapper defines), the kernel file (<hash>.kernel.cpp, a trace's dump) otherwise.
+core::Location kernel_at(const core::WrapperFacts& w, const core::TritonKernel& kernel, int line);
+// A line of a kernel, quoted: from the wrapper's own text for a kernel embedded in it, else the line
+// the parser kept from the kernel's file (<hash>.kernel.cpp, a trace's kernel dump); `statement`
+// as a derived fact when neither is there.
+core::Evidence quote_kernel(const core::WrapperFacts& w, const core::TritonKernel& kernel, int line, const std::string& text,
+                            std::string statement, std::string note);
 
 // "ns::op" -> "ns.op", the path under torch.ops (unchanged without "::").
 std::string torch_ops_path(std::string op);
+// An op as torch spells it in each place, from any of "ns::op", "ns::op.overload", "ns.op.default"
+// or "torch.ops.ns.op.default": register_fake("ns::op") and torch.ops.ns.op.default.
+struct OpName {
+  std::string ns, name, overload = "default";
+  bool valid() const { return !ns.empty() && !name.empty(); }
+  std::string qualified() const { return ns + "::" + name; }                               // "ns::op"
+  std::string overload_path() const { return "torch.ops." + ns + "." + name + "." + overload; }  // torch.ops.ns.op.default
+};
+OpName parse_op_name(std::string_view text);
+// `torch.library.opcheck(torch.ops.ns.op.default, (x, 0.5))` with the op's real arguments (the
+// extern node's schema names for tensors, its literal values for scalars) when a package calls it.
+core::NextStep opcheck_step(const core::Case& c, std::string_view op, std::string what);
 std::string shape_text(const std::vector<std::int64_t>& shape);  // "[1000, 32]"
 std::string join(const std::vector<std::string>& parts, std::string_view separator = ", ");
+
+// Where a model's device type comes from, as evidence: the metadata's AOTI_DEVICE_KEY, else the
+// device runtime its .so links (a bare model .so has no metadata); nullopt when only the wrapper
+// suggests it.
+std::optional<core::Evidence> device_evidence(const core::ModelFacts& model);
+// "package" for a model read from a .pt2, "model .so" for a bare one: what the user handed over.
+std::string artifact_word(const core::ModelFacts& model);
 
 // ---- crashes ----------------------------------------------------------------------------------
 // Frames of the C++ runtime itself: std::, __cxxabiv1, __gnu_cxx.
 bool is_cxx_runtime_symbol(std::string_view symbol);
-// "#3 torch::aot_inductor::parse_device_str in model.so", for evidence.
+// "#3 torch::aot_inductor::parse_device_str in the model .so", for evidence.
 std::string frame_text(const core::StackFrame& frame, std::size_t index);
+// Which frames (by index in the thread) a frame list shows.
+using FrameFilter = std::function<bool(std::size_t index)>;
+// A crashing thread's frames for evidence: the unwound call path (frames `keep` accepts, at most
+// `max`), then apart, under core::k_stack_scan_label, at most `max_candidates` stack-scan frames
+// that have a name or lie in a model .so. A stack-scan frame is never shown as part of the path.
+std::string frames_excerpt(const core::CoreThread& thread, std::size_t max, std::size_t max_candidates,
+                           const FrameFilter& keep = {});
+// Only the candidate part of frames_excerpt(), without the path: "" when there is none.
+std::string candidate_frames(const core::CoreThread& thread, std::size_t max, const FrameFilter& keep = {});
 std::string module_name(std::string_view path);  // the file name of a module path
 // The process mapped a module whose file name starts with `prefix` ("libstdc++.so.6", "libcuda.so").
 const core::MappedModule* mapped(const core::CoreFacts& core, std::string_view prefix);

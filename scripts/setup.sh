@@ -11,6 +11,8 @@ packages=(
   xz-utils zstd unzip
   # tests and benchmarks: the HTML report in a real browser; timings against eu-stack and gdb
   chromium time elfutils gdb bc
+  # tests: every Python snippet a report prints must parse
+  python3
 )
 
 missing=()

@@ -110,6 +110,22 @@ inline CliRun run_cli(const std::string& arguments) {
 
 // The text of the first zip entry whose name ends with `suffix`, read with plain libzip so that
 // parser tests do not depend on the zip parser they may be testing.
+// The name of the first entry of a case's package whose name ends with `suffix`, "" when none does.
+inline std::string corpus_entry_name(const std::string& case_name, const std::string& suffix) {
+  const auto path = corpus_case(case_name) / "model.pt2";
+  int err = 0;
+  zip_t* archive = zip_open(path.c_str(), ZIP_RDONLY, &err);
+  if (!archive) throw std::runtime_error("cannot open " + path.string());
+  std::string found;
+  const zip_int64_t count = zip_get_num_entries(archive, 0);
+  for (zip_int64_t i = 0; i < count && found.empty(); ++i) {
+    const std::string name = zip_get_name(archive, i, 0);
+    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) found = name;
+  }
+  zip_close(archive);
+  return found;
+}
+
 inline std::string corpus_entry_text(const std::string& case_name, const std::string& suffix) {
   const auto path = corpus_case(case_name) / "model.pt2";
   int err = 0;

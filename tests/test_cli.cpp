@@ -275,3 +275,69 @@ TEST_CASE("bad sources: diagnostics naming the file, the rest of the report inta
   CHECK(checks.count("customop.meta-not-symint") == 1);  // recovered from the broken C++
   CHECK(checks.count("shape.input-checks-off") == 1);    // the package's findings are still there
 }
+
+namespace {
+// The widest line (in code points) of the first finding's "what" block of a text report.
+std::size_t what_block_width(std::string text) {
+  std::erase(text, '\r');  // a pseudo-terminal turns \n into \r\n
+  std::size_t at = text.find("      what      "), widest = 0;
+  while (at != std::string::npos && at < text.size()) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    const std::string line = text.substr(at, end - at);
+    if (widest > 0 && line.rfind(std::string(16, ' '), 0) != 0) break;
+    widest = std::max<std::size_t>(widest, static_cast<std::size_t>(std::count_if(
+        line.begin(), line.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; })));
+    at = end + 1;
+  }
+  return widest;
+}
+
+std::string run_shell(const std::string& command) {
+  std::string out;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[65536];
+  for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, got);
+  ::pclose(pipe);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("the text report wraps to the terminal's width, and to 100 columns in pipes and files") {
+  const std::string analyze = shell_quote(AOTI_BINARY) + " " +
+                              shell_quote(aoti::test::corpus_case("custom-op-kernel-crash").string()) + " 2>/dev/null";
+  // A pipe: 100 columns, whatever $COLUMNS says (it describes the terminal, not the pipe).
+  const std::size_t piped = what_block_width(run_shell("COLUMNS=60 " + analyze));
+  CHECK(piped > 60);
+  CHECK(piped <= 100);
+  if (std::system("command -v script >/dev/null 2>&1") != 0) {
+    MESSAGE("util-linux script is not installed: the terminal cases are not run");
+    return;
+  }
+  // On a terminal (script runs the command on a pseudo-terminal): $COLUMNS first, else the
+  // terminal's own size (ioctl TIOCGWINSZ), set here with stty.
+  const auto on_terminal = [](const std::string& command) {
+    return run_shell("script -qec " + shell_quote(command) + " /dev/null");
+  };
+  const std::size_t columns = what_block_width(on_terminal("COLUMNS=60 " + analyze));
+  CHECK(columns > 40);
+  CHECK(columns <= 60);
+  const std::size_t ioctl = what_block_width(on_terminal("stty cols 72; env -u COLUMNS " + analyze));
+  CHECK(ioctl > 60);
+  CHECK(ioctl <= 72);
+}
+
+TEST_CASE("--backtrace takes a bare model .so as it takes a package") {
+  TempDir tmp;
+  const std::string entry = aoti::test::corpus_entry_name("load-crash-static-libstdcxx", ".wrapper.so");
+  const fs::path so = tmp.path / fs::path(entry).filename();
+  write_file(so, aoti::test::corpus_entry_text("load-crash-static-libstdcxx", ".wrapper.so"));
+  const auto core = aoti::test::corpus_case("load-crash-static-libstdcxx") / "core.xz";
+  const CliRun run = run_cli("--backtrace " + shell_quote(core.string()) + " " + shell_quote(so.string()));
+  REQUIRE(run.exit_code == 0);
+  // The model's frames are named from the .so and marked as the model's.
+  CHECK(run.out.find("in torch::aot_inductor::parse_device_str") != std::string::npos);
+  CHECK(run.out.find("[model " + so.string() + "]") != std::string::npos);
+  // Where unwinding ends, the stack scan's frames are introduced as candidates.
+  CHECK(run.out.find("-- candidates: return addresses found on the stack, not an unwound path --") != std::string::npos);
+}

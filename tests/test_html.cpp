@@ -48,7 +48,7 @@ TEST_CASE("the HTML report of embedding-device-assert renders its findings and d
   CHECK(html.find("<script") == std::string::npos);
 
   const Rendered r = render(page, tmp);
-  CHECK(r.dom.find("Index out of bounds in kernel") != std::string::npos);
+  CHECK(r.dom.find("Index out of bounds in Triton kernel") != std::string::npos);
   CHECK(r.dom.find("triton.index-out-of-bounds") != std::string::npos);
   CHECK(r.dom.find("<svg") != std::string::npos);          // the chain and the crashing thread
   CHECK(r.dom.find("thread 729") != std::string::npos);    // the core's crashing thread diagram

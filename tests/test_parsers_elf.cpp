@@ -186,3 +186,34 @@ TEST_CASE("random corruption of headers and tables never crashes the reader") {
   }
   CHECK(failures > 0);
 }
+
+TEST_CASE("a bare model .so: the AOTI model container API marks it a model, other shared objects not") {
+  TempDir dir;
+  std::set<std::string> all = k_static_cases;
+  all.insert(k_dynamic_cases.begin(), k_dynamic_cases.end());
+  for (const auto& name : all) {
+    CAPTURE(name);
+    // The package's own .so, written out as a bare file the way torch._export.aot_compile leaves one.
+    const auto path = dir.path / (name + ".so");
+    write_file(path, model_so(name));
+    const auto facts = aoti::parsers::elf::read_shared_object_file(path, {path.string(), "", 0});
+    REQUIRE(facts);
+    CHECK(contains(facts->aoti_exports, "AOTInductorModelContainerCreateWithDevice"));
+    CHECK(contains(facts->aoti_exports, "AOTInductorModelContainerRun"));
+    CHECK(contains(facts->aoti_exports, "AOTInductorModelContainerDelete"));
+    CHECK(std::is_sorted(facts->aoti_exports.begin(), facts->aoti_exports.end()));
+    CHECK(aoti::parsers::elf::is_aoti_model(*facts));
+    CHECK(facts->build_id == read_bytes(model_so(name))->build_id);
+  }
+  // The C runtime this test runs with: a shared object, no model.
+  for (const char* library : {"/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6"}) {
+    if (!fs::exists(library)) continue;
+    const auto facts = aoti::parsers::elf::read_shared_object_file(library, {library, "", 0});
+    REQUIRE(facts);
+    CHECK(facts->aoti_exports.empty());
+    CHECK_FALSE(aoti::parsers::elf::is_aoti_model(*facts));
+    break;
+  }
+  // A missing file is a parse error, not an exception.
+  CHECK_FALSE(aoti::parsers::elf::read_shared_object_file(dir.path / "missing.so", {"missing.so", "", 0}));
+}

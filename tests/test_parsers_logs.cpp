@@ -600,3 +600,82 @@ TEST_CASE("distinct events are capped, with a diagnostic") {
   REQUIRE(scan.diagnostics.size() == 1);
   CHECK(scan.diagnostics[0].message == "more than 10000 distinct log events; 5 more were not kept");
 }
+
+TEST_CASE("index asserts in every form, from Triton and from C++ kernels") {
+  SUBCASE("cpu-index-check: AOTI's `Error:` line, then the kernel and line the exception names") {
+    const auto scan = scan_corpus("cpu-index-check", "output.txt");
+    const auto asserts = of_kind(scan, LogEventKind::triton_assert);
+    REQUIRE(asserts.size() == 1);
+    const auto& e = asserts[0];
+    CHECK(e.subject == "index out of bounds: 0 <= tmp7 < 1000L");
+    CHECK(e.text == "Error: index out of bounds: 0 <= tmp7 < 1000L");
+    CHECK(e.where.line == 2);
+    CHECK(e.kernel == "cpp_fused_embedding_mul_0");
+    CHECK(e.source_file.ends_with("/ceyvpne66rufofnrfdiv6iv4b2bojgtpawe75dedzerzvgaxtziq.kernel.cpp"));
+    CHECK(e.source_line == 26);
+    // The failing run is reported by the runner too.
+    CHECK(of_kind(scan, LogEventKind::api_call_failed).size() == 1);
+  }
+  SUBCASE("a vectorized check, and an expression bound (assert_forms.py `product` on CPU)") {
+    const auto scan = scan_log_text(
+        "Error: index out of bounds: 0 <= tmp10 < ks1*ks2\n"
+        "Exception raised from cpp_fused_index_mul_view_0 at /tmp/assert_forms/product-cpu/cache/"
+        "c3iw6l4artjbpzo3uebjmjtbnam7q5kdfklpw5evtgh5s7d2lt6g/cw4hq2wz7b4knh35ljm7eq7dmutbnpmhp2yvs4gfwvgizjrmaogk."
+        "kernel.cpp:100 (most recent call first):\n",
+        "log");
+    REQUIRE(scan.events.size() == 1);
+    CHECK(scan.events[0].subject == "index out of bounds: 0 <= tmp10 < ks1*ks2");
+    CHECK(scan.events[0].kernel == "cpp_fused_index_mul_view_0");
+    CHECK(scan.events[0].source_line == 100);
+  }
+  SUBCASE("torch.compile's C++ kernel: `RuntimeError: kernel, <file>:<line>, <message>`") {
+    const auto scan = scan_log_text(
+        "    cpp_fused_embedding_mul_0(primals_3, primals_1, buf0, s23)\n"
+        "RuntimeError: kernel, /tmp/assert_forms/jitcache/u3/cu3qdqvfvenavgecyxvwbsejgeyyvywj3sjviabeycyiz7gb57qc.main.cpp:25, "
+        "index out of bounds: 0 <= tmp7 < 1000L\n",
+        "log");
+    const auto asserts = of_kind(scan, LogEventKind::triton_assert);
+    REQUIRE(asserts.size() == 1);
+    CHECK(asserts[0].subject == "index out of bounds: 0 <= tmp7 < 1000L");
+    CHECK(asserts[0].source_file ==
+          "/tmp/assert_forms/jitcache/u3/cu3qdqvfvenavgecyxvwbsejgeyyvywj3sjviabeycyiz7gb57qc.main.cpp");
+    CHECK(asserts[0].source_line == 25);
+    CHECK(asserts[0].kernel.empty());
+  }
+  SUBCASE("Triton asserts with expression bounds are one event each, not two") {
+    // flat-index-product-bound, and a line posted in pytorch/torchtitan#1640 (rank-prefixed).
+    const auto product = only_event(
+        "/tmp/assert_forms/product-cuda/cache/cc/cccbpr2a2ohskttvdu64kofwr7dczzagqh3htuiprmob2e6ixm32.py:28: unknown: "
+        "block: [0,0,0], thread: [1,0,0] Assertion `index out of bounds: 0 <= tmp4 < ks0*ks1` failed.");
+    CHECK(product.kind == LogEventKind::triton_assert);
+    CHECK(product.subject == "index out of bounds: 0 <= tmp4 < ks0*ks1");
+    CHECK(product.source_line == 28);
+    const auto posted = only_event(
+        "[rank0]:/tmp/torchinductor_danvm/k4/ck46uf2tjbfns332dtzd3q3m2mgw2hoguozdpq5bvqyjhntqiu23.py:30: unknown: block: "
+        "[24127,0,0], thread: [23,0,0] Assertion `index out of bounds: 0 <= tmp4 < 1 + ks0` failed.");
+    CHECK(posted.subject == "index out of bounds: 0 <= tmp4 < 1 + ks0");
+    CHECK(posted.source_line == 30);
+    // One side only (common.py's `cond_print = cond`).
+    CHECK(only_event("/k/c.py:35: unknown: block: [0,0,0], thread: [9,0,0] Assertion `index out of bounds: tmp6 < "
+                     "1000` failed.").subject == "index out of bounds: tmp6 < 1000");
+    CHECK(only_event("/k/c.py:35: unknown: block: [0,0,0], thread: [9,0,0] Assertion `index out of bounds: 0 <= "
+                     "tmp6` failed.").subject == "index out of bounds: 0 <= tmp6");
+  }
+  SUBCASE("a C++ runner's terminate prints the message as what()") {
+    const auto scan = scan_log_text(
+        "terminate called after throwing an instance of 'c10::Error'\n"
+        "  what():  index out of bounds: 0 <= tmp7 < ks0\n"
+        "Exception raised from cpp_fused_index_put_0 at /tmp/x/cnfg.kernel.cpp:46 (most recent call first):\n",
+        "log");
+    const auto asserts = of_kind(scan, LogEventKind::triton_assert);
+    REQUIRE(asserts.size() == 1);
+    CHECK(asserts[0].kernel == "cpp_fused_index_put_0");
+    CHECK(asserts[0].source_line == 46);
+  }
+  SUBCASE("texts that are not Inductor's index asserts") {
+    CHECK(scan_log_text("thread 'main' panicked at src/lib.rs:9:5:\nindex out of bounds: the len is 3 but the index is 4\n",
+                        "log").events.empty());
+    // `Exception raised from` with no index check before it names nothing.
+    CHECK(scan_log_text("Exception raised from f at /a.cpp:3 (most recent call first):\n", "log").events.empty());
+  }
+}

@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <set>
 #include <string>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "analyzer/report/common.hpp"
 #include "analyzer/report/report.hpp"
 
 namespace {
@@ -212,9 +214,14 @@ void check_contract_json(const Json& j) {
     for (const auto& step : f["next_steps"]) {
       CHECK(step["what"].is_string());
       CHECK(step["command"].is_string());
+      CHECK((step["language"] == "sh" || step["language"] == "python" || step["language"] == "cpp"));
     }
     for (const auto& e : f["evidence"]) {
-      CHECK(e.size() == 5);
+      CHECK(e.size() == 7);
+      CHECK((e["kind"] == "quote" || e["kind"] == "fact"));
+      // A quote has a line to be checked against; a fact may have none.
+      if (e["kind"] == "quote") CHECK(e["line"].is_number_integer());
+      CHECK((e["line_end"].is_null() || (e["line_end"].is_number_integer() && e["line_end"] > e["line"])));
       CHECK(e["artifact"].is_string());
       CHECK(e["entry"].is_string());
       CHECK((e["line"].is_null() || (e["line"].is_number_integer() && e["line"] >= 1)));
@@ -530,3 +537,78 @@ TEST_CASE("aoti::report: hostile strings") {
 }
 
 TEST_SUITE_END();
+
+TEST_CASE("aoti::report::render_text wraps to the width it is given, in linear time") {
+  const auto c = embedding_case();
+  auto findings = embedding_findings();
+  const auto narrow = aoti::report::render_text(c, findings, false, 60);
+  // The prose of the first finding, wrapped under its label column (16) within 60 columns.
+  const auto what = narrow.find("      what      ");
+  REQUIRE(what != std::string::npos);
+  for (std::size_t at = what; narrow.compare(at, 16, what == at ? "      what      " : "                ") == 0;) {
+    const auto end = narrow.find('\n', at);
+    CHECK(end - at <= 60);
+    at = end + 1;
+  }
+  CHECK(narrow.find("   " + findings[0].next_steps[0].command + "\n") != std::string::npos);  // commands stay whole
+  CHECK(aoti::report::render_text(c, findings, false) == aoti::report::render_text(c, findings, false, 100));
+
+  // A 1 MiB word (a minified line, a base64 blob) is cut into lines of the width, not rescanned per line.
+  findings[0].message = std::string(1 << 20, 'x') + " and " + std::string(1 << 20, 'y');
+  const auto start = std::chrono::steady_clock::now();
+  const auto huge = aoti::report::render_text(c, findings, false, 80);
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(seconds < 2.0);
+  CHECK(huge.find(std::string(80 - 16, 'x') + "\n") != std::string::npos);
+  CHECK(static_cast<std::size_t>(std::count(huge.begin(), huge.end(), 'y')) >= (1u << 20));
+}
+
+TEST_CASE("aoti::report: stack-scan frames are shown apart, as candidates, in every writer") {
+  auto c = embedding_case();
+  aoti::core::CoreFacts core;
+  core.artifact = k_dir + "/core.xz";
+  core.pid = 7;
+  core.signal = 11;
+  core.signal_name = "SIGSEGV";
+  core.signal_code_name = "SEGV_MAPERR";
+  core.fault_address = 0x400040fe36d0;
+  core.fault_region = "unmapped, far from every mapping";
+  core.fault_kind = "unmapped";
+  aoti::core::CoreThread thread;
+  thread.tid = 7;
+  thread.crashed = true;
+  thread.frames.push_back({0x7f00000010, "/ext/seed_ops.so", 0x10, "", 0, "initial", ""});
+  thread.frames.push_back({0x7f10000020, "/torch/lib/libtorch_cpu.so", 0x20, "", 0, "cfi", ""});
+  thread.frames.push_back({0x7f20000030, "/tmp/x/model.so", 0x30, "torch::aot_inductor::AOTInductorModelBase::load_constants(bool)", 9,
+                           "stack scan", k_package});
+  thread.frames.push_back({0x7f20000040, "/tmp/x/model.so", 0x40, "AOTInductorModelContainerRun", 4, "stack scan", k_package});
+  core.threads.push_back(thread);
+  c.cores.push_back(core);
+  const auto findings = embedding_findings();
+
+  const auto crash = aoti::report::summarize(c.cores[0]);
+  REQUIRE(crash.frames.size() == 2);  // the unwound path, unnamed frames included
+  CHECK(crash.frames[0].find("seed_ops.so") != std::string::npos);
+  REQUIRE(crash.candidates.size() == 2);
+  CHECK(crash.candidates[1].find("AOTInductorModelContainerRun") != std::string::npos);
+  CHECK(crash.phase.starts_with("probably while running the model"));
+
+  const std::string label(aoti::core::k_stack_scan_meaning);
+  const auto text = aoti::report::render_text(c, findings, false);
+  const auto frames_at = text.find("  frames      #0 ");
+  const auto label_at = text.find("  candidates  " + label);
+  REQUIRE(frames_at != std::string::npos);
+  REQUIRE(label_at != std::string::npos);
+  CHECK(frames_at < label_at);
+  CHECK(text.find("load_constants") > label_at);
+  const auto md = aoti::report::render_markdown(c, findings);
+  const auto md_label = md.find("- **Candidates** (" + label + "):");
+  REQUIRE(md_label != std::string::npos);
+  CHECK(md.find("load_constants") > md_label);
+  CHECK(fences_balanced(md));
+  const auto html = aoti::report::render_html(c, findings);
+  const auto html_label = html.find(std::string(aoti::core::k_stack_scan_label));
+  REQUIRE(html_label != std::string::npos);
+  CHECK(html.find("load_constants") > html_label);
+  CHECK(html.find("[stack scan]") == std::string::npos);
+}

@@ -1,7 +1,9 @@
 // aoti-analyze: the only place that maps outcomes to exit codes.
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +20,7 @@
 #include "analyzer/scan/history_db.hpp"
 #include "analyzer/scan/scan.hpp"
 #include "parsers/core/core_reader.hpp"
+#include "parsers/elf/elf_reader.hpp"
 #include "parsers/pt2/pt2_package.hpp"
 #include "parsers/trace/trace_reader.hpp"
 
@@ -46,10 +49,18 @@ int explain(const std::string& id) {
   return k_exit_ok;
 }
 
-// --backtrace CORE [PACKAGE...]: the packages serve their model .so for unwinding and symbols.
+// --backtrace CORE [PACKAGE or MODEL .so...]: they serve their model .so for unwinding and symbols.
 int backtrace(const Options& options) {
   std::vector<aoti::parsers::core::ModelObject> models;
   for (const auto& package : options.inputs) {
+    if (!aoti::parsers::pt2::looks_like_pt2(package)) {
+      // A bare model .so (torch._export.aot_compile) serves itself.
+      auto so = aoti::parsers::elf::read_shared_object_file(package, {package, "", 0});
+      if (so && aoti::parsers::elf::is_aoti_model(*so) && !so->build_id.empty()) {
+        models.push_back({so->build_id, package, ""});
+        continue;
+      }
+    }
     auto contents = aoti::parsers::pt2::read_package(package, package);
     if (!contents) {
       std::cerr << "aoti-analyze: " << package << ": " << contents.error().message << "\n";
@@ -81,6 +92,21 @@ int summary(const Options& options) {
 
 bool color_wanted(const Options& options) {
   return options.output.empty() && ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR");
+}
+
+// The text report's width: the terminal's when it goes to one ($COLUMNS, as the shell keeps it, else
+// the terminal's own size), 100 columns for files and pipes.
+std::size_t text_width(const Options& options) {
+  if (!options.output.empty() || !::isatty(STDOUT_FILENO)) return aoti::report::k_default_text_width;
+  if (const char* columns = std::getenv("COLUMNS")) {
+    std::size_t value = 0;
+    const std::string_view text(columns);
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec == std::errc() && end == text.data() + text.size() && value > 0) return value;
+  }
+  struct winsize size {};
+  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  return aoti::report::k_default_text_width;
 }
 
 // Writes the report where it was asked for; false (and a message) when it cannot.
@@ -115,7 +141,7 @@ int analyze(const Options& options) {
 
   std::string report;
   switch (options.format) {
-    case Format::text: report = aoti::report::render_text(c, findings, color_wanted(options)); break;
+    case Format::text: report = aoti::report::render_text(c, findings, color_wanted(options), text_width(options)); break;
     case Format::markdown: report = aoti::report::render_markdown(c, findings); break;
     case Format::json: report = aoti::report::render_json(c, findings); break;
     case Format::sarif: report = aoti::report::render_sarif(c, findings); break;

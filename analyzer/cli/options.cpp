@@ -10,8 +10,8 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr std::string_view k_usage = R"(Usage:
-  aoti-analyze [options] INPUT...          analyze one case: a .pt2, logs, a wrapper .cpp, or a folder
-  aoti-analyze --backtrace CORE [PACKAGE]  every thread's frames, the crashing thread first
+  aoti-analyze [options] INPUT...          analyze one case: a .pt2 or model .so, logs, a core, a trace, a folder
+  aoti-analyze --backtrace CORE [PACKAGE or MODEL.so...]  every thread's frames, the crashing thread first
   aoti-analyze --summary TRACE             what a TORCH_TRACE log or tlparse folder holds
   aoti-analyze scan [options] PATH...      every package under PATH, each with the artifacts beside it
   aoti-analyze merge [options] SHARD.jsonl...  combine the JSONL outputs of sharded scans

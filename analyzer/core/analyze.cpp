@@ -1,17 +1,22 @@
 #include "analyzer/core/analyze.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
+#include <regex>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "analyzer/core/registry.hpp"
 #include "analyzer/core/sniff.hpp"
 #include "parsers/core/core_reader.hpp"
+#include "parsers/elf/elf_reader.hpp"
 #include "parsers/logs/log_scanner.hpp"
 #include "parsers/source/source_reader.hpp"
 #include "parsers/trace/trace_reader.hpp"
 #include "parsers/pt2/pt2_package.hpp"
+#include "parsers/wrapper/cpp_kernel.hpp"
 #include "parsers/wrapper/wrapper_parser.hpp"
 
 namespace aoti::core {
@@ -20,19 +25,27 @@ namespace {
 
 constexpr std::uint64_t k_max_wrapper_bytes = 64ull << 20;
 
-// Wrapper sources, aligned with Case::models, kept while loading so that log lines naming
-// `<hash>.wrapper.cpp, line N` can quote that line.
-using WrapperTexts = std::vector<std::string>;
+std::string basename_of(std::string_view path) {
+  const auto slash = path.find_last_of('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
 
-void add_model(ModelFacts model, std::string text, const Location& where, Case& c, WrapperTexts& texts) {
-  if (!text.empty()) {
-    auto parsed = parsers::wrapper::parse_wrapper(text, where);
-    if (parsed) model.wrapper = std::move(*parsed);
-    else c.diagnostics.push_back({where.display(), "wrapper source: " + parsed.error().message});
+// Parses a wrapper (its facts keep its text, so checks quote its lines as they are) and names it.
+std::optional<WrapperFacts> read_wrapper(const std::string& text, const Location& where, std::string file_name, int line_offset,
+                                         Case& c) {
+  auto parsed = parsers::wrapper::parse_wrapper(text, where);
+  if (!parsed) {
+    c.diagnostics.push_back({where.display(), "wrapper source: " + parsed.error().message});
+    return std::nullopt;
   }
-  if (!model.wrapper) text.clear();
+  parsed->file_name = std::move(file_name);
+  parsed->line_offset = line_offset;
+  return std::move(*parsed);
+}
+
+void add_model(ModelFacts model, std::string text, const Location& where, Case& c) {
+  if (!text.empty()) model.wrapper = read_wrapper(std::move(text), where, basename_of(where.entry), 0, c);
   c.models.push_back(std::move(model));
-  texts.push_back(std::move(text));
 }
 
 // Marks the artifact analyzed, or records why it could not be read; false in that case.
@@ -47,7 +60,7 @@ bool accepted(const parsers::Parsed<T>& parsed, const SniffedInput& input, Artif
   return false;
 }
 
-void load_package(const SniffedInput& input, Artifact& artifact, Case& c, WrapperTexts& texts) {
+void load_package(const SniffedInput& input, Artifact& artifact, Case& c) {
   auto contents = parsers::pt2::read_package(input.path, input.display);
   if (!accepted(contents, input, artifact, c)) return;
   for (auto& d : contents->diagnostics) c.diagnostics.push_back(std::move(d));
@@ -58,13 +71,33 @@ void load_package(const SniffedInput& input, Artifact& artifact, Case& c, Wrappe
       return f.ends_with(".wrapper.cpp");
     });
     const Location where{input.display, entry == model.files.end() ? "" : *entry, 0};
-    add_model(std::move(model), std::move(text), where, c, texts);
+    add_model(std::move(model), std::move(text), where, c);
+    // A CPU model's kernels are in <hash>.kernel.cpp, beside the wrapper that calls them.
+    auto& wrapper = c.models.back().wrapper;
+    if (wrapper && i < contents->kernel_sources.size() && !contents->kernel_sources[i].empty())
+      parsers::wrapper::add_kernel_source(*wrapper, contents->kernel_sources[i],
+                                          Location{input.display, contents->kernel_entries[i], 0});
   }
   artifact.note = fmt::format("{} model(s), {} entries", contents->models.size(), contents->package.entries.size());
   c.packages.push_back(std::move(contents->package));
 }
 
-void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c, WrapperTexts& texts) {
+// A bare model .so (torch._export.aot_compile): a model of its own, read as ELF like the .so inside a
+// package. Its wrapper comes from a wrapper source given beside it or from a trace's dump.
+void load_model_so(const SniffedInput& input, Artifact& artifact, Case& c) {
+  auto facts = parsers::elf::read_shared_object_file(input.path, Location{input.display, "", 0});
+  if (!accepted(facts, input, artifact, c)) return;
+  artifact.note = fmt::format("AOTI model .so ({} model container functions exported{}{})", facts->aoti_exports.size(),
+                              facts->build_id.empty() ? "" : ", build-id " + facts->build_id,
+                              facts->needed.empty() ? "" : ", needs " + fmt::format("{}", fmt::join(facts->needed, ", ")));
+  ModelFacts model;
+  model.name = input.path.filename().string();
+  model.package = input.display;
+  model.so = std::move(*facts);
+  c.models.push_back(std::move(model));
+}
+
+void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c) {
   if (input.size > k_max_wrapper_bytes) {
     artifact.note = fmt::format("{} bytes, more than the {} MiB limit for a wrapper", input.size, k_max_wrapper_bytes >> 20);
     c.diagnostics.push_back({input.display, artifact.note});
@@ -74,18 +107,16 @@ void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c,
   std::string text(input.size, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-  auto parsed = parsers::wrapper::parse_wrapper(text, Location{input.display, "", 0});
-  if (!parsed) {
-    artifact.note = "wrapper source: " + parsed.error().message;
-    c.diagnostics.push_back({input.display, artifact.note});
+  auto wrapper = read_wrapper(std::move(text), Location{input.display, "", 0}, input.path.filename().string(), 0, c);
+  if (!wrapper) {
+    artifact.note = "wrapper source: " + c.diagnostics.back().message;
     return;
   }
   ModelFacts model;
   model.name = input.path.stem().string();
-  model.wrapper = std::move(*parsed);
+  model.wrapper = std::move(*wrapper);
   artifact.analyzed = true;
   c.models.push_back(std::move(model));
-  texts.push_back(std::move(text));
 }
 
 void load_log(const SniffedInput& input, Artifact& artifact, Case& c) {
@@ -129,58 +160,148 @@ void load_source(const SniffedInput& input, Artifact& artifact, Case& c, const p
   c.sources.push_back(std::move(read->facts));
 }
 
-std::string basename_of(std::string_view path) {
-  const auto slash = path.find_last_of('/');
-  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+// The file name without its last extension: "<hash>.wrapper.so" and "<hash>.wrapper.cpp" (torch >= 2.7),
+// "<hash>.so" and "<hash>.cpp" (older), name one compiled model.
+std::string stem_of(std::string_view path) {
+  std::string name = basename_of(path);
+  const auto dot = name.rfind('.');
+  if (dot != std::string::npos && dot > 0) name.resize(dot);
+  return name;
+}
+
+bool is_bare_so(const ModelFacts& model) { return model.so && model.so->where.entry.empty() && !model.package.empty(); }
+
+// A wrapper source given beside a bare model .so, with the same name, is that model's wrapper.
+void attach_wrappers_to_bare_sos(Case& c) {
+  for (std::size_t m = 0; m < c.models.size(); ++m) {
+    if (!is_bare_so(c.models[m]) || c.models[m].wrapper) continue;
+    const fs::path so = fs::path(c.models[m].package).lexically_normal();
+    for (std::size_t w = 0; w < c.models.size(); ++w) {
+      const ModelFacts& other = c.models[w];
+      if (w == m || !other.package.empty() || !other.wrapper || !other.wrapper->where.entry.empty()) continue;
+      const fs::path wrapper = fs::path(other.wrapper->where.artifact).lexically_normal();
+      if (wrapper.parent_path() != so.parent_path() || stem_of(wrapper.string()) != stem_of(so.string())) continue;
+      c.models[m].wrapper = std::move(c.models[w].wrapper);
+      c.models.erase(c.models.begin() + static_cast<std::ptrdiff_t>(w));
+      if (w < m) --m;
+      break;
+    }
+  }
 }
 
 // How well an input-check error matches a model's own input contract: the error text repeats the
 // bound the wrapper was generated with, so a matching bound names the package that raised it.
-// Line `number` (1-based) of `text`, trimmed; empty when out of range.
-std::string line_of(std::string_view text, int number) {
-  std::size_t begin = 0;
-  for (int line = 1; line < number; ++line) {
-    begin = text.find('\n', begin);
-    if (begin == std::string_view::npos) return "";
-    ++begin;
-  }
-  std::string_view line = text.substr(begin, text.find('\n', begin) - begin);
-  const auto first = line.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return "";
-  line = line.substr(first);
-  return std::string(line.substr(0, std::min<std::size_t>(line.size(), 1000)));
-}
-
 // Quotes the wrapper line an `API call failed at <hash>.wrapper.cpp, line N` error points at.
-void attach_source_lines(Case& c, const WrapperTexts& texts) {
+void attach_source_lines(Case& c) {
   for (auto& e : c.log_events) {
     if (e.kind != LogEventKind::api_call_failed || e.model < 0 || e.source_line <= 0) continue;
     const auto& model = c.models[static_cast<std::size_t>(e.model)];
     if (!model.wrapper || !e.source_file.ends_with(".wrapper.cpp")) continue;
-    if (static_cast<std::size_t>(e.model) < texts.size()) e.source_excerpt = line_of(texts[static_cast<std::size_t>(e.model)], e.source_line);
+    e.source_excerpt = std::string(model.wrapper->source.line(e.source_line));
   }
 }
 
 // Ties each trace to the model whose wrapper it produced, by the wrapper's file name (the same
 // hash names the package entry and the trace's dump); a trace whose package is not in the case
 // brings its own wrapper dump, so its facts are still there.
-void adopt_trace_wrappers(Case& c, WrapperTexts& texts) {
+// The C++ kernels of the trace's `inductor_aot_kernel_code` dump, for a model that has none yet (a
+// wrapper given alone, or made from the trace's own wrapper dump).
+void adopt_trace_kernels(const TraceFacts& trace, WrapperFacts& w) {
+  const bool has_cpp = std::any_of(w.kernels.begin(), w.kernels.end(),
+                                   [](const TritonKernel& k) { return k.language == KernelLanguage::cpp; });
+  if (has_cpp) return;
+  for (const TraceCodeDump& dump : trace.code_dumps)
+    if (dump.name == "inductor_aot_kernel_code" && !dump.text.empty())
+      // The dump's lines are the payload file's lines from first_line on: kernels are quoted there.
+      parsers::wrapper::add_kernel_source(
+          w, dump.text, Location{dump.payload_artifact.empty() ? trace.artifact : dump.payload_artifact, "", 0},
+          dump.first_line > 0 ? dump.first_line - 1 : 0);
+}
+
+void adopt_trace_wrappers(Case& c) {
   for (auto& trace : c.traces) {
     const TraceCodeDump* dump = trace.wrapper_code();
     if (!dump) continue;
     const std::string name = basename_of(dump->filename);
     for (std::size_t m = 0; m < c.models.size() && trace.model < 0; ++m)
-      if (c.models[m].wrapper && !name.empty() && basename_of(c.models[m].wrapper->where.entry) == name)
+      if (c.models[m].wrapper && !name.empty() &&
+          (c.models[m].wrapper->file_name == name || (is_bare_so(c.models[m]) && stem_of(c.models[m].package) == stem_of(name))))
         trace.model = static_cast<int>(m);
-    if (trace.model >= 0 || dump->text.empty()) continue;
-    auto parsed = parsers::wrapper::parse_wrapper(dump->text, Location{trace.artifact, name.empty() ? "wrapper dump" : name, 0});
-    if (!parsed) continue;
+    if (trace.model >= 0) {
+      if (auto& tied = c.models[static_cast<std::size_t>(trace.model)].wrapper) adopt_trace_kernels(trace, *tied);
+      continue;
+    }
+    if (dump->text.empty()) continue;
+    // The dump's lines are the trace file's lines from first_line on, so quotes point there.
+    auto wrapper = read_wrapper(dump->text, Location{dump->payload_artifact, "", 0}, name, dump->first_line - 1, c);
+    if (!wrapper) continue;
+    adopt_trace_kernels(trace, *wrapper);
+    // A bare model .so is named after the wrapper it was compiled from, or is the output_path the
+    // trace's logged config names (aot_compile's options): the dump is its wrapper.
+    for (std::size_t m = 0; m < c.models.size() && trace.model < 0; ++m) {
+      ModelFacts& model = c.models[m];
+      if (!is_bare_so(model) || model.wrapper || name.empty()) continue;
+      const bool named_after = stem_of(model.package) == stem_of(name);
+      const bool output_path = !trace.aoti_output_path.empty() && basename_of(trace.aoti_output_path) == basename_of(model.package);
+      if (!named_after && !output_path) continue;
+      model.wrapper = std::move(*wrapper);
+      trace.model = static_cast<int>(m);
+    }
+    if (trace.model >= 0) continue;
     ModelFacts model;
     model.name = "model (from the trace)";
-    model.wrapper = std::move(*parsed);
+    model.wrapper = std::move(*wrapper);
     trace.model = static_cast<int>(c.models.size());
     c.models.push_back(std::move(model));
-    texts.push_back(dump->text);
+  }
+}
+
+// `L['ids'].size()[0]` -> "ids"; `L['kwargs']['ids']...` -> "ids"; positional `L['args'][0]` -> "".
+std::string argument_of_source(std::string_view source) {
+  static const std::regex k_local(R"(^L\['(\w+)'\](?:\['(\w+)'\])?)");
+  std::match_results<std::string_view::const_iterator> m;
+  if (!std::regex_search(source.begin(), source.end(), m, k_local)) return "";
+  if (m[1] == "kwargs" && m[2].matched) return m[2].str();
+  if (m[1] == "args" || m[1] == "kwargs" || m[1] == "self") return "";
+  return m[1].str();
+}
+
+// The `{0: Dim("b", min=1, max=64), ...}` entry of `argument` in an export call's dynamic_shapes.
+void dims_from_export_call(std::string_view code, WrapperInput& input) {
+  std::size_t at = std::string_view::npos;
+  for (const std::string& key : {"\"" + input.user_name + "\"", "'" + input.user_name + "'"})
+    if (const auto found = code.find(key + ":"); found != std::string_view::npos) at = found + key.size() + 1;
+  if (at == std::string_view::npos) return;
+  const auto open = code.find('{', at);
+  if (open == std::string_view::npos || code.substr(at, open - at).find_first_not_of(' ') != std::string_view::npos) return;
+  const auto close = code.find('}', open);
+  const std::string_view body = code.substr(open, close == std::string_view::npos ? code.size() - open : close - open);
+  static const std::regex k_dim(R"((\d+)\s*:\s*(?:torch\.export\.)?Dim\(\s*["'](\w+)["']\s*,?\s*([^)]*)\))");
+  for (std::regex_iterator<std::string_view::const_iterator> it(body.begin(), body.end(), k_dim), end; it != end; ++it) {
+    const int dim = std::stoi((*it)[1].str());
+    input.dim_names[dim] = (*it)[2].str();
+    if ((*it)[3].length() > 0) input.exported_ranges[dim] = (*it)[3].str();
+  }
+}
+
+// The user's names for each wrapper input, from the trace of the export that made it: symbol
+// sources name the forward argument, the export call's text names the Dims.
+void attach_user_names(Case& c) {
+  for (const auto& trace : c.traces) {
+    if (trace.model < 0) continue;
+    auto& model = c.models[static_cast<std::size_t>(trace.model)];
+    if (!model.wrapper) continue;
+    for (auto& input : model.wrapper->inputs) {
+      for (const auto& b : model.wrapper->bindings) {
+        if (b.input != input.name || b.is_stride) continue;
+        for (const auto& symbol : trace.symbols)
+          if (symbol.name == b.symbol)
+            if (auto argument = argument_of_source(symbol.source); !argument.empty()) input.user_name = std::move(argument);
+      }
+      if (input.user_name.empty()) continue;
+      for (const auto& call : trace.exports)
+        if (call.compiled) dims_from_export_call(call.call_site.code, input);
+    }
   }
 }
 
@@ -204,10 +325,10 @@ int content_match(const LogEvent& e, const ModelFacts& model) {
   if (e.kind == LogEventKind::triton_assert) {
     for (const auto& kernel : w.kernels)
       for (const auto& a : kernel.asserts)
-        if (a.message == e.subject) return 10;
+        if (a.message == e.subject && (e.kernel.empty() || e.kernel == kernel.name)) return 10;
   }
   if (e.kind == LogEventKind::api_call_failed &&
-      basename_of(e.source_file) == basename_of(w.where.entry.empty() ? w.where.artifact : w.where.entry))
+      basename_of(e.source_file) == w.file_name)
     return 10;
   if (e.kind == LogEventKind::input_check_error) return contract_match(e, model);
   for (const auto& kernel : w.kernels)
@@ -230,7 +351,6 @@ bool is_within(const fs::path& inner, const fs::path& outer) {
 
 Case load_case(const std::vector<std::string>& paths) {
   Case c;
-  WrapperTexts texts;
   const auto inputs = gather_inputs(paths, c.diagnostics);
   parsers::source::SourceOptions source_options;
   for (const auto& input : inputs)
@@ -239,8 +359,9 @@ Case load_case(const std::vector<std::string>& paths) {
   for (const auto& input : inputs) {
     Artifact artifact{input.display, input.kind, input.size, false, input.what};
     switch (input.kind) {
-      case ArtifactKind::package: load_package(input, artifact, c, texts); break;
-      case ArtifactKind::wrapper_source: load_wrapper_source(input, artifact, c, texts); break;
+      case ArtifactKind::package: load_package(input, artifact, c); break;
+      case ArtifactKind::model_so: load_model_so(input, artifact, c); break;
+      case ArtifactKind::wrapper_source: load_wrapper_source(input, artifact, c); break;
       case ArtifactKind::log: load_log(input, artifact, c); break;
       case ArtifactKind::core_dump: cores.push_back(c.artifacts.size()); break;
       case ArtifactKind::trace: load_trace(input, artifact, c); break;
@@ -257,9 +378,11 @@ Case load_case(const std::vector<std::string>& paths) {
     });
     load_core(*input, c.artifacts[index], c);
   }
-  adopt_trace_wrappers(c, texts);
+  attach_wrappers_to_bare_sos(c);
+  adopt_trace_wrappers(c);
+  attach_user_names(c);
   correlate(c);
-  attach_source_lines(c, texts);
+  attach_source_lines(c);
   return c;
 }
 
@@ -298,6 +421,7 @@ std::vector<Finding> run_checks(Case& c) {
       c.diagnostics.push_back({std::string(check->id()), std::string("check failed internally: ") + ex.what()});
     }
   }
+  merge_consequences(findings);
   // The error that ended each log's run: its last exception (or a crash after it).
   std::vector<Location> endings;
   for (const auto& e : c.log_events)
@@ -320,6 +444,43 @@ std::vector<Finding> run_checks(Case& c) {
     if (!covered) findings.push_back(std::move(f));
   }
   return findings;
+}
+
+void merge_consequences(std::vector<Finding>& findings) {
+  // A failed AOTI runtime call is how an earlier error surfaces: "API call failed at ..." follows
+  // the error that made the call fail. When another finding explains an earlier line of the same
+  // log, it is the cause; the failed call joins it as evidence instead of standing as a second cause.
+  const auto first_quote = [](const Finding& f) -> const Evidence* {
+    for (const auto& e : f.evidence)
+      if (e.kind == EvidenceKind::quote) return &e;
+    return nullptr;
+  };
+  for (std::size_t i = 0; i < findings.size();) {
+    const Finding& consequence = findings[i];
+    const Evidence* failed = first_quote(consequence);
+    Finding* cause = nullptr;
+    if (consequence.check == "runtime.api-call-failed" && failed)
+      for (auto& other : findings) {
+        const Evidence* line = first_quote(other);
+        if (&other == &consequence || !other.explains_failure || !line || other.check == consequence.check) continue;
+        if (line->where.artifact == failed->where.artifact && line->where.entry == failed->where.entry &&
+            line->where.line <= failed->where.line)
+          cause = &other;
+      }
+    if (!cause) {
+      ++i;
+      continue;
+    }
+    std::string surfaced = consequence.title;
+    if (!surfaced.empty()) surfaced[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(surfaced[0])));
+    cause->message += fmt::format(" It surfaced as {}.", surfaced);
+    for (const auto& e : consequence.evidence) cause->evidence.push_back(e);
+    for (const auto& step : consequence.next_steps)
+      if (std::none_of(cause->next_steps.begin(), cause->next_steps.end(),
+                       [&](const NextStep& s) { return s.command == step.command && s.what == step.what; }))
+        cause->next_steps.push_back(step);
+    findings.erase(findings.begin() + static_cast<std::ptrdiff_t>(i));
+  }
 }
 
 namespace {

@@ -20,6 +20,10 @@ std::vector<Finding> run_checks(Case& c);
 
 // Orders findings (explains an observed failure, then severity, confidence, check id, subject),
 // numbers them from 1 and sets their fingerprints.
+// One finding per cause: a finding that is only how another one's failure surfaced (a failed AOTI
+// call after the error that made it fail) is merged into it as evidence.
+void merge_consequences(std::vector<Finding>& findings);
+
 void rank(std::vector<Finding>& findings);
 
 // True when at least one artifact could be analyzed.

@@ -11,9 +11,26 @@ std::string Location::display() const {
   return out;
 }
 
+SourceText::SourceText(std::string text) : m_text(std::move(text)) {
+  if (m_text.empty()) return;
+  m_starts.push_back(0);
+  for (std::size_t i = 0; i < m_text.size(); ++i)
+    if (m_text[i] == '\n' && i + 1 < m_text.size()) m_starts.push_back(i + 1);
+}
+
+std::string_view SourceText::line(int n) const {
+  if (n < 1 || static_cast<std::size_t>(n) > m_starts.size()) return {};
+  const std::size_t begin = m_starts[static_cast<std::size_t>(n - 1)];
+  std::size_t end = m_text.find('\n', begin);
+  if (end == std::string::npos) end = m_text.size();
+  if (end > begin && m_text[end - 1] == '\r') --end;
+  return std::string_view(m_text).substr(begin, end - begin);
+}
+
 std::string_view to_string(ArtifactKind kind) {
   switch (kind) {
     case ArtifactKind::package: return "package";
+    case ArtifactKind::model_so: return "model-so";
     case ArtifactKind::wrapper_source: return "wrapper";
     case ArtifactKind::log: return "log";
     case ArtifactKind::core_dump: return "core";
@@ -51,6 +68,15 @@ std::string_view to_string(LogEventKind kind) {
 std::string ModelFacts::device() const {
   if (auto it = metadata.find("AOTI_DEVICE_KEY"); it != metadata.end() && !it->second.empty())
     return it->second;
+  if (so) {
+    // An AOTI model .so links the device runtime it was compiled for; a CPU model only libtorch_cpu.
+    const auto needs = [&](std::string_view prefix) {
+      return std::any_of(so->needed.begin(), so->needed.end(), [&](const std::string& n) { return n.starts_with(prefix); });
+    };
+    if (needs("libtorch_cuda.so") || needs("libcuda.so")) return "cuda";
+    if (needs("libtorch_cpu.so") && !needs("libtorch_hip.so") && !needs("libtorch_xpu.so") && !needs("libamdhip64.so"))
+      return "cpu";
+  }
   if (wrapper) {
     // Without metadata, the constants' device is the best evidence of the compile device.
     for (const auto& constant : wrapper->constants)
@@ -95,34 +121,56 @@ const CoreThread* crashing_thread(const CoreFacts& core) {
   return core.threads.empty() ? nullptr : &core.threads.front();
 }
 
-std::string crash_phase(const CoreFacts& core) {
+CrashPhase crash_phase_of(const CoreFacts& core) {
   const CoreThread* thread = crashing_thread(core);
-  if (!thread) return "";
-  // The outermost call into the AOTI runtime's C API says which call the process was in. Stack-scan
-  // frames are stale return addresses as often as real callers, but a C API entry point at the
-  // bottom of the stack is the call that is still running.
+  if (!thread) return {};
+  // The outermost call into the AOTI runtime's C API says which call the process was in.
   static constexpr std::pair<std::string_view, std::string_view> k_entry_points[] = {
       {"AOTInductorModelContainerCreate", "loading the model"},
       {"AOTInductorModelContainerDelete", "destroying the model"},
       {"AOTInductorModelContainerRun", "running the model"},
       {"AOTInductorModelContainerUpdate", "loading the model's constants"},
   };
-  for (auto frame = thread->frames.rbegin(); frame != thread->frames.rend(); ++frame)
-    for (const auto& [marker, phase] : k_entry_points)
-      // Names only: parameter types such as AOTIProxyExecutorOpaque* say nothing of the phase.
-      if (short_symbol(frame->symbol).find(marker) != std::string::npos) return std::string(phase);
-  // Without an entry point, the frames that unwinding itself found (not the stack scan) may say.
+  // Without an entry point, the runtime's own functions may say.
   static constexpr std::pair<std::string_view, std::string_view> k_markers[] = {
       {"AOTInductorModel::AOTInductorModel", "loading the model"},
       {"load_constants", "loading the model's constants"},
       {"~AOTInductorModelContainer", "destroying the model"},
       {"run_impl", "running the model"},
   };
-  for (const auto& frame : thread->frames)
-    if (frame.method != "stack scan")
-      for (const auto& [marker, phase] : k_markers)
-        if (short_symbol(frame.symbol).find(marker) != std::string::npos) return std::string(phase);
-  return "";
+  const auto found = [&](const StackFrame& frame, std::size_t index, std::string_view phase) {
+    return CrashPhase{std::string(phase), !frame.unwound(), short_symbol(frame.symbol), index};
+  };
+  const auto& frames = thread->frames;
+  // Names only: parameter types such as AOTIProxyExecutorOpaque* say nothing of the phase.
+  for (std::size_t i = frames.size(); i-- > 0;)
+    for (const auto& [marker, phase] : k_entry_points)
+      if (frames[i].unwound() && short_symbol(frames[i].symbol).find(marker) != std::string::npos)
+        return found(frames[i], i, phase);
+  for (std::size_t i = 0; i < frames.size(); ++i)
+    for (const auto& [marker, phase] : k_markers)
+      if (frames[i].unwound() && short_symbol(frames[i].symbol).find(marker) != std::string::npos)
+        return found(frames[i], i, phase);
+  // Stack-scan frames are stale return addresses as often as real callers (a load's frames linger
+  // on the stack of a later run): only a C API entry point, the outermost, suggests a phase.
+  for (std::size_t i = frames.size(); i-- > 0;)
+    for (const auto& [marker, phase] : k_entry_points)
+      if (!frames[i].unwound() && short_symbol(frames[i].symbol).find(marker) != std::string::npos)
+        return found(frames[i], i, phase);
+  return {};
+}
+
+std::string crash_phase(const CoreFacts& core) {
+  CrashPhase phase = crash_phase_of(core);
+  return phase.from_stack_scan ? std::string() : std::move(phase.phase);
+}
+
+std::string crash_phase_clause(const CoreFacts& core) {
+  const CrashPhase phase = crash_phase_of(core);
+  if (phase.phase.empty()) return "";
+  if (!phase.from_stack_scan) return "while " + phase.phase;
+  return "probably while " + phase.phase + " (" + phase.symbol + ", frame #" + std::to_string(phase.frame) +
+         ", is a return address found on the stack, not an unwound frame)";
 }
 
 }  // namespace aoti::core

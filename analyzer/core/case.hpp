@@ -23,8 +23,23 @@ struct Location {
   std::string display() const;  // "model.pt2:model/.../x.wrapper.cpp:42"
 };
 
-enum class ArtifactKind { package, wrapper_source, log, core_dump, trace, source, unknown };
+enum class ArtifactKind { package, model_so, wrapper_source, log, core_dump, trace, source, unknown };
 std::string_view to_string(ArtifactKind kind);
+
+// A text artifact's own lines, kept so that checks quote them instead of rebuilding them.
+class SourceText {
+ public:
+  SourceText() = default;
+  explicit SourceText(std::string text);
+  // Line n (1-based) without its line break; empty past the end.
+  std::string_view line(int n) const;
+  int line_count() const { return static_cast<int>(m_starts.size()); }
+  const std::string& text() const { return m_text; }
+
+ private:
+  std::string m_text;
+  std::vector<std::size_t> m_starts;  // offset of each line's first byte
+};
 
 struct Diagnostic {
   std::string artifact;
@@ -45,6 +60,12 @@ struct WrapperInput {
   int index = 0;
   std::string name;  // "arg3_1"
   int line = 0;
+  // Set by correlation with the trace of the export that made the wrapper, empty where it does not
+  // say: the user's forward argument (symbol sources `L['ids'].size()[0]`) and, from the export
+  // call's own text, the `Dim` of each dim and its range as written ("min=1, max=64").
+  std::string user_name;
+  std::map<int, std::string> dim_names;
+  std::map<int, std::string> exported_ranges;
 };
 
 struct WrapperConstant {
@@ -82,35 +103,57 @@ struct SymbolBinding {
   int line = 0;
 };
 
+// An assert in a kernel: `tl.device_assert(cond, "msg")` in Triton, `AOTI_TORCH_CHECK(cond,
+// "msg");` / `TORCH_CHECK(...)` in C++. For an index assert (core/index_assert.hpp reads every
+// form of its message) index_var and bound are set.
 struct TritonAssert {
   std::string message;    // "index out of bounds: 0 <= tmp4 < 1000"
   std::string condition;  // "((0 <= tmp4) & (tmp4 < 1000)) | ~(ymask)"
   std::string index_var;  // "tmp4"
-  std::string bound;      // "1000" or "ks0"
-  int line = 0;           // line in the wrapper
+  std::string bound;      // the upper bound as written: "1000", "ks0", "1 + ks0", "1000L"; "" if none
+  int line = 0;           // line in the kernel's source (the wrapper for Triton)
+  std::string text = {};  // that line as it is there, trimmed
+  int scope = 0;          // C++: the loop nest it is in (see TritonKernel::assignments)
 };
 
-// `tmpN = tl.load(in_ptrK + (...), ...)` inside a Triton kernel.
+// A memory access inside a kernel: `tmpN = tl.load(in_ptrK + (...), ...)`, `tl.store(...)`,
+// `tl.atomic_add(...)`; in C++ `in_ptrK[...]`, `loadu(in_ptrK + ...)`, `tmpN.store(out_ptrK + ...)`.
 struct TritonLoad {
-  std::string var;      // "tmp0"
+  std::string var;      // "tmp0"; for a C++ lambda, the `auto tmpN =` it computes; "" for a store
   std::string pointer;  // "in_ptr0"
   std::string offset;   // "y0"
   int line = 0;
+  bool is_store = false;
+  std::string text = {};  // the line as it is in the source, trimmed
+  int scope = 0;        // C++: the loop nest it is in (see TritonKernel::assignments)
 };
 
+enum class KernelLanguage { triton, cpp };
+
 struct TritonKernel {
-  std::string name;                      // "triton_poi_fused_embedding_0"
-  std::vector<std::string> params;       // Python def parameters in order (constexprs excluded)
-  std::map<std::string, std::string> signature;  // param -> type, from triton_meta
+  std::string name;                      // "triton_poi_fused_embedding_0", "cpp_fused_embedding_0"
+  KernelLanguage language = KernelLanguage::triton;
+  // The file its lines are numbered in when that is not the wrapper (a package's
+  // <hash>.kernel.cpp, a trace's kernel dump); an empty artifact means the wrapper.
+  Location source;
+  std::vector<std::string> params;       // parameters in order (Triton constexprs excluded)
+  std::map<std::string, std::string> signature;  // param -> type: triton_meta's, or the C++ type
   std::map<std::string, std::int64_t> constant_numels;  // "xnumel" -> 32 when set in the body
   std::vector<TritonAssert> asserts;
   std::vector<TritonLoad> loads;
-  // Assignments in the body, "tmp4" -> "tl.where(tmp3, tmp2, tmp0)", to follow an index back.
+  // Assignments in the body, "tmp4" -> "tl.where(tmp3, tmp2, tmp0)", to follow an index back. A
+  // C++ kernel numbers its temporaries afresh in each top-level loop nest (scope 1, 2, ...): there
+  // the key is "tmp0@2" (see scoped_name).
   std::map<std::string, std::string> assignments;
   int line = 0;         // line of `def triton_...`
   int source_begin = 0; // first line of the embedded source
   int source_end = 0;
 };
+
+// The key of `name` in TritonKernel::assignments for an assert or access in `scope`.
+inline std::string scoped_name(const std::string& name, int scope) {
+  return scope > 0 ? name + "@" + std::to_string(scope) : name;
+}
 
 struct KernelCall {
   std::string kernel;              // "triton_poi_fused_embedding_0"
@@ -118,6 +161,7 @@ struct KernelCall {
   std::vector<std::string> source_nodes;  // from the preceding `// Topologically Sorted Source Nodes`
   std::vector<std::string> aten_ops;      // "aten.embedding", ...
   int line = 0;
+  std::string text = {};  // the call's line as it is in the wrapper, trimmed
 };
 
 // `// Topologically Sorted Source Nodes: [embedding, linear], Original ATen: [aten.embedding, ...]`:
@@ -145,7 +189,12 @@ struct BufferReuse {
 };
 
 struct WrapperFacts {
-  Location where;  // artifact + entry of the wrapper source
+  // Where the source is: a package entry, a file, or the payload of a trace's wrapper dump, where
+  // the wrapper's line 1 is line 1 + line_offset of the trace file (wrapper_at applies it).
+  Location where;
+  int line_offset = 0;
+  std::string file_name;  // "<hash>.wrapper.cpp" as Inductor named it, to match logs and traces
+  SourceText source;      // the text itself, for quoting
   std::vector<WrapperInput> inputs;
   std::vector<std::string> outputs;
   std::vector<WrapperConstant> constants;
@@ -167,7 +216,7 @@ struct WrapperFacts {
   int line_count = 0;
 };
 
-// ---- the model shared object, read as ELF from inside the package ---------------------------
+// ---- the model shared object, read as ELF from inside the package or as a bare .so ----------
 
 struct ElfFacts {
   Location where;
@@ -181,6 +230,9 @@ struct ElfFacts {
   // std::ios_base, __cxa_*, ...): present only when libstdc++ was linked in statically.
   std::vector<std::string> cxx_runtime_symbols;  // mangled names, a sample (at most 32)
   std::size_t cxx_runtime_symbol_count = 0;
+  // Defined dynamic symbols of the AOTI model C API (AOTInductorModelContainerCreateWithDevice,
+  // AOTInductorModelContainerRun, ...), sorted: a model .so exports them, a custom-op library not.
+  std::vector<std::string> aoti_exports;
 };
 
 // ---- one AOTI model inside a package -----------------------------------------------------------
@@ -206,7 +258,9 @@ struct PackageEntry {
 
 struct ModelFacts {
   std::string name;             // "model"
-  std::string package;          // package path, empty for a standalone wrapper
+  // The model artifact as given: a .pt2 package, or a bare model .so (torch._export.aot_compile);
+  // empty for a standalone wrapper. Core frames in this model's .so carry the same string.
+  std::string package;
   std::map<std::string, std::string> metadata;  // wrapper_metadata.json: AOTI_DEVICE_KEY, ...
   Location metadata_where;
   std::optional<WrapperFacts> wrapper;
@@ -215,7 +269,9 @@ struct ModelFacts {
   Location extern_nodes_where;
   std::vector<std::string> files;        // the model's entries in the package
 
-  std::string device() const;  // AOTI_DEVICE_KEY, else guessed from the wrapper, else ""
+  // AOTI_DEVICE_KEY, else the device runtime the .so links (libtorch_cuda.so: "cuda"), else
+  // guessed from the wrapper, else "".
+  std::string device() const;
 };
 
 struct PackageFacts {
@@ -237,7 +293,7 @@ enum class LogEventKind {
                             // check; "tensor on host": a CUDA-tagged tensor whose memory is the host's)
   out_tensor_device,        // Expected out tensor to have device cuda:0, but got cpu instead
   api_call_failed,          // ... API call failed at <file>, line N
-  triton_assert,            // Assertion `index out of bounds: 0 <= tmp4 < 1000` failed.
+  triton_assert,            // an index assert that failed: Triton `Assertion `index out of bounds: 0 <= tmp4 < 1000` failed.`, C++ `Error: index out of bounds: 0 <= tmp7 < 1000L`
   cuda_error,               // CUDA error: device-side assert triggered / illegal memory access ...
   terminate,                // terminate called after throwing an instance of '...'
   segfault,                 // Segmentation fault (core dumped) / Fatal Python error: Segmentation fault
@@ -280,11 +336,13 @@ struct LogEvent {
   // triton_assert: the assert message; api_call_failed: the failing call; export_specialized: symbol
   std::string subject;
   std::string value;     // export_specialized: "8"; cuda_error: the error text; api_call_failed: "144"
-  // triton_assert: the kernel's .py path; api_call_failed: the .cpp file; compile_error: the file the
-  // diagnostic is about; compile_command: the source it compiles; load_error: the library that
-  // required a missing symbol version; runtime_error: c10's or glog's file
+  // triton_assert: the kernel's .py / .cpp path; api_call_failed: the .cpp file; compile_error: the
+  // file the diagnostic is about; compile_command: the source it compiles; load_error: the library
+  // that required a missing symbol version; runtime_error: c10's or glog's file
   std::string source_file;
   int source_line = 0;
+  // triton_assert raised by a C++ kernel's check: "Exception raised from <kernel> at <file>:<line>".
+  std::string kernel;
 
   // python_exception read from a traceback (one event per exception, its frames and message):
   // Python frames outermost first (the innermost 48 when there are more); native frames (also on

@@ -11,6 +11,8 @@ std::string_view to_string(Severity severity) {
   return "note";
 }
 
+std::string_view to_string(EvidenceKind kind) { return kind == EvidenceKind::quote ? "quote" : "fact"; }
+
 bool parse_severity(std::string_view text, Severity& out) {
   if (text == "note") out = Severity::note;
   else if (text == "warning") out = Severity::warning;

@@ -13,16 +13,27 @@ enum class Severity { note = 0, warning = 1, error = 2 };
 std::string_view to_string(Severity severity);
 bool parse_severity(std::string_view text, Severity& out);
 
+// Two kinds of evidence, kept apart in every format. A quote is an artifact's own text at
+// where.line (through line_end for a range), byte for byte except that surrounding whitespace is
+// trimmed and a cut is marked with "…"; writers show it with a line gutter. A fact is a statement
+// the analyzer derived from the artifacts (a frame list, a symbol count, a contract in words):
+// `where` says what it was derived from, and writers never show it as the artifact's text.
+enum class EvidenceKind { fact, quote };
+std::string_view to_string(EvidenceKind kind);
+
 struct Evidence {
   Location where;
-  std::string excerpt;  // the line or value as seen in the artifact
+  std::string excerpt;  // quote: the exact text (lines joined by '\n'); fact: the derived statement
   std::string note;     // what this piece of evidence shows
+  EvidenceKind kind = EvidenceKind::fact;  // facts unless built as quotes from the artifact's text
+  int line_end = 0;     // a quote of several lines: the last one (0: one line)
 };
 
 // One thing to do next: what it is for, and the exact command where there is one to copy.
 struct NextStep {
   std::string what;     // "read the kernel", "cast before the call"
   std::string command;  // a shell command or code line, filled in for this case; may be empty
+  std::string language = "sh";  // what `command` is written in: "sh", "python" or "cpp"
 };
 
 struct Finding {

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "parsers/core/core_reader.hpp"
+#include "parsers/elf/elf_reader.hpp"
 #include "parsers/source/source_reader.hpp"
 #include "parsers/trace/trace_reader.hpp"
 #include "parsers/wrapper/wrapper_parser.hpp"
@@ -66,6 +67,19 @@ SniffedInput sniff(const fs::path& path, std::string display) {
   if (const std::string elf = describe_elf(head); !elf.empty()) {
     input.kind = elf == "ELF core dump" ? ArtifactKind::core_dump : ArtifactKind::unknown;
     input.what = elf;
+    // A shared object exporting the AOTI model container API is a model (a bare torch._export.aot_compile
+    // .so); any other stays what it is, a library the analysis does not read (maybe a custom-op library).
+    if (elf == "ELF shared object") {
+      const auto facts = parsers::elf::read_shared_object_file(path, Location{input.display, "", 0});
+      if (facts && parsers::elf::is_aoti_model(*facts)) {
+        input.kind = ArtifactKind::model_so;
+        input.what = "AOTI model .so";
+      } else if (facts) {
+        input.what = "ELF shared object without the AOTI model API (AOTInductorModelContainer*)";
+      } else {
+        input.what = "ELF shared object that cannot be read (" + facts.error().message + ")";
+      }
+    }
     return input;
   }
   const bool xz = starts_with(head, "\xfd" "7zXZ"), zstd = starts_with(head, "\x28\xb5\x2f\xfd");

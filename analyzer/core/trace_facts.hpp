@@ -162,6 +162,11 @@ struct TraceFacts {
   std::vector<TraceCodeDump> code_dumps;
   std::vector<TraceExportCall> exports;
 
+  // `torch._inductor.config.aot_inductor.output_path = '/x/model.so'` in a logged config: where the
+  // legacy torch._export.aot_compile wrote the model .so ("" when not logged).
+  std::string aoti_output_path;
+  TraceRecord aoti_output_path_where;
+
   std::map<std::string, std::uint64_t> dropped;  // list name -> entries not kept (caps)
 
   // Set by correlation: index into Case::models of the model whose wrapper this trace produced

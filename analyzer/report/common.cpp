@@ -75,14 +75,35 @@ std::string input_contract(const core::WrapperFacts& wrapper, const core::Wrappe
   }
   std::vector<std::string> parts;
   for (const auto& [dim, b] : dims) {
+    const auto name = input.dim_names.find(dim);
+    const std::string label =
+        name == input.dim_names.end() ? fmt::format("dim{}", dim) : fmt::format("dim{} ({})", dim, name->second);
+    std::string part;
     if (b.equal)
-      parts.push_back(fmt::format("dim{} = {}", dim, *b.equal));
+      part = fmt::format("{} = {}", label, *b.equal);
     else if (b.min && b.max)
-      parts.push_back(fmt::format("dim{} in [{}, {}]", dim, *b.min, *b.max));
+      part = fmt::format("{} in [{}, {}]", label, *b.min, *b.max);
     else if (b.min)
-      parts.push_back(fmt::format("dim{} >= {}", dim, *b.min));
+      part = fmt::format("{} >= {}", label, *b.min);
     else if (b.max)
-      parts.push_back(fmt::format("dim{} <= {}", dim, *b.max));
+      part = fmt::format("{} <= {}", label, *b.max);
+    // The range the user exported next to the one compiled in: Inductor raises a minimum of 0 or 1
+    // to 2 and narrows ranges with its guards, and a reader must see both.
+    if (const auto exported = input.exported_ranges.find(dim); exported != input.exported_ranges.end() && !part.empty()) {
+      const auto bound = [&](std::string_view key) -> std::optional<std::int64_t> {
+        const auto at = exported->second.find(key);
+        if (at == std::string::npos) return std::nullopt;
+        try { return std::stoll(exported->second.substr(at + key.size())); } catch (...) { return std::nullopt; }
+      };
+      const auto lo = bound("min="), hi = bound("max=");
+      std::vector<std::string> changes;
+      if (lo && b.min && *b.min != *lo) changes.push_back(fmt::format("minimum {} raised to {}", *lo, *b.min));
+      if (hi && b.max && *b.max != *hi) changes.push_back(fmt::format("maximum {} narrowed to {}", *hi, *b.max));
+      if (b.equal) changes.push_back(fmt::format("specialized to {}", *b.equal));
+      part += fmt::format(" (exported {}{})", exported->second,
+                          changes.empty() ? "" : fmt::format(": {}", fmt::join(changes, ", ")));
+    }
+    if (!part.empty()) parts.push_back(std::move(part));
   }
   if (!dtype.empty()) parts.push_back(dtype);
   if (!device.empty()) parts.push_back(device);
@@ -156,14 +177,19 @@ ModelSummary summarize(const core::ModelFacts& model) {
     std::stable_sort(inputs.begin(), inputs.end(),
                      [](const auto& a, const auto& b) { return a.index < b.index; });
     for (const auto& input : inputs)
-      summary.inputs.push_back({input.name, input_contract(*model.wrapper, input)});
+      summary.inputs.push_back({input.name, input.user_name, input_contract(*model.wrapper, input)});
     summary.input_checks_need_env = model.wrapper->checks_gated_by_env;
     // A CPU package's kernels are C++ functions in <hash>.kernel.cpp: count the distinct ones called.
     std::set<std::string> cpp_kernels;
     for (const auto& call : model.wrapper->kernel_calls)
       if (call.kernel.starts_with("cpp_")) cpp_kernels.insert(call.kernel);
-    summary.kernel_count = model.wrapper->kernels.size() + cpp_kernels.size();
-    summary.kernel_kind = model.wrapper->kernels.empty() && !cpp_kernels.empty() ? "C++ kernel" : "Triton kernel";
+    std::size_t triton_kernels = 0;
+    for (const auto& kernel : model.wrapper->kernels) {
+      if (kernel.language == core::KernelLanguage::cpp) cpp_kernels.insert(kernel.name);
+      else ++triton_kernels;
+    }
+    summary.kernel_count = triton_kernels + cpp_kernels.size();
+    summary.kernel_kind = triton_kernels == 0 && !cpp_kernels.empty() ? "C++ kernel" : "Triton kernel";
   }
   for (const auto& node : model.extern_nodes)
     if (std::find(summary.extern_ops.begin(), summary.extern_ops.end(), node.target) ==
@@ -237,19 +263,41 @@ CrashSummary summarize(const core::CoreFacts& core) {
   if (!core.signal_code_name.empty()) out.signal += " (" + core.signal_code_name + ")";
   if (core.fault_address) out.signal += fmt::format(" at 0x{:x}", *core.fault_address);
   out.fault = core.fault_region;
-  out.phase = core::crash_phase(core);
+  out.phase = core::crash_phase_clause(core);
   out.process = fmt::format("pid {}, {}", core.pid, core.command_line.empty() ? core.executable : core.command_line);
   if (const core::CoreThread* thread = core::crashing_thread(core)) {
     out.thread = fmt::format("thread {}", thread->tid);
+    const auto text = [](const core::StackFrame& frame, std::size_t i) {
+      const auto slash = frame.module.find_last_of('/');
+      const std::string module = frame.package.empty() ? frame.module.substr(slash == std::string::npos ? 0 : slash + 1)
+                                                       : std::string("model .so");
+      return fmt::format("#{} {} ({}){}", i,
+                         frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : core::short_symbol(frame.symbol),
+                         module.empty() ? "?" : module, frame.package.empty() ? "" : "  [model]");
+    };
+    // The unwound path, named or not (an unnamed frame still says which library crashed); a run of
+    // unnamed frames in one library is one line, so the model's frames further out still show.
+    const auto unnamed = [](const core::StackFrame& frame) { return frame.symbol.empty() && frame.package.empty(); };
     for (std::size_t i = 0; i < thread->frames.size() && out.frames.size() < 8; ++i) {
       const auto& frame = thread->frames[i];
-      if (frame.symbol.empty() && frame.package.empty()) continue;
+      if (!frame.unwound()) continue;
+      std::size_t last = i;
+      while (unnamed(frame) && last + 1 < thread->frames.size() && thread->frames[last + 1].unwound() &&
+             unnamed(thread->frames[last + 1]) && thread->frames[last + 1].module == frame.module)
+        ++last;
+      if (last == i) {
+        out.frames.push_back(text(frame, i));
+        continue;
+      }
       const auto slash = frame.module.find_last_of('/');
-      out.frames.push_back(fmt::format("#{} {} ({}){}", i,
-                                       frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : core::short_symbol(frame.symbol),
-                                       frame.package.empty() ? frame.module.substr(slash == std::string::npos ? 0 : slash + 1)
-                                                             : "model .so",
-                                       frame.package.empty() ? "" : "  [model]"));
+      out.frames.push_back(fmt::format("#{}-#{} ({}: {} frames without symbols)", i, last,
+                                       frame.module.empty() ? "?" : frame.module.substr(slash == std::string::npos ? 0 : slash + 1),
+                                       last - i + 1));
+      i = last;
+    }
+    for (std::size_t i = 0; i < thread->frames.size() && out.candidates.size() < 8; ++i) {
+      const auto& frame = thread->frames[i];
+      if (!frame.unwound() && (!frame.symbol.empty() || !frame.package.empty())) out.candidates.push_back(text(frame, i));
     }
   }
   return out;
@@ -257,7 +305,7 @@ CrashSummary summarize(const core::CoreFacts& core) {
 
 nlohmann::ordered_json next_steps_json(const std::vector<core::NextStep>& steps) {
   auto out = nlohmann::ordered_json::array();
-  for (const auto& step : steps) out.push_back({{"what", step.what}, {"command", step.command}});
+  for (const auto& step : steps) out.push_back({{"what", step.what}, {"command", step.command}, {"language", step.language}});
   return out;
 }
 

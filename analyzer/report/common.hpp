@@ -16,8 +16,9 @@
 namespace aoti::report {
 
 struct InputSummary {
-  std::string name;      // "arg3_1"
-  std::string contract;  // "dim0 in [2, 64], int64 (at::kLong), cuda; checks only with ..."
+  std::string name;       // "arg3_1"
+  std::string user_name;  // "ids": the forward argument, when a trace names it
+  std::string contract;   // "dim0 (b) in [2, 64], int64 (at::kLong), cuda; checks only with ..."
 };
 
 // One model as every format presents it, computed once so that the formats cannot disagree.
@@ -41,10 +42,12 @@ struct CrashSummary {
   std::string core;        // the core as named
   std::string signal;      // "SIGSEGV (SEGV_MAPERR) at 0x0"
   std::string thread;      // "thread 446"
-  std::string phase;       // "loading the model"
-  std::string fault;       // what the fault address points into
+  std::string phase;       // "while loading the model", or "probably while ..." from a stack-scan candidate
+  std::string fault;       // the fault decoded: which it is, what it means
   std::string process;     // "pid 446, /usr/bin/python3 script.py"
-  std::vector<std::string> frames;  // the crashing thread's first named frames, "[model]" marked
+  std::vector<std::string> frames;  // the crashing thread's unwound frames (the call path), "[model]" marked
+  // Named or model frames that only a stack scan found, shown apart under core::k_stack_scan_label.
+  std::vector<std::string> candidates;
 };
 CrashSummary summarize(const core::CoreFacts& core);
 

@@ -51,6 +51,7 @@ th,td{border:1px solid #dde1e7;padding:6px 8px;text-align:left;vertical-align:to
 th{background:#eef1f5;font-weight:600}
 code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{background:#0f1420;color:#e6e9ef;padding:8px 10px;border-radius:6px;overflow-x:auto;margin:4px 0}
+pre.fact{background:#f4f6f9;color:#333;border:1px dashed #c3c9d3}div.fact{font-size:12px;color:#667}
 .finding{background:#fff;border:1px solid #dde1e7;border-left:6px solid #888;border-radius:6px;padding:12px 16px;margin:14px 0}
 .finding.error{border-left-color:#c62828}.finding.warning{border-left-color:#e69500}.finding.note{border-left-color:#2e7dd7}
 .sev{display:inline-block;border-radius:4px;padding:0 6px;font-size:12px;font-weight:700;text-transform:uppercase;color:#fff}
@@ -131,7 +132,15 @@ std::string chain_svg(const std::vector<std::string>& chain) {
 std::string frames_svg(const core::CoreFacts& core) {
   const auto crashed = std::find_if(core.threads.begin(), core.threads.end(), [](const auto& t) { return t.crashed; });
   if (crashed == core.threads.end() || crashed->frames.empty()) return "";
-  const std::size_t shown = std::min<std::size_t>(crashed->frames.size(), 24);
+  // The unwound path, then, under a row that says what they are, the stack-scan candidates worth a look.
+  std::vector<std::size_t> path, candidates;
+  for (std::size_t i = 0; i < crashed->frames.size(); ++i) {
+    const auto& frame = crashed->frames[i];
+    if (frame.unwound() && path.size() < 24) path.push_back(i);
+    if (!frame.unwound() && (!frame.symbol.empty() || !frame.package.empty()) && candidates.size() < 12)
+      candidates.push_back(i);
+  }
+  const std::size_t shown = path.size() + (candidates.empty() ? 0 : candidates.size() + 1);
   constexpr int k_row = 26, k_width = 1000;
   const int height = static_cast<int>(shown) * k_row + 34;
   std::string out = fmt::format(
@@ -139,19 +148,26 @@ std::string frames_svg(const core::CoreFacts& core) {
       "aria-label=\"crashing thread frames\"><text x=\"8\" y=\"18\" font-size=\"13\" fill=\"#1d2330\">thread {2} "
       "({3}), innermost frame first; the model's frames are highlighted</text>",
       k_width, height, crashed->tid, escape(core.signal_name));
-  for (std::size_t i = 0; i < shown; ++i) {
+  int row = 0;
+  const auto frame_row = [&](std::size_t i, bool candidate) {
     const auto& frame = crashed->frames[i];
-    const int y = 28 + static_cast<int>(i) * k_row;
+    const int y = 28 + row++ * k_row;
     const bool model = !frame.package.empty();
     const std::string module = frame.module.substr(frame.module.find_last_of('/') == std::string::npos ? 0 : frame.module.find_last_of('/') + 1);
-    const std::string label = fmt::format("#{:<2} {}  ({}){}", i,
+    const std::string label = fmt::format("#{:<2} {}  ({})", i,
                                           frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : core::short_symbol(frame.symbol),
-                                          model ? "model .so" : module.empty() ? "?" : module,
-                                          frame.method == "stack scan" ? "  [stack scan]" : "");
-    out += fmt::format("<rect x=\"4\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"{}\" stroke=\"{}\"/>", y, k_width - 8,
-                       k_row - 4, model ? "#fdecea" : "#f3f5f8", model ? "#c62828" : "#dde1e7");
-    out += fmt::format("<text x=\"12\" y=\"{}\" font-family=\"monospace\" font-size=\"12\" fill=\"#1d2330\">{}</text>", y + 16,
-                       escape(truncate(label, 130)));
+                                          model ? "model .so" : module.empty() ? "?" : module);
+    out += fmt::format("<rect x=\"4\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"{}\" stroke=\"{}\"{}/>", y,
+                       k_width - 8, k_row - 4, model ? "#fdecea" : "#f3f5f8", model ? "#c62828" : "#dde1e7",
+                       candidate ? " stroke-dasharray=\"4 3\"" : "");
+    out += fmt::format("<text x=\"12\" y=\"{}\" font-family=\"monospace\" font-size=\"12\" fill=\"{}\">{}</text>", y + 16,
+                       candidate ? "#5b6474" : "#1d2330", escape(truncate(label, 130)));
+  };
+  for (std::size_t i : path) frame_row(i, false);
+  if (!candidates.empty()) {
+    out += fmt::format("<text x=\"8\" y=\"{}\" font-size=\"13\" fill=\"#1d2330\">{}</text>", 28 + row++ * k_row + 16,
+                       escape(std::string(core::k_stack_scan_label)));
+    for (std::size_t i : candidates) frame_row(i, true);
   }
   return out + "</svg>";
 }
@@ -171,7 +187,10 @@ std::string finding_html(const core::Finding& f, bool is_new) {
     for (const auto& e : f.evidence) {
       out += fmt::format("<li><div class=\"loc\">{}</div>", escape(e.where.display()));
       if (!e.note.empty()) out += fmt::format("<div>{}</div>", prose(e.note));
-      if (!e.excerpt.empty()) out += fmt::format("<pre>{}</pre>", escape(truncate(e.excerpt, 2000)));
+      if (!e.excerpt.empty() && e.kind == core::EvidenceKind::quote)
+        out += fmt::format("<pre class=\"quote\">{}</pre>", escape(truncate(e.excerpt, 2000)));
+      else if (!e.excerpt.empty())
+        out += fmt::format("<div class=\"fact\">derived:</div><pre class=\"fact\">{}</pre>", escape(truncate(e.excerpt, 2000)));
       out += "</li>\n";
     }
     out += "</ul>\n";
@@ -211,7 +230,7 @@ std::string render_html(const core::Case& c, const std::vector<core::Finding>& f
     body += fmt::format("<tr><th>Device</th><td>{}{}</td></tr>\n", escape(s.device.empty() ? "unknown" : s.device),
                         s.compute_capability.empty() ? "" : ", compute capability " + escape(s.compute_capability));
     for (const auto& input : s.inputs)
-      body += fmt::format("<tr><th>Input <code>{}</code></th><td>{}</td></tr>\n", escape(input.name), escape(input.contract));
+      body += fmt::format("<tr><th>Input <code>{}</th><td>{}</td></tr>\n", escape(input.name) + "</code>" + (input.user_name.empty() ? "" : " (your <code>" + escape(input.user_name) + "</code>)"), escape(input.contract));
     if (!s.extern_ops.empty()) {
       std::string ops;
       for (const auto& op : s.extern_ops) ops += (ops.empty() ? "" : ", ") + ("<code>" + escape(op) + "</code>");
@@ -223,8 +242,13 @@ std::string render_html(const core::Case& c, const std::vector<core::Finding>& f
   for (const auto& core : c.cores) {
     body += fmt::format("<h2>Crash: {} in <code>{}</code></h2>\n", escape(core.signal_name.empty() ? "core" : core.signal_name),
                         escape(core.artifact));
+    const CrashSummary crash = summarize(core);
+    if (!crash.thread.empty())
+      body += fmt::format("<p>Where: {}</p>\n", escape(crash.thread + (crash.phase.empty() ? "" : ", " + crash.phase)));
     if (core.fault_address)
       body += fmt::format("<p>Fault address <code>0x{:x}</code>: {}</p>\n", *core.fault_address, escape(core.fault_region));
+    else if (!core.fault_region.empty())
+      body += fmt::format("<p>Fault: {}</p>\n", escape(core.fault_region));
     body += frames_svg(core) + "\n";
   }
   body += "<h2>Findings</h2>\n";

@@ -11,7 +11,7 @@ Json model_json(const core::ModelFacts& model) {
   const ModelSummary summary = summarize(model);
   Json inputs = Json::array();
   for (const auto& input : summary.inputs)
-    inputs.push_back({{"name", input.name}, {"contract", input.contract}});
+    inputs.push_back({{"name", input.name}, {"user_name", input.user_name}, {"contract", input.contract}});
   return {{"name", summary.name},
           {"package", summary.package},
           {"device", summary.device},
@@ -27,9 +27,11 @@ Json finding_json(const core::Finding& finding) {
   Json evidence = Json::array();
   for (const auto& e : finding.evidence)
     // A line of 0 means "no line"; null says so without a sentinel a consumer must know about.
-    evidence.push_back({{"artifact", e.where.artifact},
+    evidence.push_back({{"kind", core::to_string(e.kind)},
+                        {"artifact", e.where.artifact},
                         {"entry", e.where.entry},
                         {"line", e.where.line > 0 ? Json(e.where.line) : Json(nullptr)},
+                        {"line_end", e.line_end > 0 ? Json(e.line_end) : Json(nullptr)},
                         {"excerpt", e.excerpt},
                         {"note", e.note}});
   return {{"rank", finding.rank},
@@ -62,11 +64,13 @@ core::Finding finding_from_json(const nlohmann::json& j) {
     evidence.where.entry = e.value("entry", "");
     evidence.where.line = e.contains("line") && e["line"].is_number_integer() ? e["line"].get<int>() : 0;
     evidence.excerpt = e.value("excerpt", "");
+    evidence.kind = e.value("kind", "fact") == "quote" ? core::EvidenceKind::quote : core::EvidenceKind::fact;
+    evidence.line_end = e.contains("line_end") && e["line_end"].is_number_integer() ? e["line_end"].get<int>() : 0;
     evidence.note = e.value("note", "");
     f.evidence.push_back(std::move(evidence));
   }
   for (const auto& s : j.value("next_steps", nlohmann::json::array()))
-    f.next_steps.push_back({s.value("what", ""), s.value("command", "")});
+    f.next_steps.push_back({s.value("what", ""), s.value("command", ""), s.value("language", "sh")});
   for (const auto& step : j.value("chain", nlohmann::json::array()))
     if (step.is_string()) f.chain.push_back(step);
   f.fingerprint = j.value("fingerprint", "");

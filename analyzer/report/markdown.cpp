@@ -168,7 +168,8 @@ void write_models(std::string& out, const core::Case& c) {
     else
       out += "- **Inputs:**\n";
     for (const auto& input : summary.inputs)
-      out += fmt::format("  - {}: {}\n", code_span(input.name), prose(input.contract));
+      out += fmt::format("  - {}{}: {}\n", code_span(input.name),
+                         input.user_name.empty() ? "" : " (your " + code_span(input.user_name) + ")", prose(input.contract));
     out += fmt::format("- **Kernels:** {}\n", summary.kernel_count
                                                   ? plural(*summary.kernel_count, summary.kernel_kind)
                                                   : "unknown (no wrapper)");
@@ -187,16 +188,21 @@ void write_crashes(std::string& out, const core::Case& c) {
     out += fmt::format("## Crash in {}\n\n", code_span(crash.core));
     out += fmt::format("- **Signal:** {}\n", prose(crash.signal));
     if (!crash.thread.empty())
-      out += fmt::format("- **Where:** {}\n", prose(crash.thread + (crash.phase.empty() ? "" : ", while " + crash.phase)));
+      out += fmt::format("- **Where:** {}\n", prose(crash.thread + (crash.phase.empty() ? "" : ", " + crash.phase)));
     if (!crash.fault.empty()) out += fmt::format("- **Fault:** {}\n", prose(crash.fault));
     out += fmt::format("- **Process:** {}\n", code_span(crash.process));
     if (!crash.frames.empty()) {
       std::string frames;
       for (const auto& f : crash.frames) frames += truncate(f, 200) + "\n";
       out += "- **Frames:**\n\n" + fenced(frames, "text") + "\n";
-    } else {
-      out += "\n";
     }
+    if (!crash.candidates.empty()) {
+      std::string frames;
+      for (const auto& f : crash.candidates) frames += truncate(f, 200) + "\n";
+      out += fmt::format("- **Candidates** ({}):\n\n", prose(std::string(core::k_stack_scan_meaning))) +
+             fenced(frames, "text") + "\n";
+    }
+    if (crash.frames.empty() && crash.candidates.empty()) out += "\n";
   }
 }
 
@@ -214,11 +220,14 @@ void write_finding(std::string& out, const core::Finding& finding) {
       std::string head = code_span(evidence.where.display());
       if (!evidence.note.empty()) head += (head.empty() ? "" : " — ") + prose(evidence.note);
       if (!head.empty()) lines.push_back(std::move(head));
-      // A multi-line excerpt (a thread's frames) keeps its lines in a block under the item.
+      // A multi-line excerpt (a thread's frames) keeps its lines in a block under the item. A
+      // quote is code (the artifact's text); a derived fact is prose marked as such.
       const bool block = evidence.excerpt.find('\n') != std::string::npos;
-      if (const auto excerpt = code_span(truncate(one_line(evidence.excerpt), k_excerpt_width));
-          !excerpt.empty() && !block)
-        lines.push_back(excerpt);
+      const bool quote = evidence.kind == core::EvidenceKind::quote;
+      if (!evidence.excerpt.empty() && !block)
+        lines.push_back(quote ? code_span(truncate(one_line(evidence.excerpt), k_excerpt_width))
+                              : "derived: " + prose(truncate(one_line(evidence.excerpt), k_excerpt_width)));
+      if (block && !quote) lines.push_back("derived:");
       if (lines.empty()) continue;
       // A trailing backslash is CommonMark's hard line break, which survives editors that
       // strip trailing spaces.
@@ -234,7 +243,7 @@ void write_finding(std::string& out, const core::Finding& finding) {
       out += fmt::format("{}. {}\n", i + 1, prose(step.what.empty() ? std::string("run") : step.what));
       if (step.command.empty()) continue;
       // Indented under its list item, so the block belongs to the step it explains.
-      out += '\n' + indented(fenced(step.command, "sh"), "   ") + "\n";
+      out += '\n' + indented(fenced(step.command, step.language), "   ") + "\n";
     }
   }
 }

@@ -9,7 +9,11 @@
 
 namespace aoti::report {
 
-std::string render_text(const core::Case& c, const std::vector<core::Finding>& findings, bool color);
+// Prose wraps at `width` columns (the terminal's when the report goes to one, else 100);
+// commands, locations and excerpts are never wrapped, so they copy whole.
+inline constexpr std::size_t k_default_text_width = 100;
+std::string render_text(const core::Case& c, const std::vector<core::Finding>& findings, bool color,
+                        std::size_t width = k_default_text_width);
 std::string render_markdown(const core::Case& c, const std::vector<core::Finding>& findings);
 // {"schema": "aoti-analyze/1", "tool", "artifacts", "models", "findings", "diagnostics"}
 std::string render_json(const core::Case& c, const std::vector<core::Finding>& findings);

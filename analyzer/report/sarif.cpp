@@ -94,17 +94,22 @@ class Locations {
   // A line inside a package entry is not a line of the package, so a region would point at the
   // wrong bytes: the package stays the artifact, and the entry and its line go in a logical
   // location and the message. Only a line of the artifact itself becomes a region.
-  std::optional<Json> location(const core::Location& where, std::string_view excerpt,
-                               std::string_view note) const {
+  std::optional<Json> location(const core::Evidence& evidence) const {
+    const core::Location& where = evidence.where;
+    const bool quote = evidence.kind == core::EvidenceKind::quote;
+    const std::string_view excerpt = evidence.excerpt;
+    const std::string_view note = evidence.note;
     if (where.artifact.empty()) return std::nullopt;
     Json physical = {{"artifactLocation", artifact_location(where.artifact)}};
     Json properties = Json::object();
+    // Only a quote is the artifact's text (a region's snippet); a derived fact stays a property.
     if (where.entry.empty() && where.line > 0) {
       physical["region"] = {{"startLine", where.line}};
-      if (!excerpt.empty()) physical["region"]["snippet"] = {{"text", excerpt}};
-    } else if (!excerpt.empty()) {
-      properties["excerpt"] = excerpt;
+      if (evidence.line_end > where.line) physical["region"]["endLine"] = evidence.line_end;
+      if (!excerpt.empty() && quote) physical["region"]["snippet"] = {{"text", excerpt}};
     }
+    if (!excerpt.empty() && !(quote && where.entry.empty() && where.line > 0))
+      properties[quote ? "excerpt" : "derived"] = excerpt;
     Json location = {{"physicalLocation", std::move(physical)}};
     std::string text(note);
     if (!where.entry.empty()) {
@@ -147,7 +152,7 @@ Json result_json(const core::Finding& finding, std::size_t rule_index, const Loc
   // The first piece of evidence is where the finding is; the rest supports it.
   Json primary = Json::array(), related = Json::array();
   for (const auto& evidence : finding.evidence) {
-    auto location = locations.location(evidence.where, evidence.excerpt, evidence.note);
+    auto location = locations.location(evidence);
     if (!location) continue;
     if (primary.empty()) {
       primary.push_back(std::move(*location));

@@ -1,5 +1,5 @@
-// The terminal report: about 100 columns, prose wrapped under aligned labels, commands and
-// excerpts left unwrapped so that they can be copied as they are.
+// The terminal report: prose wrapped to the width asked for (the terminal's, else 100 columns) under
+// aligned labels, commands and excerpts left unwrapped so that they can be copied as they are.
 #include <algorithm>
 #include <string_view>
 #include <utility>
@@ -14,7 +14,7 @@ namespace aoti::report {
 
 namespace {
 
-constexpr std::size_t k_width = 100;
+constexpr std::size_t k_min_width = 40;  // below it the label columns leave no room for prose
 constexpr std::size_t k_excerpt_width = 240;  // a 10 KB minified line is no use on a terminal
 constexpr std::size_t k_excerpt_lines = 16;
 
@@ -28,8 +28,10 @@ std::size_t offset_of_width(std::string_view utf8, std::size_t width) {
   return utf8.size();
 }
 
-// Greedy word wrap; newlines in `text` start new lines, words wider than `width` are split.
+// Greedy word wrap; newlines in `text` start new lines, words wider than `width` are split. Linear
+// in the text's size: each word's width is counted once, and a long word is cut piece by piece.
 std::vector<std::string> wrap(std::string_view text, std::size_t width) {
+  width = std::max<std::size_t>(width, 1);
   std::vector<std::string> lines;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -44,14 +46,15 @@ std::vector<std::string> wrap(std::string_view text, std::size_t width) {
       const auto word_end = std::min(paragraph.find_first_of(" \t", word_begin), paragraph.size());
       std::string_view word = paragraph.substr(word_begin, word_end - word_begin);
       pos = word_end;
-      while (display_width(word) > width) {
+      std::size_t word_width = display_width(word);
+      while (word_width > width) {
         if (!line.empty()) lines.push_back(std::exchange(line, {}));
         const auto cut = offset_of_width(word, width);
         lines.emplace_back(word.substr(0, cut));
         word.remove_prefix(cut);
+        word_width -= width;
         line_width = 0;
       }
-      const std::size_t word_width = display_width(word);
       if (word_width == 0) continue;
       if (line_width > 0 && line_width + 1 + word_width > width) {
         lines.push_back(std::exchange(line, {}));
@@ -82,7 +85,9 @@ std::string_view severity_style(core::Severity severity) {
 
 class TextReport {
  public:
-  explicit TextReport(bool color) : m_color(color) {}
+  TextReport(bool color, std::size_t width) : m_color(color), m_width(std::max(width, k_min_width)) {}
+
+  std::size_t width() const { return m_width; }
 
   std::string take() { return std::move(m_out); }
 
@@ -99,7 +104,7 @@ class TextReport {
   // `label` in a column of `label_width` at `indent`, `content` wrapped beside it.
   void field(std::size_t indent, std::size_t label_width, std::string_view label, std::string_view content) {
     const std::size_t column = indent + label_width;
-    const auto lines = wrap(content, k_width > column + 20 ? k_width - column : 20);
+    const auto lines = wrap(content, m_width > column + 20 ? m_width - column : 20);
     for (std::size_t i = 0; i < lines.size(); ++i) {
       const std::string_view head = i == 0 ? label : "";
       line(fmt::format("{:{}}{:<{}}{}", "", indent, head, label_width, lines[i]));
@@ -127,6 +132,7 @@ class TextReport {
 
  private:
   bool m_color;
+  std::size_t m_width;
   std::string m_out;
 };
 
@@ -184,7 +190,9 @@ void write_models(TextReport& out, const core::Case& c) {
       out.field(2, k_label, "inputs", model.wrapper ? "none" : "unknown (no wrapper)");
     for (std::size_t i = 0; i < summary.inputs.size(); ++i)
       out.field(2, k_label, i == 0 ? "inputs" : "",
-                sanitize(fmt::format("{}: {}", summary.inputs[i].name, summary.inputs[i].contract)));
+                sanitize(fmt::format("{}{}: {}", summary.inputs[i].name,
+                                     summary.inputs[i].user_name.empty() ? "" : " (your `" + summary.inputs[i].user_name + "`)",
+                                     summary.inputs[i].contract)));
     out.field(2, k_label, "kernels",
               summary.kernel_count ? plural(*summary.kernel_count, summary.kernel_kind) : "unknown (no wrapper)");
     out.field(2, k_label, "custom ops",
@@ -202,11 +210,13 @@ void write_crashes(TextReport& out, const core::Case& c) {
     out.line(out.paint("Crash", "1") + sanitize(" in " + crash.core));
     out.field(2, k_label, "signal", sanitize(crash.signal));
     if (!crash.thread.empty())
-      out.field(2, k_label, "where", sanitize(crash.thread + (crash.phase.empty() ? "" : ", while " + crash.phase)));
+      out.field(2, k_label, "where", sanitize(crash.thread + (crash.phase.empty() ? "" : ", " + crash.phase)));
     if (!crash.fault.empty()) out.field(2, k_label, "fault", sanitize(crash.fault));
     out.field(2, k_label, "process", sanitize(crash.process));
     for (std::size_t i = 0; i < crash.frames.size(); ++i)
       out.field(2, k_label, i == 0 ? "frames" : "", sanitize(truncate(crash.frames[i], 140)));
+    if (!crash.candidates.empty()) out.field(2, k_label, "candidates", std::string(core::k_stack_scan_meaning));
+    for (const auto& candidate : crash.candidates) out.field(2, k_label, "", sanitize(truncate(candidate, 140)));
   }
 }
 
@@ -221,7 +231,7 @@ void write_finding(TextReport& out, const core::Finding& finding) {
       "  {:<4}{}  {}  ({})", fmt::format("#{}", finding.rank),
       out.paint(severity, severity_style(finding.severity)) + std::string(7 - severity.size(), ' '),
       sanitize(finding.check), qualifiers));
-  for (const auto& title_line : wrap(sanitize(finding.title), k_width - k_indent))
+  for (const auto& title_line : wrap(sanitize(finding.title), out.width() - k_indent))
     out.line(fmt::format("{:{}}{}", "", k_indent, out.paint(title_line, "1")));
   if (!finding.message.empty()) out.field(k_indent, k_label, "what", sanitize(finding.message));
   if (!finding.why.empty()) out.field(k_indent, k_label, "why", sanitize(finding.why));
@@ -230,21 +240,25 @@ void write_finding(TextReport& out, const core::Finding& finding) {
     const std::string where = sanitize(evidence.where.display());
     out.unwrapped_field(k_indent, k_label, i == 0 ? "evidence" : "", where.empty() ? "(no location)" : where);
     if (!evidence.note.empty()) out.field(column + 2, 0, "", sanitize(evidence.note));
-    // A gutter, as compilers print source lines, sets the excerpt apart from the prose.
+    // A quote gets a gutter with its line numbers, as compilers print source lines; a derived
+    // fact gets none, so it is never read as the artifact's text.
     if (!evidence.excerpt.empty()) {
-      const std::string gutter =
-          evidence.where.line > 0 ? fmt::format("{} | ", evidence.where.line) : std::string("| ");
+      const bool quote = evidence.kind == core::EvidenceKind::quote && evidence.where.line > 0;
+      const int last_line = std::max(evidence.where.line, evidence.line_end);
+      const std::size_t number_width = std::to_string(last_line).size();
       // Each line is cut on its own, so a multi-line excerpt (a thread's frames) keeps every line.
       const std::string text = sanitize(evidence.excerpt);
       std::string excerpt;
       std::size_t lines = 0;
       for (std::size_t start = 0; start <= text.size() && lines < k_excerpt_lines; ++lines) {
         const std::size_t end = std::min(text.find('\n', start), text.size());
-        if (lines > 0) excerpt += "\n" + std::string(gutter.size() - 2, ' ') + "| ";
+        if (lines > 0) excerpt += "\n";
+        if (quote) excerpt += fmt::format("{:>{}} | ", evidence.where.line + static_cast<int>(lines), number_width);
+        else excerpt += lines == 0 ? "derived: " : "         ";
         excerpt += truncate(std::string_view(text).substr(start, end - start), k_excerpt_width);
         start = end + 1;
       }
-      out.verbatim(column + 2, gutter + excerpt);
+      out.verbatim(column + 2, excerpt);
     }
   }
   for (std::size_t i = 0; i < finding.next_steps.size(); ++i) {
@@ -267,8 +281,9 @@ void write_diagnostics(TextReport& out, const core::Case& c) {
 
 }  // namespace
 
-std::string render_text(const core::Case& c, const std::vector<core::Finding>& findings, bool color) {
-  TextReport out(color);
+std::string render_text(const core::Case& c, const std::vector<core::Finding>& findings, bool color,
+                        std::size_t width) {
+  TextReport out(color, width);
   write_summary(out, c, findings);
   write_models(out, c);
   write_crashes(out, c);

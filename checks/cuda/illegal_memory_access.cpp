@@ -49,16 +49,14 @@ class IllegalMemoryAccess final : public BasicCheck {
                                         "the kernels the model launches, in order: the suspects"});
       }
       f.next_steps = {
-          {"validate every input against the compiled guards", "AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"},
-          {"make the failure reproducible and synchronous",
-           "PYTORCH_NO_CUDA_MEMORY_CACHING=1 CUDA_LAUNCH_BLOCKING=1 python <your script>"},
-          {"re-package printing each kernel as it launches; the last one printed before the error is the suspect",
-           "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=3 python <your export script>"}};
+          rerun_step(c, "validate every input against the compiled guards", "AOTI_RUNTIME_CHECK_INPUTS=1"),
+          rerun_step(c, "make the failure reproducible and synchronous", "PYTORCH_NO_CUDA_MEMORY_CACHING=1 CUDA_LAUNCH_BLOCKING=1"),
+          repackage_step(c, "re-package printing each kernel as it launches; the last one printed before the error is the suspect", "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=3")};
       if (!kernels.empty())
-        f.next_steps.push_back({"then re-package printing one suspect kernel's inputs",
-                                fmt::format("AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"{}\" "
-                                            "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2 python <your export script>",
-                                            kernels.back())});
+        f.next_steps.push_back(repackage_step(c, "then re-package printing one suspect kernel's inputs",
+                                              fmt::format("AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"{}\" "
+                                                          "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2",
+                                                          kernels.back())));
       out.push_back(std::move(f));
       break;  // one triage per case: the advice does not change with the count
     }

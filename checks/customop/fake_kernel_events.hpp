@@ -39,13 +39,16 @@ class FakeKernelEvents final : public BasicCheck {
                                       "the trace's record"});
         f.next_steps = {{missing ? "register a fake kernel that computes the output shape from the inputs' sizes"
                                  : "make the fake compute exactly the real kernel's output shape, dtype and strides",
-                         fmt::format("@torch.library.register_fake(\"{}\")\ndef _(x, *args):\n    return x.new_empty(...)", event.op)},
-                        {"check it", fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))", event.op)}};
+                         fmt::format("@torch.library.register_fake(\"{}\")\ndef _(*args, **kwargs):\n    # return empty tensors of the "
+                                     "output's shape, computed from the inputs' sizes\n    raise NotImplementedError",
+                                     parse_op_name(event.op).qualified()),
+                         "python"},
+                        opcheck_step(c, event.op, "check it")};
         out.push_back(std::move(f));
       }
     if (missing)
       for (const auto& e : c.log_events)
-        if (e.kind == LogEventKind::python_exception && e.problem == "missing fake") out.push_back(from_log(e));
+        if (e.kind == LogEventKind::python_exception && e.problem == "missing fake") out.push_back(from_log(c, e));
     return out;
   }
 
@@ -73,7 +76,7 @@ class FakeKernelEvents final : public BasicCheck {
     return "";
   }
 
-  Finding from_log(const LogEvent& e) const {
+  Finding from_log(const Case& c, const LogEvent& e) const {
     const std::string op = op_of(e);
     const std::string name = op.empty() ? "a custom op" : "`" + op + "`";
     Finding f = new_finding(Severity::error, 0.85);
@@ -86,15 +89,17 @@ class FakeKernelEvents final : public BasicCheck {
     f.evidence.push_back(event_evidence(e, "the error"));
     if (e.user_frame >= 0 && static_cast<std::size_t>(e.user_frame) < e.frames.size()) {
       const auto& frame = e.frames[static_cast<std::size_t>(e.user_frame)];
-      f.evidence.push_back(Evidence{Location{e.where.artifact, "", frame.log_line}, frame.text, "the user line that called the op"});
-      if (!frame.code.empty())
-        f.evidence.push_back(Evidence{Location{e.where.artifact, "", frame.log_line + 1}, frame.code, "the call"});
+      f.evidence.push_back(failures::line_evidence(e, frame.log_line, frame.text, "the user line that called the op"));
+      if (!frame.code.empty()) f.evidence.push_back(failures::line_evidence(e, frame.log_line + 1, frame.code, "the call"));
     }
     if (!op.empty())
       f.next_steps = {{"register a fake kernel that computes the output's shape, dtype and device from the inputs' (for an "
-                       "op made with torch.library.custom_op, `<op function>.register_fake` does the same)",
-                       fmt::format("@torch.library.register_fake(\"{}\")\ndef _(*args, **kwargs):\n    ...", op)},
-                      {"check it", fmt::format("torch.library.opcheck(torch.ops.{}.default, args)", torch_ops_path(op))}};
+                       "op made with torch.library.custom_op, its `register_fake` method does the same)",
+                       fmt::format("@torch.library.register_fake(\"{}\")\ndef _(*args, **kwargs):\n    # return empty tensors of the "
+                                   "output's shape, computed from the inputs' sizes\n    raise NotImplementedError",
+                                   parse_op_name(op).qualified()),
+                       "python"},
+                      opcheck_step(c, op, "check it")};
     return f;
   }
 

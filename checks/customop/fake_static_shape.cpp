@@ -36,7 +36,7 @@ class FakeStaticShape final : public BasicCheck {
         const KernelCall* consumer = first_consumer(w, proxy, *node);
         if (!consumer || uses_symbols(*consumer)) continue;
         const TritonKernel* kernel = find_kernel(w, consumer->kernel);
-        if (auto f = report(model, w, proxy, *node, dynamic_dims, *consumer, kernel)) out.push_back(std::move(*f));
+        if (auto f = report(c, model, w, proxy, *node, dynamic_dims, *consumer, kernel)) out.push_back(std::move(*f));
       }
     }
     add_trace_graphs(c, out);
@@ -82,7 +82,7 @@ class FakeStaticShape final : public BasicCheck {
     return next;
   }
 
-  std::optional<Finding> report(const ModelFacts& model, const WrapperFacts& w, const ProxyCall& proxy,
+  std::optional<Finding> report(const Case& c, const ModelFacts& model, const WrapperFacts& w, const ProxyCall& proxy,
                                 const ExternNode& node, const std::vector<const SymbolBinding*>& dynamic_dims,
                                 const KernelCall& consumer, const TritonKernel* kernel) const {
     std::vector<std::int64_t> sizes;
@@ -121,30 +121,25 @@ class FakeStaticShape final : public BasicCheck {
     f.why = "The compiled graph trusts the fake kernel's shape: downstream kernels process only that many "
             "elements, so at any other size rows are silently left uncomputed or read out of bounds — wrong "
             "results with no error.";
-    f.evidence.push_back(Evidence{wrapper_at(w, dim.line),
-                                  fmt::format("int64_t {} = {}_size[{}];", dim.symbol, dim.input, dim.dim),
-                                  fmt::format("dim {} of `{}` is dynamic{}", dim.dim, dim.input, range.empty() ? "" : " " + range)});
-    f.evidence.push_back(Evidence{wrapper_at(w, proxy.line),
-                                  fmt::format("aoti_torch_proxy_executor_call_function(proxy_executor, {}, ..., {{{}}})",
-                                              proxy.extern_node_index, join(proxy.tensor_args)),
-                                  fmt::format("the call to `{}` through the proxy executor", node.target)});
+    f.evidence.push_back(quote_wrapper(w, dim.line,
+                                       fmt::format("dim {} of `{}` is dynamic{}", dim.dim, dim.input, range.empty() ? "" : " " + range)));
+    f.evidence.push_back(quote_wrapper(w, proxy.line, fmt::format("the call to `{}` through the proxy executor", node.target)));
     if (!model.extern_nodes_where.artifact.empty())
-      f.evidence.push_back(Evidence{model.extern_nodes_where, fmt::format("\"target\": \"{}\"", node.target),
-                                    "the extern node the call runs"});
-    f.evidence.push_back(Evidence{wrapper_at(w, consumer.line),
-                                  fmt::format("call_{}({})", consumer.kernel, join(consumer.args)),
-                                  "the next kernel is launched with constant sizes only"});
+      f.evidence.push_back(fact(model.extern_nodes_where, fmt::format("extern node {}: target {}", node.name, node.target),
+                                "the extern node the call runs"));
+    f.evidence.push_back(quote_wrapper(w, consumer.line, "the next kernel is launched with constant sizes only"));
     if (kernel)
       for (const auto& [name, value] : kernel->constant_numels)
-        f.evidence.push_back(Evidence{wrapper_at(w, kernel->line + 1), fmt::format("{} = {}", name, value),
-                                      fmt::format("`{}` hard-codes its size", kernel->name)});
+        if (const int line = wrapper_line_with(w, kernel->line, fmt::format("{} = {}", name, value),
+                                               kernel->source_end - kernel->line))
+          f.evidence.push_back(quote_wrapper(w, line, fmt::format("`{}` hard-codes its size", kernel->name)));
     f.next_steps = {
         {fmt::format("make the fake kernel of `{}` compute its output shape from the input's symbolic sizes "
                      "(no constants, no `int(...)` on sizes), e.g. for one extra row:", node.target),
          fmt::format("@torch.library.register_fake(\"{}\")\ndef _(x):\n    return x.new_empty((x.shape[0] + 1, x.shape[1]))",
-                     node.target)},
-        {"check the fake against the real kernel at several sizes",
-         fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))", torch_ops_path(node.target))},
+                     parse_op_name(node.target).qualified()),
+         "python"},
+        opcheck_step(c, node.target, "check the fake against the real kernel at several sizes"),
         {"re-export, re-package, and compare the outputs at two batch sizes", ""}};
     return f;
   }
@@ -212,8 +207,7 @@ class FakeStaticShape final : public BasicCheck {
           f.chain = {fmt::format("{}: {}", dynamic_input->name, dynamic_input->shape), op,
                      fmt::format("{}: {}", node.name, node.shape)};
           f.next_steps = {{fmt::format("make the fake kernel of `{}` compute its output shape from the input's symbolic sizes", op), ""},
-                          {"check the fake against the real kernel at several sizes",
-                           fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))", torch_ops_path(op))}};
+                          opcheck_step(c, op, "check the fake against the real kernel at several sizes")};
           out.push_back(std::move(f));
         }
   }

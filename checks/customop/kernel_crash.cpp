@@ -34,10 +34,13 @@ class KernelCrash final : public BasicCheck {
     for (const auto& core : c.cores) {
       const CoreThread* thread = crashing_thread(core);
       if (!thread) continue;
-      // The innermost frame with a known module decides.
+      // The innermost unwound frame with a known module decides; a stack-scan frame is only a candidate.
       const auto frame = std::find_if(thread->frames.begin(), thread->frames.end(),
-                                      [](const StackFrame& f) { return !f.module.empty(); });
+                                      [](const StackFrame& f) { return f.unwound() && !f.module.empty(); });
       if (frame == thread->frames.end() || !frame->package.empty() || is_known_library(frame->module)) continue;
+      // A model .so that torch extracted from a package (<dir>/<name>/data/aotinductor/<model>/...)
+      // is the model itself, even when the package was not given: never a custom-op library.
+      if (frame->module.find("/data/aotinductor/") != std::string::npos) continue;
       const std::size_t index = static_cast<std::size_t>(frame - thread->frames.begin());
 
       std::vector<std::string> ops;
@@ -52,7 +55,7 @@ class KernelCrash final : public BasicCheck {
           "The crashing thread {} died in `{}` of {}, a library that is neither torch, the model, CUDA nor the system{}. "
           "{}",
           thread->tid, frame->symbol.empty() ? fmt::format("0x{:x}", frame->pc) : frame->symbol.substr(0, 120),
-          frame->module, crash_phase(core).empty() ? "" : ", while " + crash_phase(core),
+          frame->module, crash_phase_clause(core).empty() ? "" : ", " + crash_phase_clause(core),
           ops.empty() ? "No package in the case calls a custom op through the proxy executor."
                       : fmt::format("The model runs {} through the proxy executor: the crash is in its kernel.", join(ops)));
       f.why = "A custom op's real kernel runs on the inputs AOTI hands it, trusting shapes its fake kernel "
@@ -61,9 +64,14 @@ class KernelCrash final : public BasicCheck {
                                     fmt::format("{} ({}){}", core.signal_name, core.signal_code_name,
                                                 core.fault_address ? fmt::format(" at 0x{:x}", *core.fault_address) : ""),
                                     core.fault_region.empty() ? "the crash" : "the fault: " + core.fault_region});
-      std::vector<std::string> frames;
-      for (std::size_t i = 0; i < thread->frames.size() && frames.size() < 8; ++i) frames.push_back(frame_text(thread->frames[i], i));
-      f.evidence.push_back(Evidence{core_location(core), join(frames, "\n"),
+      // The path as unwound; a phase taken from a stack-scan candidate shows that candidate too.
+      const CrashPhase phase = crash_phase_of(core);
+      const std::string frames = frames_excerpt(*thread, 8, 0) +
+                                 (phase.from_stack_scan ? "\n" + candidate_frames(*thread, 1, [&](std::size_t i) {
+                                   return i == phase.frame;
+                                 })
+                                                        : "");
+      f.evidence.push_back(Evidence{core_location(core), frames,
                                     fmt::format("the crashing thread: frame #{} is in {}", index, module_name(frame->module))});
       for (const auto& model : c.models)
         for (const auto& node : model.extern_nodes)
@@ -76,13 +84,11 @@ class KernelCrash final : public BasicCheck {
                                           fmt::format("{} ({} kernel of {}, lines {}-{})", kernel.function,
                                                       kernel.dispatch_key, kernel.op, kernel.line_begin, kernel.line_end),
                                           "the op's real kernel: check every index and size it trusts"});
-      f.next_steps = {{"give the analyzer the op's sources to check its meta / fake kernel",
-                       "aoti-analyze model.pt2 " + core.artifact + " <op sources>"},
-                      {"check the op alone against its fake at the failing sizes",
-                       fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))",
-                                   ops.empty() ? "<ns>.<op>" : torch_ops_path(ops.front()))},
-                      {"run once with the checks on to stop at the first bad input",
-                       "AOTI_RUNTIME_CHECK_INPUTS=1 TORCH_SHOW_CPP_STACKTRACES=1 python <your script>"}};
+      f.next_steps = {{"give the analyzer the op's sources (OP_SOURCES: the folder of its .cpp / .py files) to check its "
+                       "meta / fake kernel",
+                       reanalyze_command(c, "\"$OP_SOURCES\"")},
+                      opcheck_step(c, ops.empty() ? "" : ops.front(), "check the op alone against its fake at the failing sizes"),
+                      rerun_step(c, "run once with the checks on to stop at the first bad input", "AOTI_RUNTIME_CHECK_INPUTS=1 TORCH_SHOW_CPP_STACKTRACES=1")};
       out.push_back(std::move(f));
     }
     return out;

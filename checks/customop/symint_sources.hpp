@@ -42,6 +42,21 @@ class SymintSources final : public BasicCheck {
   }
 
  private:
+  // A suggestion is either code (`x.sym_size(0)`) or a sentence ("derive each size from ..."): code
+  // goes in a code span, so a reader never takes one for the other.
+  static std::string as_code_or_prose(const std::string& suggestion) {
+    const std::string first_word = suggestion.substr(0, suggestion.find(' '));
+    return first_word.find_first_of("(:.{[_") != std::string::npos ? "`" + suggestion + "`" : suggestion;
+  }
+
+  // The source line of a pattern, quoted when it is a line of the source given as input.
+  static Evidence source_quote(const SourceFacts& source, const SourceViolation& v, std::string note) {
+    const bool own_file = v.file.empty() || v.file == source.artifact;
+    Evidence evidence{Location{own_file ? source.artifact : v.file, "", v.line}, v.excerpt, std::move(note)};
+    if (own_file && v.line > 0) evidence.kind = EvidenceKind::quote;
+    return evidence;
+  }
+
   // The user line of a specialization that calls the op, from the trace.
   static const TraceFrame* specializing_frame(const Case& c, const std::string& op) {
     const std::string call = "torch.ops." + op.substr(0, op.find("::")) + "." + op.substr(op.find("::") + 2);
@@ -64,7 +79,10 @@ class SymintSources final : public BasicCheck {
     // source line is the cause, not just a risk.
     const bool explains = frame != nullptr && (export_error || called);
 
-    Finding f = new_finding(explains || called ? Severity::error : Severity::warning,
+    // With a package in the case, an op it never calls cannot explain anything about it: a note,
+    // not a warning that competes with the real findings.
+    const bool package_known = std::any_of(c.models.begin(), c.models.end(), [](const ModelFacts& m) { return m.so || m.wrapper; });
+    Finding f = new_finding(explains || called ? Severity::error : package_known ? Severity::note : Severity::warning,
                             explains ? 0.97 : called ? 0.85 : 0.7);
     f.explains_failure = explains;
     f.subject = fmt::format("{} {} {}", source.artifact, function, op);
@@ -76,14 +94,15 @@ class SymintSources final : public BasicCheck {
     for (const auto* v : violations) parts.push_back(fmt::format("line {} `{}` ({})", v->line, v->excerpt, v->pattern));
     f.message = fmt::format(
         "`{}` uses concrete sizes where export passes symbolic ones: {}{}{}", function, join(parts, "; "),
-        called ? fmt::format(". The package calls `{}` through the proxy executor", op) : "",
+        called           ? fmt::format(". The package calls `{}` through the proxy executor", op)
+        : package_known  ? fmt::format(". No package in this case calls `{}`: a latent problem for the next export that uses it", op.empty() ? function : op)
+                         : "",
         frame ? fmt::format(", and the trace shows its call at {}:{} specializing a dynamic dim", frame->file, frame->line) : "");
     if (!f.message.ends_with(".")) f.message += ".";
     f.why = "Under export every size is a symbol; a kernel that reads a concrete size forces a guard that turns the "
             "dim into a constant (\"specialized it to be a constant\"), or fails outright with symbolic sizes.";
     for (const auto* v : violations)
-      f.evidence.push_back(Evidence{Location{v->file.empty() ? source.artifact : v->file, "", v->line}, v->excerpt,
-                                    fmt::format("{} ({}): use {}", v->message, v->pattern, v->suggestion)});
+      f.evidence.push_back(source_quote(source, *v, fmt::format("{} ({}); fix: {}", v->message, v->pattern, as_code_or_prose(v->suggestion))));
     if (frame)
       f.evidence.push_back(Evidence{Location{frame->file, "", frame->line}, frame->code,
                                     "the call the trace saw specialize a dim"});
@@ -92,15 +111,17 @@ class SymintSources final : public BasicCheck {
         if (op_key(node.target) == op_key(op))
           f.evidence.push_back(Evidence{model.extern_nodes_where, node.target, "the package runs this op"});
 
+    // The fix as comments of the source's own language, so the block can be pasted beside the kernel.
+    const bool python = source.language == "python";
+    const std::string comment = python ? "#" : "//";
     std::string fix;
     for (const auto* v : violations)
-      fix += fmt::format("{}// line {}: {}\n//   -> {}", fix.empty() ? "" : "\n", v->line, v->excerpt, v->suggestion);
-    f.next_steps = {{"rewrite the kernel with the SymInt forms", fix},
+      fix += fmt::format("{}{} line {}: {}\n{}   -> {}", fix.empty() ? "" : "\n", comment, v->line, v->excerpt, comment,
+                         v->suggestion);
+    f.next_steps = {{"rewrite the kernel with the SymInt forms", fix, python ? "python" : "cpp"},
                     {"re-export with the dim dynamic; export must no longer specialize it",
-                     "ep = torch.export.export(model, args, dynamic_shapes=dynamic_shapes)"}};
-    if (!op.empty())
-      f.next_steps.push_back({"check the op at several sizes",
-                              fmt::format("torch.library.opcheck(torch.ops.{}.default, (x,))", torch_ops_path(op_key(op)))});
+                     "ep = torch.export.export(model, args, dynamic_shapes=dynamic_shapes)", "python"}};
+    if (!op.empty()) f.next_steps.push_back(opcheck_step(c, op, "check the op at several sizes"));
     if (frame) f.chain = {"dynamic dim", frame->code.substr(0, 60), fmt::format("{} line {}", function, lines.front()),
                           "dim specialized"};
     return f;

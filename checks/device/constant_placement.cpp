@@ -39,21 +39,21 @@ class ConstantPlacement final : public BasicCheck {
         f.why = "A constant left on another device is copied at every run (a hidden cost), and loaders that "
                 "place constants by the model's device can fail or segfault while loading constants "
                 "(`Mixed-device constants`).";
-        f.evidence.push_back(Evidence{wrapper_at(w, constant.line),
-                                      fmt::format("constants_info_[{}].device_type = cached_torch_device_type_{}",
-                                                  constant.index, constant.device_type),
-                                      fmt::format("`{}` is declared on {}", constant.name, constant.device_type)});
+        const int device_line =
+            wrapper_line_with(w, constant.line, fmt::format("constants_info_[{}].device_type", constant.index));
+        f.evidence.push_back(quote_wrapper(w, device_line ? device_line : constant.line,
+                                           fmt::format("`{}` is declared on {}", constant.name, constant.device_type)));
         for (const auto& copy : w.constants)
           if (copy.name.starts_with(constant.name + "_" + device))
-            f.evidence.push_back(Evidence{wrapper_at(w, copy.line),
-                                          fmt::format("constants_info_[{}].name = \"{}\"", copy.index, copy.name),
-                                          fmt::format("a {} copy made at compile time, used by the kernels", device)});
+            f.evidence.push_back(quote_wrapper(w, copy.line, fmt::format("a {} copy made at compile time, used by the kernels", device)));
         if (mixed) f.evidence.push_back(event_evidence(*mixed, "the load failed on mixed-device constants"));
+        const std::string module = user_module_name(c);
         f.next_steps = {
-            {fmt::format("keep `{}` on the model's device in the module you export (or call `model.to(\"{}\")` "
-                         "after the assignment that moved it)", fqn, device),
-             fmt::format("self.register_buffer(\"{}\", t.to(\"{}\"))", fqn, device)},
-            {"re-export, re-package, and confirm no constant is left on another device", "aoti-analyze new_model.pt2"}};
+            {fmt::format("move the whole module to the model's device after the assignment that moved `{}`, just before "
+                         "export", fqn),
+             fmt::format("{}.to(\"{}\")", module, device), "python"},
+            {"re-export and re-package in place, then run this analysis again: no constant should be left on another "
+             "device", reanalyze_command(c, "")}};
         out.push_back(std::move(f));
       }
     }

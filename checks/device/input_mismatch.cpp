@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "checks/checks.hpp"
+#include "checks/failure_support.hpp"
 #include "checks/support.hpp"
 
 namespace aoti::checks {
@@ -39,7 +40,8 @@ class InputMismatch final : public BasicCheck {
     std::string input = fmt::format("input {}", e.input_index);
     if (model && model->wrapper && e.input_index >= 0 &&
         static_cast<std::size_t>(e.input_index) < model->wrapper->inputs.size())
-      input = fmt::format("input {} ({})", e.input_index, model->wrapper->inputs[static_cast<std::size_t>(e.input_index)].name);
+      input = fmt::format("input {} {}", e.input_index,
+                          input_display(*model->wrapper, model->wrapper->inputs[static_cast<std::size_t>(e.input_index)].name));
     f.subject = fmt::format("input {} device", e.input_index);
     f.title = fmt::format("{} is on {} but the package was compiled for {}", input, actual, expected);
     f.message = fmt::format(
@@ -50,8 +52,8 @@ class InputMismatch final : public BasicCheck {
     f.evidence.push_back(event_evidence(e, "the runtime input check that fired"));
     if (model) add_package_device(f, *model);
     f.next_steps = {
-        {"move the input to the package's device before calling the model", fmt::format("x = x.to(\"{}\")", expected)},
-        {"find where the caller builds the tensor: print its device just before the call", "print(x.device)"}};
+        {"move the input to the package's device before calling the model", fmt::format("x = x.to(\"{}\")", expected), "python"},
+        {"find where the caller builds the tensor: print its device just before the call", "print(x.device)", "python"}};
     return f;
   }
 
@@ -70,12 +72,11 @@ class InputMismatch final : public BasicCheck {
     // The rest of the sentence, where the log broke it over lines.
     for (std::size_t i = 0; i < e.detail.size(); ++i)
       if (const auto start = e.detail[i].find_first_not_of(' '); start != std::string::npos)
-        f.evidence.push_back(Evidence{Location{e.where.artifact, e.where.entry, e.where.line + 1 + static_cast<int>(i)},
-                                      e.detail[i].substr(start), "the error, continued"});
+        f.evidence.push_back(failures::line_evidence(e, e.where.line + 1 + static_cast<int>(i), e.detail[i].substr(start),
+                                                     "the error, continued"));
     if (model) add_package_device(f, *model);
     f.next_steps = {
-        {"re-run with input checks on: they name the input on the wrong device",
-         "AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"},
+        rerun_step(c, "re-run with input checks on: they name the input on the wrong device", "AOTI_RUNTIME_CHECK_INPUTS=1"),
         {"move every input to the package's device before the call", ""}};
     return f;
   }
@@ -88,7 +89,7 @@ class InputMismatch final : public BasicCheck {
     const StackFrame* model_frame = nullptr;
     std::size_t index = 0;
     for (std::size_t i = 0; i < thread->frames.size() && !model_frame; ++i)
-      if (!thread->frames[i].package.empty()) model_frame = &thread->frames[i], index = i;
+      if (thread->frames[i].unwound() && !thread->frames[i].package.empty()) model_frame = &thread->frames[i], index = i;
     if (!model_frame) return std::nullopt;
     const ModelFacts* model = nullptr;
     for (const auto& m : c.models)
@@ -102,11 +103,12 @@ class InputMismatch final : public BasicCheck {
     std::string inputs;
     if (model->wrapper)
       for (const auto& input : model->wrapper->inputs) inputs += (inputs.empty() ? "" : ", ") + input.name;
-    f.title = fmt::format("A CPU kernel of a cpu package read a CUDA device pointer ({} in `{}`)", core.signal_name, kernel);
+    const std::string word = artifact_word(*model);
+    f.title = fmt::format("A CPU kernel of a cpu {} read a CUDA device pointer ({} in `{}`)", word, core.signal_name, kernel);
     f.message = fmt::format(
-        "The package was compiled for cpu, but its kernel `{}` faulted at 0x{:x}, {}. The model was run with an input "
+        "The {} was compiled for cpu, but its kernel `{}` faulted at 0x{:x}, {}. The model was run with an input "
         "on a CUDA device{}, and the input checks were off, so nothing stopped it.",
-        kernel, core.fault_address.value_or(0), core.fault_region,
+        word, kernel, core.fault_address.value_or(0), core.fault_region,
         inputs.empty() ? "" : fmt::format(" (inputs: {})", inputs));
     f.why = "A CPU kernel dereferences its input pointers directly; a device pointer is not host memory, so the "
             "first read faults (or, worse, reads garbage where host memory happens to be mapped).";
@@ -114,10 +116,8 @@ class InputMismatch final : public BasicCheck {
                                   fmt::format("{} ({}) at 0x{:x}", core.signal_name, core.signal_code_name,
                                               core.fault_address.value_or(0)),
                                   "the fault: " + core.fault_region});
-    std::vector<std::string> frames;
-    for (std::size_t i = 0; i < thread->frames.size() && frames.size() < 6; ++i)
-      if (i <= index + 3) frames.push_back(frame_text(thread->frames[i], i));
-    f.evidence.push_back(Evidence{core_location(core), join(frames, "\n"),
+    const std::string frames = frames_excerpt(*thread, 6, 0, [&](std::size_t i) { return i <= index + 3; });
+    f.evidence.push_back(Evidence{core_location(core), frames,
                                   fmt::format("the crashing thread {}: frame #{} is in the model .so", thread->tid, index)});
     add_package_device(f, *model);
     if (const MappedModule* cuda = mapped(core, "libcuda.so"))
@@ -125,16 +125,13 @@ class InputMismatch final : public BasicCheck {
     f.chain = {"input tensor on cuda", "package compiled for cpu", kernel.substr(0, 60),
                fmt::format("{} at 0x{:x}", core.signal_name, core.fault_address.value_or(0))};
     f.next_steps = {
-        {"move the inputs to the CPU before calling the model (or package the model for CUDA)", "x = x.to(\"cpu\")"},
-        {"re-run with the input checks on: they name the input on the wrong device instead of crashing",
-         "AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"}};
+        {"move the inputs to the CPU before calling the model (or package the model for CUDA)", "x = x.to(\"cpu\")", "python"},
+        rerun_step(c, "re-run with the input checks on: they name the input on the wrong device instead of crashing", "AOTI_RUNTIME_CHECK_INPUTS=1")};
     return f;
   }
 
   static void add_package_device(Finding& f, const ModelFacts& model) {
-    if (model.device().empty()) return;
-    f.evidence.push_back(Evidence{model.metadata_where, fmt::format("AOTI_DEVICE_KEY = {}", model.device()),
-                                  "the device the package was compiled for"});
+    if (auto evidence = device_evidence(model)) f.evidence.push_back(std::move(*evidence));
   }
 };
 

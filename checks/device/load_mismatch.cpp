@@ -30,14 +30,13 @@ class LoadMismatch final : public BasicCheck {
       f.why = "Cross-device loading (compile on CUDA, load on CPU or the reverse) is not supported; it fails "
               "at load or at the first run, often as a segfault.";
       f.evidence.push_back(event_evidence(e, "the runtime error"));
-      if (model && !model->device().empty())
-        f.evidence.push_back(Evidence{model->metadata_where, fmt::format("AOTI_DEVICE_KEY = {}", model->device()),
-                                      "the device the package was compiled for"});
+      if (model)
+        if (auto evidence = device_evidence(*model)) f.evidence.push_back(std::move(*evidence));
       const std::string device = model && !model->device().empty() ? model->device() : "<compile device>";
       f.next_steps = {
           {fmt::format("load through the package API, which picks the compiled device type; only the index (\"{}:N\") "
                        "may change", device),
-           "runner = torch._inductor.aoti_load_package(\"model.pt2\")"},
+           "runner = torch._inductor.aoti_load_package(\"model.pt2\")", "python"},
           {"or re-export and re-package the model on the device type you deploy on", ""}};
       out.push_back(std::move(f));
     }
@@ -78,18 +77,19 @@ class LoadMismatch final : public BasicCheck {
     f.why = "Cross-device loading (compile on CUDA, load on CPU or the reverse) is not supported; it fails at load "
             "or at the first run, often as a segfault.";
     f.evidence.push_back(event_evidence(e, "the load error"));
-    if (constant)
-      f.evidence.push_back(Evidence{wrapper_at(*model->wrapper, constant->line),
-                                    fmt::format("constants_info_[{}].device_type = cached_torch_device_type_{}",
-                                                constant->index, constant->device_type),
-                                    fmt::format("`{}` belongs on {}", e.subject, constant->device_type)});
+    if (constant) {
+      const auto& w = *model->wrapper;
+      const int device_line = wrapper_line_with(w, constant->line, fmt::format("constants_info_[{}].device_type", constant->index));
+      f.evidence.push_back(quote_wrapper(w, device_line ? device_line : constant->line,
+                                         fmt::format("`{}` belongs on {}", e.subject, constant->device_type)));
+    }
     for (const auto& other : c.log_events)
       if (other.kind == LogEventKind::api_call_failed && other.subject.starts_with("create_func_"))
         f.evidence.push_back(event_evidence(other, "the model container could not be created"));
     f.chain = {fmt::format("compiled for {}", device), "loaded on cpu", fmt::format("constant {}", e.subject), "load fails"};
     f.next_steps = {{fmt::format("load on the device it was compiled for: `aot_load(path, \"{}\")`, or better the "
                                  "package API, which picks the device type itself", device == "a GPU" ? "cuda" : device),
-                     "runner = torch._inductor.aoti_load_package(\"model.pt2\")"},
+                     "runner = torch._inductor.aoti_load_package(\"model.pt2\")", "python"},
                     {"or export and compile the model on the device type you deploy on", ""}};
     out.push_back(std::move(f));
   }
@@ -120,8 +120,7 @@ class LoadMismatch final : public BasicCheck {
                         "creates them on the device the model is loaded on.", data, loaded);
     f.evidence.push_back(event_evidence(e, "the runtime's error"));
     if (!constants->text.empty())
-      f.evidence.push_back(Evidence{Location{e.where.artifact, "", constants->log_line}, constants->text,
-                                    "the model was loading its constants"});
+      f.evidence.push_back(failures::line_evidence(e, constants->log_line, constants->text, "the model was loading its constants"));
     f.chain = {fmt::format("compiled on {}", data), fmt::format("loaded on {}", loaded), "load_constants", "load fails"};
     f.next_steps = {{fmt::format("load the model on the device it was compiled on ({}), or re-compile it on {}", data, loaded), ""},
                     {"see the installed torch version; newer versions place the constants on the load device",
@@ -149,12 +148,12 @@ class LoadMismatch final : public BasicCheck {
             "later. Cross-device loading is not supported: compile the model on the device it will run on.";
     f.evidence.push_back(event_evidence(e, "the runtime's error"));
     if (model && !model->device().empty())
-      f.evidence.push_back(Evidence{model->metadata_where, fmt::format("AOTI_DEVICE_KEY = {}", model->device()),
-                                    "the device the package was compiled for"});
+      f.evidence.push_back(fact(model->metadata_where, fmt::format("AOTI_DEVICE_KEY = {}", model->device()),
+                                "the device the package was compiled for"));
     f.chain = {"constants in host memory", "loaded for cuda", "from_blob refuses", "load fails"};
     f.next_steps = {{"export and compile the model on the device it will run on, then load the package (it records its "
                      "device)",
-                     "runner = torch._inductor.aoti_load_package(\"model.pt2\")"}};
+                     "runner = torch._inductor.aoti_load_package(\"model.pt2\")", "python"}};
     out.push_back(std::move(f));
   }
 
@@ -165,7 +164,7 @@ class LoadMismatch final : public BasicCheck {
     if (!thread || mapped(core, "libcuda.so")) return;
     for (std::size_t i = 0; i < thread->frames.size(); ++i) {
       const auto& frame = thread->frames[i];
-      if (frame.package.empty()) continue;
+      if (frame.package.empty() || !frame.unwound()) continue;
       const auto model = std::find_if(c.models.begin(), c.models.end(), [&](const ModelFacts& m) {
         return m.package == frame.package && m.device() == "cuda";
       });
@@ -173,14 +172,15 @@ class LoadMismatch final : public BasicCheck {
       Finding f = new_finding(Severity::error, 0.8);
       f.explains_failure = true;
       f.subject = "load device crash";
-      f.title = "A CUDA package ran in a process without the CUDA driver";
-      f.message = fmt::format("The model .so of {} (compiled for cuda) crashed with {} in `{}`, and the process never "
-                              "mapped libcuda: the package was loaded as if it were a CPU package.",
-                              frame.package, core.signal_name, frame.symbol.substr(0, 100));
+      const std::string word = artifact_word(*model);
+      f.title = fmt::format("A CUDA {} ran in a process without the CUDA driver", word);
+      f.message = fmt::format("The model .so {}{} (compiled for cuda) crashed with {} in `{}`, and the process never "
+                              "mapped libcuda: the {} was loaded as if it were compiled for the CPU.",
+                              word == "package" ? "of " : "", frame.package, core.signal_name, frame.symbol.substr(0, 100), word);
       f.why = "Cross-device loading is not supported: a CUDA package needs the CUDA runtime and device buffers.";
       f.evidence.push_back(Evidence{core_location(core), frame_text(frame, i), "the crashing frame in the model .so"});
-      f.evidence.push_back(Evidence{model->metadata_where, "AOTI_DEVICE_KEY = cuda", "the device the package was compiled for"});
-      f.next_steps = {{"load it with the package API on a CUDA machine", "runner = torch._inductor.aoti_load_package(\"model.pt2\")"}};
+      if (auto evidence = device_evidence(*model)) f.evidence.push_back(std::move(*evidence));
+      f.next_steps = {{"load it with the package API on a CUDA machine", "runner = torch._inductor.aoti_load_package(\"model.pt2\")", "python"}};
       out.push_back(std::move(f));
       return;
     }

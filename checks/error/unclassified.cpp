@@ -96,9 +96,7 @@ class Unclassified final : public BasicCheck {
     f.title = fmt::format("The trace records a failed compile no check recognises: `{}`", failure.fail_type);
     f.message = fmt::format("{}: `{}: {}`.", failure.origin, failure.fail_type, cut(failure.reason, 300));
     f.why = "No check of this tool explains this failure yet; the record's reason and user frame are where to start.";
-    f.evidence.push_back(Evidence{Location{failure.where.artifact, "", 0},
-                                  fmt::format("{}: fail_type = {}, fail_reason = {}", failure.origin, failure.fail_type, cut(failure.reason, 200)),
-                                  fmt::format("the trace's failure record (line {})", failure.where.line)});
+    f.evidence.push_back(fl::trace_failure_evidence(failure));
     f.next_steps = {{"read the trace with tlparse", fmt::format("tlparse {}", fl::shell_word(trace.artifact))}};
     return f;
   }

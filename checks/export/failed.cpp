@@ -100,10 +100,10 @@ class ExportFailed final : public BasicCheck {
     fl::add_user_frame_evidence(e, f.evidence);
     const std::string script = fl::script_command(c, artifact);
     f.next_steps.push_back({"see every problem export finds at once, each with its user frame",
-                            "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)"});
+                            "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)", "python"});
     if (type == "Unsupported")
       f.next_steps.push_back({"or export without Dynamo: non-strict export traces the model as Python runs it",
-                              "ep = torch.export.export(model, args, dynamic_shapes=dynamic_shapes, strict=False)"});
+                              "ep = torch.export.export(model, args, dynamic_shapes=dynamic_shapes, strict=False)", "python"});
     f.next_steps.push_back({"re-run with Dynamo's full stack trace and the symbolic-shape log",
                             script.empty() ? "export TORCHDYNAMO_VERBOSE=1 TORCH_LOGS=\"+dynamic\""
                                            : "TORCHDYNAMO_VERBOSE=1 TORCH_LOGS=\"+dynamic\" " + script});
@@ -126,14 +126,14 @@ class ExportFailed final : public BasicCheck {
     // Facts read from the record (its JSON line is not quoted): no line gutter.
     f.evidence.push_back(fl::trace_failure_evidence(failure));
     if (!failure.user_file.empty())
-      f.evidence.push_back(Evidence{Location{failure.where.artifact, "", 0},
-                                    fmt::format("fail_user_frame = {}:{}", failure.user_file, failure.user_line),
-                                    "the user frame the failure record names"});
+      f.evidence.push_back(fact(Location{failure.where.artifact, "", 0},
+                                fmt::format("fail_user_frame = {}:{}", failure.user_file, failure.user_line),
+                                "the user frame the failure record names"));
     else if (!frame.empty())
-      f.evidence.push_back(Evidence{Location{failure.where.artifact, "", 0}, "from user code: " + frame,
-                                    "the user frame in the record's fail_reason"});
+      f.evidence.push_back(fact(Location{failure.where.artifact, "", 0}, "from user code: " + frame,
+                                "the user frame in the record's fail_reason"));
     f.next_steps = {{"see every problem export finds at once, each with its user frame",
-                     "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)"},
+                     "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)", "python"},
                     {"read the trace's failure with tlparse", fmt::format("tlparse {}", fl::shell_word(trace.artifact))}};
     f.chain = {"torch.export", failure.fail_type, "export stopped"};
     return f;

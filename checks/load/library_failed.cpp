@@ -156,8 +156,8 @@ class LibraryFailed final : public BasicCheck {
       for (const auto& model : c.models)
         for (const auto& node : model.extern_nodes)
           if (node.target == op || node.target.starts_with(op + "."))
-            f.evidence.push_back(Evidence{model.extern_nodes_where, fmt::format("\"target\": \"{}\"", node.target),
-                                          "the package calls this op through the proxy executor"});
+            f.evidence.push_back(fact(model.extern_nodes_where, fmt::format("extern node {} calls {}", node.index, node.target),
+                                      "the package calls this op through the proxy executor"));
       f.chain = {"model calls " + op, "no schema in the dispatcher", "library not loaded"};
     } else if (e.problem == "mmap failed") {
       // strace's `mmap(NULL, <length>, <prot>, <flags>, <fd>, <offset>) = -1 EINVAL (Invalid argument)`.
@@ -203,7 +203,8 @@ class LibraryFailed final : public BasicCheck {
             "and tells the runtime where it unpacked them.";
     f.evidence.push_back(event_evidence(e, "the driver's error"));
     f.next_steps = {{"package the model, which carries its kernels, and load the package",
-                     "torch._inductor.aoti_compile_and_package(torch.export.export(model, args), package_path=\"model.pt2\")"}};
+                     "torch._inductor.aoti_compile_and_package(torch.export.export(model, args), package_path=\"model.pt2\")",
+                     "python"}};
     f.chain = {"loadKernel", ".cubin not found", "model cannot run"};
     return f;
   }

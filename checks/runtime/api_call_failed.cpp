@@ -21,13 +21,13 @@ class ApiCallFailed final : public BasicCheck {
       if (e.kind != LogEventKind::api_call_failed) continue;
       const ModelFacts* model = model_of(c, e);
       if (!model || !model->wrapper || !e.source_file.ends_with(".wrapper.cpp")) continue;
-      out.push_back(explain(e, *model, *model->wrapper));
+      out.push_back(explain(c, e, *model, *model->wrapper));
     }
     return out;
   }
 
  private:
-  Finding explain(const LogEvent& e, const ModelFacts& model, const WrapperFacts& w) const {
+  Finding explain(const Case& c, const LogEvent& e, const ModelFacts& model, const WrapperFacts& w) const {
     Finding f = new_finding(Severity::error, 0.75);
     f.explains_failure = true;
     const SourceNodesComment* nodes = nullptr;
@@ -61,20 +61,18 @@ class ApiCallFailed final : public BasicCheck {
     }
     f.evidence.push_back(event_evidence(e, "the failed call"));
     if (!e.source_excerpt.empty())
-      f.evidence.push_back(Evidence{wrapper_at(w, e.source_line), e.source_excerpt, "the wrapper line the error names"});
+      f.evidence.push_back(quote_wrapper(w, e.source_line, "the wrapper line the error names"));
     if (nodes)
-      f.evidence.push_back(Evidence{wrapper_at(w, nodes->line), fmt::format("// Source Nodes: [{}], Original ATen: [{}]",
-                                                                           join(nodes->nodes), join(nodes->aten_ops)),
-                                    "the model code this part of the wrapper implements"});
+      f.evidence.push_back(quote_wrapper(w, nodes->line, "the model code this part of the wrapper implements"));
     if (node)
-      f.evidence.push_back(Evidence{model.extern_nodes_where, fmt::format("\"target\": \"{}\"", node->target),
-                                    "the custom op the call runs"});
-    f.next_steps = {{"read the wrapper around the failing line", show_lines_command(w.where, e.source_line - 15, e.source_line + 5)},
-                    {"re-run with C++ stack traces and input checks",
-                     "TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"}};
+      f.evidence.push_back(fact(model.extern_nodes_where, fmt::format("extern node {}: target {}", node->name, node->target),
+                                "the custom op the call runs"));
+    f.next_steps = {{"read the wrapper around the failing line", show_wrapper_lines_command(w, e.source_line - 15, e.source_line + 5)},
+                    rerun_step(c, "re-run with C++ stack traces and input checks", "TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1")};
     if (node)
-      f.next_steps.push_back({fmt::format("make sure the library defining `{}` is loaded before the model runs", node->target),
-                              "torch.ops.load_library(\"<your op library>.so\")"});
+      f.next_steps.push_back({fmt::format("make sure the library defining `{}` is loaded before the model runs "
+                                          "(OP_LIBRARY: the path of that .so)", node->target),
+                              "import os, torch\ntorch.ops.load_library(os.environ[\"OP_LIBRARY\"])", "python"});
     return f;
   }
 };

@@ -38,7 +38,8 @@ void add_crash(Finding& f, const CoreFacts& core, const ModelFacts& model) {
   std::size_t runtime_frame = thread->frames.size();
   for (std::size_t i = 0; i < thread->frames.size() && i < 8 && runtime_frame == thread->frames.size(); ++i) {
     const auto& frame = thread->frames[i];
-    if (frame.package == model.package && !model.package.empty() && is_cxx_runtime_symbol(frame.symbol)) runtime_frame = i;
+    if (frame.unwound() && frame.package == model.package && !model.package.empty() && is_cxx_runtime_symbol(frame.symbol))
+      runtime_frame = i;
   }
   if (runtime_frame == thread->frames.size()) return;
 
@@ -47,7 +48,7 @@ void add_crash(Finding& f, const CoreFacts& core, const ModelFacts& model) {
   f.explains_failure = true;
   const std::string phase = crash_phase(core);
   f.title = fmt::format("{} in the model .so's own copy of the C++ runtime{}", core.signal_name,
-                        phase.empty() ? "" : " while " + phase);
+                        crash_phase_clause(core).empty() ? "" : " " + crash_phase_clause(core));
   f.message += fmt::format(" The process died of {} in thread {} inside that copy ({}), while it also maps {}.",
                            core.signal_name, thread->tid, short_symbol(thread->frames[runtime_frame].symbol),
                            module_name(system_runtime->path));
@@ -61,6 +62,7 @@ void add_crash(Finding& f, const CoreFacts& core, const ModelFacts& model) {
   std::size_t skipped = 0;
   for (std::size_t i = 0; i < thread->frames.size() && frames.size() < 12; ++i) {
     const auto& frame = thread->frames[i];
+    if (!frame.unwound()) continue;  // candidates, shown apart below
     const bool aoti = frame.symbol.find("aot_inductor") != std::string::npos ||
                       frame.symbol.find("AOTInductor") != std::string::npos;
     if (i <= runtime_frame + 2 || aoti) {
@@ -71,6 +73,12 @@ void add_crash(Finding& f, const CoreFacts& core, const ModelFacts& model) {
       ++skipped;
     }
   }
+  if (const std::string candidates = candidate_frames(*thread, 4, [&](std::size_t i) {
+        const auto& symbol = thread->frames[i].symbol;
+        return symbol.find("aot_inductor") != std::string::npos || symbol.find("AOTInductor") != std::string::npos;
+      });
+      !candidates.empty())
+    frames.push_back(candidates);
   f.evidence.insert(f.evidence.begin() + 1, Evidence{core_location(core), join(frames, "\n"),
                                                      fmt::format("the crashing thread {} (frames in the model .so)", thread->tid)});
   f.evidence.insert(f.evidence.begin() + 2,
@@ -96,7 +104,9 @@ class CxxRuntimeConflict final : public BasicCheck {
       });
       if (links_libstdcxx || so.cxx_runtime_symbol_count == 0) continue;
 
-      Finding f = new_finding(Severity::warning, 0.85);
+      // A latent hazard that stops the model at load outranks every warning: nothing else in the
+      // package matters if it cannot be created.
+      Finding f = new_finding(Severity::error, 0.85);
       f.subject = "model so " + model.name;
       const std::string compiler = model.wrapper ? first_word(model.wrapper->link_cmd) : "";
       f.title = "The model .so carries its own copy of the C++ runtime (libstdc++ linked statically)";
@@ -118,16 +128,20 @@ class CxxRuntimeConflict final : public BasicCheck {
       for (const auto& comment : so.comments)
         f.evidence.push_back(Evidence{so.where, comment, "the compiler that built it (.comment)"});
       if (model.wrapper && !model.wrapper->link_cmd.empty())
-        f.evidence.push_back(Evidence{wrapper_at(*model.wrapper, model.wrapper->link_cmd_line), compiler + " ... -shared ...",
-                                      "the link command recorded in the wrapper"});
+        f.evidence.push_back(quote_wrapper(*model.wrapper, model.wrapper->link_cmd_line,
+                                           fmt::format("the link command recorded in the wrapper: the compiler is `{}`", compiler)));
       for (const auto& core : c.cores) add_crash(f, core, model);
+      // A bare model .so (no zip entry) is read where it lies.
+      const bool bare = so.where.entry.empty();
       f.next_steps = {
-          {"re-package with the compiler whose libstdc++ the process uses, which links it dynamically",
-           "CXX=/usr/bin/g++ python <your export script>"},
-          {"confirm the .so needs libstdc++.so.6 (run on the new package)",
-           fmt::format("d=$(mktemp -d) && unzip -q '{}' '{}' -d \"$d\" && readelf -d \"$d/{}\" | grep NEEDED",
-                       so.where.artifact, so.where.entry, so.where.entry)},
-          {"check the new package: this finding should be gone", "aoti-analyze new_model.pt2"}};
+          repackage_step(c, bare ? "re-compile with the compiler whose libstdc++ the process uses, which links it dynamically"
+                                 : "re-package with the compiler whose libstdc++ the process uses, which links it dynamically",
+                         "CXX=/usr/bin/g++"),
+          {"see the libraries this .so needs: libstdc++.so.6 is missing from the list (a rebuilt one has it)",
+           bare ? fmt::format("readelf -d {} | grep NEEDED", shell_quote(so.where.artifact))
+                : fmt::format("d=$(mktemp -d) && unzip -q {} {} -d \"$d\" && readelf -d \"$d\"/{} | grep NEEDED",
+                              shell_quote(so.where.artifact), shell_quote(so.where.entry), shell_quote(so.where.entry))},
+          {"after rebuilding in place, run this analysis again: this finding should be gone", reanalyze_command(c, "")}};
       out.push_back(std::move(f));
     }
     return out;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "checks/checks.hpp"
+#include "checks/failure_support.hpp"
 #include "checks/support.hpp"
 
 namespace aoti::checks {
@@ -53,8 +54,8 @@ class DataDependentGuard final : public BasicCheck {
       for (std::size_t i = 0; i < e.detail.size(); ++i)
         if (const auto start = e.detail[i].find_first_not_of(' ');
             start != std::string::npos && e.detail[i].compare(start, 10, "Caused by:") == 0) {
-          f.evidence.push_back(Evidence{Location{e.where.artifact, "", e.where.line + 1 + static_cast<int>(i)},
-                                        e.detail[i].substr(start), "where the guard was raised"});
+          f.evidence.push_back(failures::line_evidence(e, e.where.line + 1 + static_cast<int>(i), e.detail[i].substr(start),
+                                                       "where the guard was raised"));
           break;
         }
       // The user's frame the log names (a traceback's, or draft_export's user stacktrace).
@@ -62,11 +63,10 @@ class DataDependentGuard final : public BasicCheck {
         const auto& frame = e.frames[static_cast<std::size_t>(e.user_frame)];
         f.message += fmt::format(" It was raised from your code at {}:{}{}.", frame.file, frame.line,
                                  frame.code.empty() ? "" : fmt::format(": `{}`", frame.code));
-        f.evidence.push_back(Evidence{Location{e.where.artifact, "", frame.log_line}, frame.text, "the user frame"});
-        if (!frame.code.empty())
-          f.evidence.push_back(Evidence{Location{e.where.artifact, "", frame.log_line + 1}, frame.code, "the user line"});
+        f.evidence.push_back(failures::line_evidence(e, frame.log_line, frame.text, "the user frame"));
+        if (!frame.code.empty()) f.evidence.push_back(failures::line_evidence(e, frame.log_line + 1, frame.code, "the user line"));
       }
-      f.next_steps = {{"find the line with the trace", "TORCH_LOGS=\"+dynamic\" TORCH_TRACE=/tmp/trace python <your script>"},
+      f.next_steps = {rerun_step(c, "find the line with the trace", "TORCH_LOGS=\"+dynamic\" TORCH_TRACE=/tmp/trace"),
                       {"replace the branch by torch._check(...) on the value's range", ""}};
       out.push_back(std::move(f));
     }

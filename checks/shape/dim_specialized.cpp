@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "checks/checks.hpp"
+#include "checks/failure_support.hpp"
 #include "checks/support.hpp"
 
 namespace aoti::checks {
@@ -82,9 +83,9 @@ class DimSpecialized final : public BasicCheck {
             if (e.detail[i].find("Not all values of " + dim + " ") != std::string::npos ||
                 e.detail[i].find("You marked " + dim + " ") != std::string::npos) {
               const auto start = e.detail[i].find_first_not_of(' ');
-              f.evidence.push_back(Evidence{Location{e.where.artifact, "", e.where.line + 1 + static_cast<int>(i)},
-                                            e.detail[i].substr(start == std::string::npos ? 0 : start),
-                                            "why export refused the dynamic dim"});
+              f.evidence.push_back(failures::line_evidence(e, e.where.line + 1 + static_cast<int>(i),
+                                                           e.detail[i].substr(start == std::string::npos ? 0 : start),
+                                                           "why export refused the dynamic dim"));
               break;
             }
     }
@@ -109,10 +110,9 @@ class DimSpecialized final : public BasicCheck {
       if (model.wrapper)
         for (const auto& check : model.wrapper->input_checks)
           if (check.kind == InputCheckKind::dim_equal && std::to_string(check.value) == value)
-            f.evidence.push_back(Evidence{wrapper_at(*model.wrapper, check.line),
-                                          fmt::format("if ({} != {}_size[{}])", check.value, check.input_name, check.dim),
+            f.evidence.push_back(quote_wrapper(*model.wrapper, check.line,
                                           fmt::format("the package is static in dim {} of `{}` (= {})", check.dim,
-                                                      check.input_name, check.value)});
+                                                      check.input_name, check.value)));
       for (const auto& node : model.extern_nodes) {
         ops.push_back(node.target);
         f.evidence.push_back(Evidence{model.extern_nodes_where, node.target,
@@ -124,15 +124,15 @@ class DimSpecialized final : public BasicCheck {
     f.chain.push_back(fmt::format("guard {} == {}", s.trace ? s.trace->symbol : dim, value));
     f.chain.push_back(s.export_failed ? "export refused" : "static package");
     f.next_steps = {
-        {"print the guard and the user line that specialized it", "TORCH_LOGS=\"+dynamic\" python <your script>"},
+        rerun_step(c, "print the guard and the user line that specialized it", "TORCH_LOGS=\"+dynamic\""),
         {"list every specialization with its frame: call `torch.export.draft_export` where you call `export`",
-         "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)"}};
+         "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)", "python"}};
     for (const auto& op : ops)
       f.next_steps.push_back(
           {fmt::format("make the meta / fake kernel of `{}` SymInt-aware: `x.sym_size(0)` instead of `x.size(0)`, "
                        "`at::empty_symint` instead of `at::empty` (C++), no `int(...)` on sizes (Python); then "
-                       "give its sources to the analyzer", op),
-           "aoti-analyze model.pt2 <op sources>"});
+                       "give its sources (OP_SOURCES: the folder of its .cpp / .py files) to the analyzer", op),
+           reanalyze_command(c, "\"$OP_SOURCES\"")});
     return f;
   }
 };

@@ -83,21 +83,18 @@ class InputChecksOff final : public BasicCheck {
                                       env.empty() ? "AOTI_RUNTIME_CHECK_INPUTS not in the environment"
                                                   : "AOTI_RUNTIME_CHECK_INPUTS=" + env,
                                       fmt::format("the crashed process's environment (pid {})", core->pid)});
-      f.evidence.push_back(Evidence{wrapper_at(w, w.gate_line), "if (!_check_aoti_runtime_check_inputs_env()) return;",
-                                    "the input checks are skipped unless the variable is set"});
+      f.evidence.push_back(quote_wrapper(w, w.gate_line, "the input checks are skipped unless the variable is set"));
       for (const auto& check : w.input_checks) {
         if (check.kind != InputCheckKind::dim_max && check.kind != InputCheckKind::device_type) continue;
-        f.evidence.push_back(Evidence{wrapper_at(w, check.line),
-                                      fmt::format("input {} `{}`: {}", check.input_index, check.input_name,
-                                                  input_contract(w, check.input_index)),
-                                      "the contract these checks enforce"});
+        f.evidence.push_back(quote_wrapper(w, check.line,
+                                           fmt::format("one of the checks of input {} {}, whose contract is {}",
+                                                       check.input_index, input_display(w, check.input_name), input_contract(w, check.input_index))));
         break;
       }
-      f.next_steps = {{"validate every input before the run", "AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"}};
+      f.next_steps = {rerun_step(c, "validate every input before the run", "AOTI_RUNTIME_CHECK_INPUTS=1")};
       if (failed)
         f.next_steps.push_back(
-            {"and make a CUDA failure synchronous and reproducible",
-             "AOTI_RUNTIME_CHECK_INPUTS=1 CUDA_LAUNCH_BLOCKING=1 PYTORCH_NO_CUDA_MEMORY_CACHING=1 python <your script>"});
+            rerun_step(c, "and make a CUDA failure synchronous and reproducible", "AOTI_RUNTIME_CHECK_INPUTS=1 CUDA_LAUNCH_BLOCKING=1 PYTORCH_NO_CUDA_MEMORY_CACHING=1"));
       out.push_back(std::move(f));
     }
     for (const auto& e : c.log_events)

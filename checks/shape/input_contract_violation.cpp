@@ -34,7 +34,7 @@ class InputContractViolation final : public BasicCheck {
     std::string symbol;
     if (w && e.input_index >= 0 && static_cast<std::size_t>(e.input_index) < w->inputs.size()) {
       const std::string& name = w->inputs[static_cast<std::size_t>(e.input_index)].name;
-      input = fmt::format("input {} (`{}`)", e.input_index, name);
+      input = fmt::format("input {} {}", e.input_index, input_display(*w, name));
       for (const auto& b : w->bindings)
         if (b.input == name && b.dim == e.dim && !b.is_stride) symbol = b.symbol;
     }
@@ -52,22 +52,24 @@ class InputContractViolation final : public BasicCheck {
                               large ? "<=" : ">=", e.expected);
       f.next_steps = {
           {fmt::format("re-export with a range for dim {} of {} that covers {}, then re-package", e.dim, input, e.actual),
-           large ? fmt::format("dynamic_shapes = {{\"x\": {{{}: torch.export.Dim(\"batch\", min={}, max={})}}}}", e.dim,
-                               lower_bound(*w, e), e.actual)
-                 : fmt::format("dynamic_shapes = {{\"x\": {{{}: torch.export.Dim(\"batch\", min={})}}}}", e.dim, e.actual)},
+           dynamic_shapes_text(*w, e.input_index, e.dim,
+                               large ? fmt::format("torch.export.Dim(\"{}\", min={}, max={})", dim_name_or(*w, e.input_index, e.dim, "batch"),
+                                                   lower_bound(*w, e), e.actual)
+                                     : fmt::format("torch.export.Dim(\"{}\", min={})", dim_name_or(*w, e.input_index, e.dim, "batch"), e.actual)),
+           "python"},
           {fmt::format("or split / pad the request so dim {} stays {}", e.dim, range.empty() ? "in range" : range), ""}};
     } else if (e.problem == "unmatched dim value") {
       f.title = fmt::format("{} dim {} is {}, but the package was compiled for exactly {}", input, e.dim, e.actual, e.expected);
       f.message = fmt::format("Dim {} of {} is static in the package (= {}); the run passed {}.", e.dim, input,
                               e.expected, e.actual);
       f.next_steps = {{fmt::format("if dim {} varies, export it as dynamic, then re-package", e.dim),
-                       fmt::format("dynamic_shapes = {{\"x\": {{{}: torch.export.Dim.DYNAMIC}}}}", e.dim)}};
+                       dynamic_shapes_text(*w, e.input_index, e.dim, "torch.export.Dim.DYNAMIC"), "python"}};
     } else if (e.problem == "unmatched dtype") {
       const std::string want = dtype_name_of_code(e.expected), got = dtype_name_of_code(e.actual);
       f.title = fmt::format("{} is {}, but the package was compiled for {}", input, got, want);
       f.message = fmt::format("The input check compares dtype codes: expected {} ({}), got {} ({}).", e.expected,
                               want, e.actual, got);
-      f.next_steps = {{"cast before the call", fmt::format("x = x.to(torch.{})", want)},
+      f.next_steps = {{"cast before the call", fmt::format("x = x.to(torch.{})", want), "python"},
                       {fmt::format("or export and package a {} variant of the model", got), ""}};
     } else if (e.problem == "unmatched stride value") {
       f.title = fmt::format("{} has stride {} in dim {}, expected {}: it is not laid out as compiled", input,
@@ -75,7 +77,7 @@ class InputContractViolation final : public BasicCheck {
       f.message = fmt::format("The package was compiled for a contiguous layout (stride {} in dim {}); the run passed "
                               "a tensor with stride {} there, e.g. a transposed or sliced view.",
                               e.expected, e.dim, e.actual);
-      f.next_steps = {{"pass a contiguous tensor", "x = x.contiguous()"}};
+      f.next_steps = {{"pass a contiguous tensor", "x = x.contiguous()", "python"}};
     } else {
       f.title = fmt::format("{} was refused by the input check: {}", input, e.problem);
       f.message = fmt::format("expected {}, got {}", e.expected, e.actual);
@@ -87,8 +89,8 @@ class InputContractViolation final : public BasicCheck {
       for (const auto& check : w->input_checks) {
         if (check.input_index != e.input_index) continue;
         if (check.kind != kind_of(e.problem) || (check.kind != InputCheckKind::dtype && check.dim != e.dim)) continue;
-        f.evidence.push_back(Evidence{wrapper_at(*w, check.line), check_text(check),
-                                      fmt::format("the package's contract for {}: {}", input, input_contract(*w, e.input_index))});
+        f.evidence.push_back(quote_wrapper(*w, check.line,
+                                           fmt::format("the package's contract for {}: {}", input, input_contract(*w, e.input_index))));
       }
     }
     return f;
@@ -109,18 +111,6 @@ class InputContractViolation final : public BasicCheck {
     for (const auto& check : w.input_checks)
       if (check.input_index == e.input_index && check.dim == e.dim && check.kind == InputCheckKind::dim_min) return check.value;
     return 0;
-  }
-
-  static std::string check_text(const InputCheck& check) {
-    switch (check.kind) {
-      case InputCheckKind::dim_min: return fmt::format("if ({}_size[{}] < {})", check.input_name, check.dim, check.value);
-      case InputCheckKind::dim_max: return fmt::format("if ({}_size[{}] > {})", check.input_name, check.dim, check.value);
-      case InputCheckKind::dim_equal: return fmt::format("if ({} != {}_size[{}])", check.value, check.input_name, check.dim);
-      case InputCheckKind::stride_equal: return fmt::format("if ({} != {}_stride[{}])", check.value, check.input_name, check.dim);
-      case InputCheckKind::dtype: return fmt::format("expected dtype {} ({})", check.value, check.label);
-      case InputCheckKind::device_type: return fmt::format("expected device type {} ({})", check.value, check.label);
-    }
-    return "";
   }
 };
 

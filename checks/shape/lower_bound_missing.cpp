@@ -42,7 +42,7 @@ class LowerBoundMissing final : public BasicCheck {
                   low = check.value, low_line = check.line;
               // A minimum the package checks only with AOTI_RUNTIME_CHECK_INPUTS=1 does not stop an empty input.
               if (low && *low >= 2 && !w.checks_gated_by_env) continue;
-              out.push_back(report(w, kernel, assertion, call, b, low, low_line, trace_range(c, static_cast<int>(m), b.symbol)));
+              out.push_back(report(c, w, kernel, assertion, call, b, low, low_line, trace_range(c, static_cast<int>(m), b.symbol)));
             }
           }
         }
@@ -60,7 +60,7 @@ class LowerBoundMissing final : public BasicCheck {
     return "";
   }
 
-  Finding report(const WrapperFacts& w, const TritonKernel& kernel, const TritonAssert& assertion,
+  Finding report(const Case& c, const WrapperFacts& w, const TritonKernel& kernel, const TritonAssert& assertion,
                  const KernelCall& call, const SymbolBinding& b, std::optional<std::int64_t> low, int low_line,
                  const std::string& range) const {
     Finding f = new_finding(Severity::warning, 0.7);
@@ -76,23 +76,24 @@ class LowerBoundMissing final : public BasicCheck {
                                   : fmt::format("accepts sizes down to {}.", *low),
         assertion.bound);
     f.why = "Empty and size-1 inputs are the edge cases export samples rarely cover; a missing lower-bound guard "
-            "turns them into a device-side assert in production.";
-    f.evidence.push_back(Evidence{wrapper_at(w, assertion.line),
-                                  fmt::format("tl.device_assert({}, \"{}\")", assertion.condition, assertion.message),
-                                  fmt::format("in `{}`", kernel.name)});
-    f.evidence.push_back(Evidence{wrapper_at(w, call.line), fmt::format("call_{}({})", kernel.name, join(call.args)),
-                                  fmt::format("`{}` is launched with `{}`", assertion.bound, b.symbol)});
-    f.evidence.push_back(Evidence{wrapper_at(w, b.line), fmt::format("int64_t {} = {}_size[{}];", b.symbol, b.input, b.dim),
-                                  fmt::format("dim {} of `{}`", b.dim, b.input)});
+            "turns them into a failed index assert in production.";
+    // A C++ kernel's assert is in its own file (<hash>.kernel.cpp): kernel_at says where.
+    f.evidence.push_back(quote_kernel(w, kernel, assertion.line, assertion.text,
+                                      fmt::format("index out of bounds: {}", assertion.message), fmt::format("in `{}`", kernel.name)));
+    f.evidence.push_back(quote_wrapper(w, call.line, fmt::format("`{}` is launched with `{}`", assertion.bound, b.symbol)));
+    f.evidence.push_back(quote_wrapper(w, b.line, fmt::format("dim {} of `{}`", b.dim, b.input)));
     if (low)
-      f.evidence.push_back(Evidence{wrapper_at(w, low_line), fmt::format("if ({}_size[{}] < {})", b.input, b.dim, *low),
-                                    w.checks_gated_by_env ? "the lower bound, checked only with AOTI_RUNTIME_CHECK_INPUTS=1"
-                                                          : "the only lower bound the package checks"});
+      f.evidence.push_back(quote_wrapper(w, low_line,
+                                         w.checks_gated_by_env ? "the lower bound, checked only with AOTI_RUNTIME_CHECK_INPUTS=1"
+                                                               : "the only lower bound the package checks"));
     f.chain = {fmt::format("input {} dim {} may be {}", b.input, b.dim, low && *low < 2 ? std::to_string(*low) : "0"),
                fmt::format("{} = {}", assertion.bound, b.symbol), fmt::format("assert {}", assertion.message)};
     f.next_steps = {{"export with a lower bound, so the input checks refuse empty inputs",
-                     fmt::format("dynamic_shapes = {{\"x\": {{{}: torch.export.Dim(\"n\", min=2)}}}}", b.dim)},
-                    {"or return early on empty inputs before calling the model", "if x.shape[0] == 0: return empty_result"},
+                     dynamic_shapes_text(w, input_index_of(w, b.input), b.dim,
+                                         fmt::format("torch.export.Dim(\"{}\", min=2)", dim_name_or(w, input_index_of(w, b.input), b.dim, "n"))),
+                     "python"},
+                    {"or return early on empty inputs before calling the model",
+                     fmt::format("if x.shape[{}] == 0:\n    return empty_result", b.dim), "python"},
                     {"and export with sample sizes 0, 1 and the maximum", ""}};
     return f;
   }

@@ -1,11 +1,15 @@
-// triton.index-out-of-bounds: `index out of bounds: 0 <= tmpN < X` traced from the assert text to the
-// kernel, its launch, the wrapper symbol or constant behind the bound, and the input the index came from.
+// triton.index-out-of-bounds: an index assert that fired — a Triton `tl.device_assert` or a C++
+// kernel's `AOTI_TORCH_CHECK`, in every form torch's `indirect_assert` writes (both sides, lower
+// only, upper only; the bound a literal, a kernel parameter or an expression of them) — traced from
+// its text to the kernel, its launch, the wrapper symbol or constant behind the bound, and the input
+// the index came from.
 #include <algorithm>
 #include <cctype>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "analyzer/core/index_assert.hpp"
 #include "checks/checks.hpp"
 #include "checks/support.hpp"
 
@@ -13,48 +17,104 @@ namespace aoti::checks {
 namespace {
 using namespace aoti::core;
 
+bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
 // The `tmpN` names an expression mentions, in order.
 std::vector<std::string> temporaries_in(std::string_view expr) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i + 3 < expr.size(); ++i) {
-    if (expr.compare(i, 3, "tmp") != 0 || (i > 0 && (std::isalnum(static_cast<unsigned char>(expr[i - 1])) || expr[i - 1] == '_')))
-      continue;
+    if (expr.compare(i, 3, "tmp") != 0 || (i > 0 && is_ident(expr[i - 1]))) continue;
     std::size_t end = i + 3;
     while (end < expr.size() && std::isdigit(static_cast<unsigned char>(expr[end]))) ++end;
-    if (end > i + 3) out.emplace_back(expr.substr(i, end - i));
+    if (end > i + 3 && (end == expr.size() || !is_ident(expr[end]))) out.emplace_back(expr.substr(i, end - i));
     i = end;
   }
   return out;
 }
 
-bool mentions(std::string_view expr, std::string_view name) {
-  for (std::size_t at = expr.find(name); at != std::string_view::npos; at = expr.find(name, at + 1)) {
-    const std::size_t end = at + name.size();
-    const bool left_ok = at == 0 || !(std::isalnum(static_cast<unsigned char>(expr[at - 1])) || expr[at - 1] == '_');
-    const bool right_ok = end >= expr.size() || !(std::isalnum(static_cast<unsigned char>(expr[end])) || expr[end] == '_');
-    if (left_ok && right_ok) return true;
-  }
-  return false;
-}
-
-// The loads the index value is computed from: follow tmp assignments back to tl.load.
-std::vector<const TritonLoad*> index_sources(const TritonKernel& kernel, const std::string& index_var) {
-  std::vector<const TritonLoad*> out;
-  std::set<std::string> seen;
-  std::vector<std::string> work{index_var};
-  while (!work.empty() && seen.size() < 256) {
-    const std::string var = work.back();
-    work.pop_back();
-    if (!seen.insert(var).second) continue;
-    const auto load = std::find_if(kernel.loads.begin(), kernel.loads.end(), [&](const TritonLoad& l) { return l.var == var; });
-    if (load != kernel.loads.end()) {
-      out.push_back(&*load);
+// The identifiers of an expression, once each, in order: `1 + ks0` -> ks0; `ks0*ks1` -> ks0, ks1.
+std::vector<std::string> identifiers_in(std::string_view expr) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < expr.size();) {
+    if (!is_ident(expr[i]) || std::isdigit(static_cast<unsigned char>(expr[i]))) {
+      // Skip numbers whole, suffixes included (`1000L`).
+      while (i < expr.size() && is_ident(expr[i])) ++i;
+      if (i < expr.size() && !is_ident(expr[i])) ++i;
       continue;
     }
-    if (auto it = kernel.assignments.find(var); it != kernel.assignments.end())
-      for (auto& t : temporaries_in(it->second)) work.push_back(t);
+    std::size_t end = i;
+    while (end < expr.size() && is_ident(expr[end])) ++end;
+    std::string name(expr.substr(i, end - i));
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
+    i = end;
   }
   return out;
+}
+
+// The load that defines `var` in `scope` (C++ kernels reuse tmp names in each loop nest).
+const TritonLoad* load_of(const TritonKernel& kernel, const std::string& var, int scope) {
+  const auto load = std::find_if(kernel.loads.begin(), kernel.loads.end(), [&](const TritonLoad& l) {
+    return !l.is_store && l.var == var && l.scope == scope;
+  });
+  return load == kernel.loads.end() ? nullptr : &*load;
+}
+
+// `var` and every temporary it is computed from, following assignments and stopping at loads.
+std::set<std::string> derivation(const TritonKernel& kernel, const std::string& var, int scope) {
+  std::set<std::string> seen;
+  std::vector<std::string> work{var};
+  while (!work.empty() && seen.size() < 256) {
+    const std::string next = work.back();
+    work.pop_back();
+    if (!seen.insert(next).second || load_of(kernel, next, scope)) continue;
+    if (auto it = kernel.assignments.find(scoped_name(next, scope)); it != kernel.assignments.end())
+      for (auto& t : temporaries_in(it->second)) work.push_back(t);
+  }
+  return seen;
+}
+
+// The loads the index value is computed from.
+std::vector<const TritonLoad*> index_sources(const TritonKernel& kernel, const std::string& index_var, int scope) {
+  std::vector<const TritonLoad*> out;
+  for (const auto& var : derivation(kernel, index_var, scope))
+    if (const TritonLoad* load = load_of(kernel, var, scope)) out.push_back(load);
+  std::sort(out.begin(), out.end(), [](const TritonLoad* a, const TritonLoad* b) { return a->line < b->line; });
+  return out;
+}
+
+// The accesses whose address is computed from the index: the table it indexes. One per pointer:
+// the first after the assert (a C++ kernel repeats its body for a vector tail).
+std::vector<const TritonLoad*> indexed_accesses(const TritonKernel& kernel, const TritonAssert& assertion) {
+  const int scope = assertion.scope;
+  const auto index = derivation(kernel, assertion.index_var, scope);
+  std::vector<const TritonLoad*> out;
+  for (const auto& access : kernel.loads) {
+    if (access.scope != scope) continue;
+    bool addressed = false;
+    for (const auto& t : temporaries_in(access.offset)) {
+      for (const auto& d : derivation(kernel, t, scope))
+        addressed = addressed || (index.count(d) > 0 && !load_of(kernel, d, scope));
+      addressed = addressed || t == assertion.index_var;
+    }
+    if (!addressed) continue;
+    const auto same = std::find_if(out.begin(), out.end(), [&](const TritonLoad* a) {
+      return a->pointer == access.pointer && a->is_store == access.is_store;
+    });
+    if (same == out.end())
+      out.push_back(&access);
+    else if ((*same)->line < assertion.line && access.line >= assertion.line)
+      *same = &access;
+  }
+  return out;
+}
+
+// `(const int64_t*)(arg1_1.data_ptr())` -> "arg1_1": the tensor a C++ launch passes; others as written.
+std::string argument_name(std::string_view arg) {
+  const auto at = arg.find(".data_ptr()");
+  if (at == std::string_view::npos) return std::string(arg);
+  std::size_t begin = at;
+  while (begin > 0 && is_ident(arg[begin - 1])) --begin;
+  return std::string(arg.substr(begin, at - begin));
 }
 
 // The argument a kernel parameter received at its launch.
@@ -62,14 +122,27 @@ std::string argument_for(const TritonKernel& kernel, const KernelCall& call, std
   const auto it = std::find(kernel.params.begin(), kernel.params.end(), param);
   if (it == kernel.params.end()) return "";
   const auto position = static_cast<std::size_t>(it - kernel.params.begin());
-  return position < call.args.size() ? call.args[position] : "";
+  return position < call.args.size() ? argument_name(call.args[position]) : "";
+}
+
+std::string_view base_name(std::string_view path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+bool is_cpp(const TritonKernel& kernel) { return kernel.language == KernelLanguage::cpp; }
+std::string_view language_of(const TritonKernel& kernel) { return is_cpp(kernel) ? "C++" : "Triton"; }
+
+std::string index_phrase(const TritonLoad& load, const std::string& index_var) {
+  return load.var == index_var ? "is loaded from" : fmt::format("is computed from `{}`, loaded from", load.var);
 }
 
 class IndexOutOfBounds final : public BasicCheck {
  public:
   IndexOutOfBounds()
       : BasicCheck("triton.index-out-of-bounds",
-                   "A Triton device assert `index out of bounds`, traced to kernel, bound and input") {}
+                   "An index assert (Triton device assert or C++ kernel check) `index out of bounds`, traced to "
+                   "kernel, bound and input") {}
 
   std::vector<Finding> run(const Case& c) const override {
     std::vector<Finding> out;
@@ -78,19 +151,111 @@ class IndexOutOfBounds final : public BasicCheck {
       const ModelFacts* model = model_of(c, e);
       const TritonKernel* kernel = nullptr;
       const TritonAssert* assertion = nullptr;
+      int same_text = 0;
+      bool by_line = false;
       if (model && model->wrapper)
         for (const auto& k : model->wrapper->kernels)
-          for (const auto& a : k.asserts)
-            if (a.message == e.subject && !kernel) kernel = &k, assertion = &a;
-      out.push_back(kernel ? traced(c, e, *model, *kernel, *assertion) : untraced(c, e));
+          for (const auto& a : k.asserts) {
+            if (a.message != e.subject) continue;
+            ++same_text;
+            // A C++ check's error names its kernel, and the file and line of the check.
+            if (!e.kernel.empty() && e.kernel != k.name) continue;
+            const bool at_line = e.source_line == a.line && !k.source.artifact.empty() &&
+                                 base_name(e.source_file) == base_name(k.source.entry.empty() ? k.source.artifact : k.source.entry);
+            if (!kernel || (at_line && !by_line)) kernel = &k, assertion = &a, by_line = at_line;
+          }
+      out.push_back(kernel ? traced(c, e, *model, *kernel, *assertion, same_text, by_line) : untraced(c, e));
     }
     return out;
   }
 
  private:
+  // What the upper bound is: a literal (and the table dim it equals), a kernel parameter traced to
+  // its launch argument, symbol and input dim, or an expression of those. Appends the evidence.
+  std::string trace_bound(const WrapperFacts& w, const TritonKernel& kernel, const KernelCall* call,
+                          const std::vector<const TritonLoad*>& accesses, const std::string& bound,
+                          std::vector<Evidence>& evidence) const {
+    if (auto literal = integer_literal(bound)) {
+      std::string text = fmt::format("the literal {} (a size fixed at compile time)", *literal);
+      // The index addresses a table: the table's dims say which one the bound is.
+      for (const TritonLoad* access : accesses) {
+        const std::string arg = call ? argument_for(kernel, *call, access->pointer) : "";
+        if (arg.empty()) continue;
+        for (const auto& constant : w.constants) {
+          if (constant.name != arg) continue;
+          const auto dim = std::find(constant.shape.begin(), constant.shape.end(), *literal);
+          if (dim == constant.shape.end()) continue;
+          const std::string fqn = constant.original_fqn.empty() ? constant.name : constant.original_fqn;
+          text = fmt::format("{} = dim {} of constant `{}` {} (the table the index addresses)", *literal,
+                             dim - constant.shape.begin(), fqn, shape_text(constant.shape));
+          const int shape_line = wrapper_line_with(w, constant.line, fmt::format("constants_info_[{}].shape", constant.index));
+          evidence.push_back(quote_wrapper(w, shape_line ? shape_line : constant.line,
+                                           fmt::format("constant `{}` (`{}`): dim {} has {} entries, valid indices are 0..{}",
+                                                       constant.name, fqn, dim - constant.shape.begin(), *literal, *literal - 1)));
+          return text;
+        }
+      }
+      return text;
+    }
+
+    // Each kernel parameter (or wrapper symbol) the bound is written with, traced.
+    const auto names = identifiers_in(bound);
+    const bool single = names.size() == 1 && bound == names.front();
+    std::vector<std::string> parts;
+    for (const auto& name : names) {
+      const bool param = std::find(kernel.params.begin(), kernel.params.end(), name) != kernel.params.end();
+      std::string symbol = name;
+      std::string part;
+      if (param) {
+        const std::string arg = call ? argument_for(kernel, *call, name) : "";
+        if (arg.empty()) {
+          parts.push_back(fmt::format("`{}` is a kernel parameter (its launch is not in the wrapper)", name));
+          continue;
+        }
+        if (auto value = integer_literal(arg)) {
+          parts.push_back(fmt::format("`{}` is {} at the launch", name, *value));
+          continue;
+        }
+        part = fmt::format("`{}` is bound at the launch to `{}`", name, arg);
+        symbol = arg;
+      }
+      bool bound_to_input = false;
+      for (const auto& b : w.bindings) {
+        if (b.symbol != symbol) continue;
+        const int input = input_index_of(w, b.input);
+        const std::string range = input >= 0 ? dim_contract(w, input, b.dim) : "";
+        part += fmt::format("{}{} {} of model input `{}`{}", part.empty() ? fmt::format("`{}` is ", name) : " = ",
+                            b.is_stride ? "stride" : "size", b.dim, b.input,
+                            range.empty() ? "" : fmt::format(" (declared {})", range));
+        evidence.push_back(quote_wrapper(w, b.line,
+                                    single ? fmt::format("`{}` is dim {} of `{}`; an empty tensor makes it 0 and every "
+                                                         "index out of bounds", b.symbol, b.dim, b.input)
+                                           : fmt::format("`{}` is dim {} of `{}`, one of the sizes the bound `{}` is "
+                                                         "computed from", b.symbol, b.dim, b.input, bound)));
+        bound_to_input = true;
+        break;
+      }
+      if (!part.empty() || bound_to_input) parts.push_back(std::move(part));
+    }
+    if (parts.empty())
+      return single ? "a name that is neither one of the kernel's parameters nor a wrapper symbol"
+                    : "an expression with no kernel parameter or wrapper symbol in it";
+    if (single)
+      return fmt::format("{}: {}",
+                         std::find(kernel.params.begin(), kernel.params.end(), bound) != kernel.params.end()
+                             ? "a kernel parameter"
+                             : "a wrapper symbol",
+                         parts.front());
+    return fmt::format("an expression of sizes: {}", join(parts, "; "));
+  }
+
   Finding traced(const Case& c, const LogEvent& e, const ModelFacts& model, const TritonKernel& kernel,
-                 const TritonAssert& assertion) const {
+                 const TritonAssert& assertion, int same_text, bool by_line) const {
     const WrapperFacts& w = *model.wrapper;
+    const auto form = parse_index_assert(assertion.message);
+    const bool cpp = is_cpp(kernel);
+    const std::string condition = form ? condition_text(*form) : assertion.message;
+    const std::string& var = assertion.index_var;
     Finding f = new_finding(Severity::error, 0.95);
     f.explains_failure = true;
     f.subject = fmt::format("kernel {} {}", kernel.name, assertion.message);
@@ -99,86 +264,81 @@ class IndexOutOfBounds final : public BasicCheck {
     for (const auto& k : w.kernel_calls)
       if (k.kernel == kernel.name) call = &k;
 
-    // Where the index values come from.
-    std::string index_from;
     std::vector<Evidence> evidence;
-    evidence.push_back(event_evidence(e, "the device assert that fired"));
-    evidence.push_back(Evidence{wrapper_at(w, assertion.line),
-                                fmt::format("tl.device_assert({}, \"{}\")", assertion.condition, assertion.message),
-                                fmt::format("the only assert with this text: it is in kernel `{}`", kernel.name)});
-    std::string index_input;
-    for (const TritonLoad* load : index_sources(kernel, assertion.index_var)) {
+    evidence.push_back(event_evidence(e, cpp ? "the index check that failed" : "the device assert that fired"));
+    const std::string where_note =
+        same_text <= 1 ? fmt::format("the only assert with this text: it is in kernel `{}`", kernel.name)
+        : by_line ? fmt::format("{} asserts have this text; the error names this kernel and line", same_text)
+        : !e.kernel.empty()
+            ? fmt::format("{} asserts have this text; the error names kernel `{}`", same_text, kernel.name)
+            : fmt::format("{} asserts have this text; the first is in kernel `{}`", same_text, kernel.name);
+    evidence.push_back(quote_kernel(w, kernel, assertion.line, assertion.text,
+                                   fmt::format("{}({}, \"{}\")", cpp ? "AOTI_TORCH_CHECK" : "tl.device_assert",
+                                               assertion.condition, assertion.message),
+                                   where_note));
+
+    // Where the index values come from.
+    std::string index_input, index_from;
+    const auto sources = var.empty() ? std::vector<const TritonLoad*>{} : index_sources(kernel, var, assertion.scope);
+    for (const TritonLoad* load : sources) {
       const std::string arg = call ? argument_for(kernel, *call, load->pointer) : "";
       const int input = arg.empty() ? -1 : input_index_of(w, arg);
-      evidence.push_back(Evidence{wrapper_at(w, load->line),
-                                  fmt::format("{} = tl.load({} + ({}))", load->var, load->pointer, load->offset),
-                                  fmt::format("`{}` {} `{}`{}", assertion.index_var,
-                                              load->var == assertion.index_var
-                                                  ? "is loaded from"
-                                                  : fmt::format("is computed from `{}`, loaded from", load->var),
-                                              load->pointer,
-                                              arg.empty() ? ""
-                                                          : fmt::format(", which the launch binds to `{}`{}", arg,
-                                                                        input >= 0 ? fmt::format(" (model input {})", input)
-                                                                                   : ""))});
+      evidence.push_back(quote_kernel(
+          w, kernel, load->line, load->text, fmt::format("{} = {} + ({})", load->var, load->pointer, load->offset),
+          fmt::format("`{}` {} `{}`{}", var, index_phrase(*load, var), load->pointer,
+                      arg.empty() ? ""
+                                  : fmt::format(", which the launch binds to `{}`{}", arg,
+                                                input >= 0 ? fmt::format(" (model input {})", input) : ""))));
       if (input >= 0 && index_input.empty()) {
         index_input = arg;
-        index_from = fmt::format("the values of model input {} (`{}`)", input, arg);
+        index_from = fmt::format("the values of model input {} {}", input, input_display(w, arg));
       } else if (index_from.empty() && !arg.empty()) {
         index_from = fmt::format("the values of `{}`", arg);
       }
     }
 
-    // What the bound is.
-    std::string bound_text;
-    if (auto literal = integer_literal(assertion.bound)) {
-      bound_text = fmt::format("the literal {} (a size fixed at compile time)", *literal);
-      // The index is used to address a table: the table's dims say which one the bound is.
-      for (const auto& load : kernel.loads) {
-        if (!mentions(load.offset, assertion.index_var)) continue;
-        const std::string arg = call ? argument_for(kernel, *call, load.pointer) : "";
-        for (const auto& constant : w.constants) {
-          if (constant.name != arg) continue;
-          const auto dim = std::find(constant.shape.begin(), constant.shape.end(), *literal);
-          if (dim == constant.shape.end()) continue;
-          const std::string fqn = constant.original_fqn.empty() ? constant.name : constant.original_fqn;
-          bound_text = fmt::format("{} = dim {} of constant `{}` {} (the table the index addresses)", *literal,
-                                   dim - constant.shape.begin(), fqn, shape_text(constant.shape));
-          evidence.push_back(Evidence{wrapper_at(w, load.line),
-                                      fmt::format("{} = tl.load({} + ({}))", load.var, load.pointer, load.offset),
-                                      fmt::format("the index addresses `{}`, bound to constant `{}`", load.pointer, arg)});
-          evidence.push_back(Evidence{wrapper_at(w, constant.line),
-                                      fmt::format("constants_info_[{}]: {} {} (\"{}\")", constant.index, constant.name,
-                                                  shape_text(constant.shape), fqn),
-                                      fmt::format("{} rows: valid indices are 0..{}", *literal, *literal - 1)});
-        }
-      }
-    } else {
-      const std::string arg = call ? argument_for(kernel, *call, assertion.bound) : "";
-      bound_text = fmt::format("kernel parameter `{}`", assertion.bound);
+    // What the index addresses: the table it overran.
+    const auto accesses = var.empty() ? std::vector<const TritonLoad*>{} : indexed_accesses(kernel, assertion);
+    for (std::size_t i = 0; i < accesses.size() && i < 3; ++i) {
+      const TritonLoad& access = *accesses[i];
+      const std::string arg = call ? argument_for(kernel, *call, access.pointer) : "";
+      std::string bound_to;
       if (!arg.empty()) {
-        bound_text += fmt::format(", bound at the launch to `{}`", arg);
-        for (const auto& b : w.bindings) {
-          if (b.symbol != arg) continue;
-          const int input = input_index_of(w, b.input);
-          const std::string range = input >= 0 ? dim_contract(w, input, b.dim) : "";
-          bound_text += fmt::format(" = {} {} of model input `{}`{}", b.is_stride ? "stride" : "size", b.dim, b.input,
-                                    range.empty() ? "" : fmt::format(" (declared {})", range));
-          evidence.push_back(Evidence{wrapper_at(w, b.line),
-                                      fmt::format("int64_t {} = {}_{}[{}];", b.symbol, b.input, b.is_stride ? "stride" : "size", b.dim),
-                                      fmt::format("`{}` is dim {} of `{}`; an empty tensor makes it 0 and every index "
-                                                  "out of bounds", b.symbol, b.dim, b.input)});
-        }
+        const int input = input_index_of(w, arg);
+        const auto constant = std::find_if(w.constants.begin(), w.constants.end(),
+                                           [&](const WrapperConstant& k) { return k.name == arg; });
+        bound_to = input >= 0 ? fmt::format(", which the launch binds to `{}` (model input {})", arg, input)
+                   : constant != w.constants.end()
+                       ? fmt::format(", which the launch binds to constant `{}`{}", arg,
+                                     constant->original_fqn.empty() || constant->original_fqn == arg
+                                         ? ""
+                                         : fmt::format(" (`{}`)", constant->original_fqn))
+                       : fmt::format(", which the launch binds to `{}`", arg);
       }
+      evidence.push_back(quote_kernel(w, kernel, access.line, access.text,
+                                     fmt::format("{} + ({})", access.pointer, access.offset),
+                                     fmt::format("the index {} `{}`{}", access.is_store ? "writes into" : "addresses",
+                                                 access.pointer, bound_to)));
     }
-    if (call) {
-      std::string args;
-      for (const auto& a : call->args) args += (args.empty() ? "" : ", ") + a;
-      evidence.push_back(Evidence{wrapper_at(w, call->line), fmt::format("call_{}({})", kernel.name, args),
-                                  call->source_nodes.empty() ? "the launch"
-                                                             : fmt::format("the launch; model code: {}",
-                                                                           join(call->source_nodes))});
-    }
+
+    // What the bound is.
+    const bool upper = !assertion.bound.empty();
+    const std::string bound_text = upper ? trace_bound(w, kernel, call, accesses, assertion.bound, evidence) : "";
+    std::string bound_sentence;
+    if (upper)
+      bound_sentence = fmt::format("the bound `{}` is {}", assertion.bound, bound_text);
+    else if (form)
+      bound_sentence = fmt::format(
+          "the assert checks the lower side only (`{}`), so the index was negative: Inductor leaves the upper "
+          "side out when the index's value range already stays below the size",
+          condition);
+    else
+      bound_sentence = "the assert's text is not one of the forms Inductor writes, so its bound is not known";
+
+    if (call)
+      evidence.push_back(quote_wrapper(w, call->line,
+                                       call->source_nodes.empty() ? "the launch"
+                                                                  : fmt::format("the launch; model code: {}", join(call->source_nodes))));
     // The abort that followed, when the process left a core.
     for (const auto& core : c.cores) {
       if (core.signal_name != "SIGABRT") continue;
@@ -189,64 +349,91 @@ class IndexOutOfBounds final : public BasicCheck {
           if (!thread->frames[i].symbol.empty()) frames.push_back(frame_text(thread->frames[i], i));
       evidence.push_back(Evidence{core_location(core),
                                   fmt::format("SIGABRT ({}) in thread {}{}", core.signal_code_name, thread ? thread->tid : 0,
-                                              frames.empty() ? "" : "\n" + join(frames, "\n")),
-                                  fmt::format("the process aborted afterwards (terminate: the CUDA error became a C++ "
-                                              "exception nobody caught){}",
+                                              frames.empty() ? std::string() : fmt::format("\n{}", join(frames, "\n"))),
+                                  fmt::format("the process aborted afterwards ({}){}",
+                                              cpp ? "terminate: the kernel's c10::Error was not caught"
+                                                  : "terminate: the CUDA error became a C++ exception nobody caught",
                                               crash_phase(core).empty() ? "" : ", while " + crash_phase(core))});
     }
     f.evidence = std::move(evidence);
 
     // The picture: where the index comes from, through the kernel, to what it overran.
     if (!index_input.empty()) f.chain.push_back(fmt::format("model input {} ({})", input_index_of(w, index_input), index_input));
-    for (const TritonLoad* load : index_sources(kernel, assertion.index_var))
-      f.chain.push_back(fmt::format("{} = tl.load({})", load->var, load->pointer));
-    f.chain.push_back(fmt::format("index {} in {}", assertion.index_var, kernel.name));
-    f.chain.push_back(fmt::format("assert 0 <= {} < {}", assertion.index_var, assertion.bound));
-    f.chain.push_back(bound_text.substr(0, bound_text.find(" (")));
+    for (const TritonLoad* load : sources) f.chain.push_back(fmt::format("{} loaded from {}", load->var, load->pointer));
+    if (!var.empty()) f.chain.push_back(fmt::format("index {} in {}", var, kernel.name));
+    f.chain.push_back(fmt::format("assert {}", condition));
+    f.chain.push_back(upper ? fmt::format("{}: {}", assertion.bound, bound_text.substr(0, bound_text.find(" ("))) : "a negative index");
 
-    f.title = fmt::format("Index out of bounds in kernel `{}`: `{}` reached {}", kernel.name, assertion.index_var,
-                          assertion.bound);
-    f.message = fmt::format(
-        "The device assert `{}` fired {} time(s) in Triton kernel `{}`{}. The index comes from {}; the bound is {}.",
-        assertion.message, e.repeats, kernel.name,
-        call && !call->source_nodes.empty() ? fmt::format(" (model code: {})", join(call->source_nodes)) : "",
-        index_from.empty() ? "a computed value" : index_from, bound_text);
-    f.why = "An out-of-range index reads or writes outside a tensor: CUDA aborts the process (device-side assert) "
-            "and every later CUDA call fails. The usual causes are input values outside the range the model "
-            "expects (an id >= the embedding size) or an empty tensor making a dynamic size 0.";
+    f.title = fmt::format("Index out of bounds in {} kernel `{}`: `{}` failed", language_of(kernel), kernel.name, condition);
+    const std::string model_code =
+        call && !call->source_nodes.empty() ? fmt::format(" (model code: {})", join(call->source_nodes)) : "";
+    f.message = fmt::format("The {} `{}` fired {} time(s) in {} kernel `{}`{}. The index{} comes from {}; {}.",
+                            cpp ? "index check" : "device assert", assertion.message, e.repeats, language_of(kernel),
+                            kernel.name, model_code, var.empty() ? "" : fmt::format(" `{}`", var),
+                            index_from.empty() ? "a computed value" : index_from, bound_sentence);
+    f.why = cpp ? "An out-of-range index would read or write outside a tensor: the C++ kernel's check throws a "
+                  "c10::Error, the AOTI runtime prints its message after `Error:` and the run fails. The usual causes "
+                  "are input values outside the range the model expects (an id >= the embedding size, a negative id) "
+                  "or an empty tensor making a dynamic size 0."
+                : "An out-of-range index reads or writes outside a tensor: CUDA aborts the process (device-side "
+                  "assert) and every later CUDA call fails. The usual causes are input values outside the range the "
+                  "model expects (an id >= the embedding size) or an empty tensor making a dynamic size 0.";
 
-    const std::string kernel_lines = show_lines_command(w.where, kernel.source_begin, kernel.source_end);
-    f.next_steps.push_back({"read the kernel", kernel_lines});
-    if (!index_input.empty() && integer_literal(assertion.bound))
+    f.next_steps.push_back({"read the kernel", kernel.source.artifact.empty()
+                                                   ? show_wrapper_lines_command(w, kernel.source_begin, kernel.source_end)
+                                                   : show_lines_command(kernel_at(w, kernel, 0), kernel.source_begin, kernel.source_end)});
+    const auto literal = upper ? integer_literal(assertion.bound) : std::nullopt;
+    // The tensor the user passes, by the name their forward argument has when the trace says it.
+    std::string tensor = "x";
+    for (const auto& input : w.inputs)
+      if (input.name == index_input && !input.user_name.empty()) tensor = input.user_name;
+    if (!index_input.empty() && literal)
       f.next_steps.push_back(
-          {fmt::format("check the values passed as `{}` (model input {}) before the call", index_input,
+          {fmt::format("check the values passed as {} (model input {}) before the call", input_display(w, index_input),
                        input_index_of(w, index_input)),
-           fmt::format("assert 0 <= int(x.min()) and int(x.max()) < {}, (int(x.min()), int(x.max()))", assertion.bound)});
-    f.next_steps.push_back({"make the failure synchronous and reproducible, with the input checks on",
-                            "CUDA_LAUNCH_BLOCKING=1 PYTORCH_NO_CUDA_MEMORY_CACHING=1 AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"});
-    f.next_steps.push_back(
-        {"re-package printing this kernel's inputs, then run again",
-         fmt::format("AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"{}\" AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2 "
-                     "python <your export script>", kernel.name)});
-    if (!integer_literal(assertion.bound))
+           fmt::format("assert 0 <= int({0}.min()) and int({0}.max()) < {1}, (int({0}.min()), int({0}.max()))", tensor, *literal),
+           "python"});
+    else if (!index_input.empty() && !upper && form)
+      f.next_steps.push_back({fmt::format("check the values passed as {} (model input {}) before the call",
+                                          input_display(w, index_input), input_index_of(w, index_input)),
+                              fmt::format("assert int({0}.min()) >= 0, int({0}.min())", tensor), "python"});
+    f.next_steps.push_back(cpp ? rerun_step(c, "run again with the input checks on", "AOTI_RUNTIME_CHECK_INPUTS=1")
+                               : rerun_step(c, "make the failure synchronous and reproducible, with the input checks on",
+                                            "CUDA_LAUNCH_BLOCKING=1 PYTORCH_NO_CUDA_MEMORY_CACHING=1 AOTI_RUNTIME_CHECK_INPUTS=1"));
+    f.next_steps.push_back(repackage_step(c, "re-package printing this kernel's inputs, then run again",
+                                          fmt::format("AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"{}\" "
+                                                      "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2", kernel.name)));
+    if (upper && !literal)
       f.next_steps.push_back({"export with sample sizes 0, 1 and the maximum, and return early on empty inputs", ""});
     return f;
   }
 
   Finding untraced(const Case& c, const LogEvent& e) const {
+    const bool cpp = !e.kernel.empty() || e.source_file.ends_with(".cpp");
+    // ATen's own CUDA kernels assert with a C++ condition (`IndexKernel.cu`): not Inductor's.
+    const bool aten = !cpp && e.source_file.ends_with(".cu");
     Finding f = new_finding(Severity::error, 0.7);
     f.explains_failure = true;
     f.subject = "assert " + e.subject;
-    f.title = fmt::format("A Triton kernel hit `{}`", e.subject);
-    f.message = "No package in this case holds a kernel with this exact assert text, so the kernel could not be named.";
-    f.why = "An out-of-range index aborts the process on the GPU; the package's wrapper names the kernel and its inputs.";
-    f.evidence.push_back(event_evidence(e, "the device assert that fired"));
-    f.next_steps = {{"give the package that ran, to trace the kernel", "aoti-analyze model.pt2 " + e.where.artifact},
-                    {"make the failure synchronous, with the input checks on",
-                     "CUDA_LAUNCH_BLOCKING=1 AOTI_RUNTIME_CHECK_INPUTS=1 python <your script>"}};
+    f.title = cpp    ? fmt::format("A C++ kernel{} failed `{}`", e.kernel.empty() ? "" : fmt::format(" (`{}`)", e.kernel), e.subject)
+              : aten ? fmt::format("An ATen CUDA kernel (`{}`) hit `{}`", base_name(e.source_file), e.subject)
+                     : fmt::format("A Triton kernel hit `{}`", e.subject);
+    f.message = fmt::format("No package in this case holds a kernel with this exact assert text{}, so the kernel's "
+                            "inputs could not be traced.",
+                            e.kernel.empty() ? "" : fmt::format(" in `{}`", e.kernel));
+    f.why = cpp    ? "An out-of-range index makes the kernel's check throw and the run fail; the package's wrapper and "
+                     "kernel source name the kernel's inputs."
+            : aten ? "An out-of-range index given to an ATen op aborts the process on the GPU; the package's wrapper "
+                     "names the call that passed it."
+                   : "An out-of-range index aborts the process on the GPU; the package's wrapper names the kernel and its inputs.";
+    f.evidence.push_back(event_evidence(e, cpp ? "the index check that failed" : "the device assert that fired"));
+    f.next_steps = {{"give the package that ran (PACKAGE: the package file), to trace the kernel",
+                     reanalyze_command(c, "\"$PACKAGE\"")},
+                    cpp ? rerun_step(c, "run again with the input checks on", "AOTI_RUNTIME_CHECK_INPUTS=1")
+                        : rerun_step(c, "make the failure synchronous, with the input checks on",
+                                     "CUDA_LAUNCH_BLOCKING=1 AOTI_RUNTIME_CHECK_INPUTS=1")};
     return f;
   }
-
 };
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "parsers/core/core_image.hpp"
 #include "parsers/core/decompress.hpp"
+#include "parsers/core/fault.hpp"
 #include "parsers/core/unwind.hpp"
 
 namespace aoti::parsers::core {
@@ -237,54 +238,6 @@ void read_process_strings(const CoreImage& image, CoreFacts& facts) {
   }
 }
 
-std::string permissions(std::uint32_t flags) {
-  std::string text = "---";
-  if (flags & PF_R) text[0] = 'r';
-  if (flags & PF_W) text[1] = 'w';
-  if (flags & PF_X) text[2] = 'x';
-  return text;
-}
-
-// What the fault address points into, saying only what the core shows.
-struct FaultPlace {
-  std::string kind;  // CoreFacts::fault_kind
-  std::string text;
-};
-
-FaultPlace describe_fault(const CoreImage& image, const CoreFacts& facts) {
-  if (!facts.fault_address) return {};
-  const std::uint64_t address = *facts.fault_address;
-  for (const MappedModule& module : facts.modules)
-    if (address >= module.start && address < module.end)
-      return {"module", "module " + module.path + " (+" + hex(address - module.start) + ")"};
-  const auto& threads = image.notes().threads;
-  const Segment* segment = image.segment_at(address);
-  for (const ThreadNote& thread : threads)
-    if (segment && segment->contains(thread.sp()))
-      return {"stack", "the stack of thread " + std::to_string(thread.tid)};
-  if (segment && segment->flags == 0) {
-    const std::string range = hex(segment->vaddr) + "-" + hex(segment->end()) + ", " + mib(segment->memsz);
-    // glibc's malloc arenas reserve 64 MiB, read-write at the head and PROT_NONE after it, on
-    // 64 MiB boundaries: such a tail is heap growth room, not device memory.
-    const Segment* before = image.segment_at(segment->vaddr - 1);
-    const bool arena_tail = before && (before->flags & PF_W) && before->end() == segment->vaddr &&
-                            segment->end() % (64 << 20) == 0 && segment->memsz < (64 << 20);
-    if (arena_tail)
-      return {"heap", "the unused tail of a malloc arena (" + range + ", PROT_NONE): a wild heap pointer"};
-    // The CUDA driver reserves the unified virtual address range for device memory as large
-    // anonymous PROT_NONE mappings in the host process; a device pointer read on the CPU
-    // lands in one and faults with SEGV_ACCERR.
-    return {"device", "a device-pointer-looking address: inside an inaccessible (PROT_NONE) anonymous reservation (" +
-                          range + "), the way the CUDA driver reserves its unified virtual address range for device memory"};
-  }
-  if (segment)
-    return {"anonymous", "anonymous memory " + hex(segment->vaddr) + "-" + hex(segment->end()) + " (" +
-                             permissions(segment->flags) + (segment->filesz ? ")" : ", not dumped)")};
-  if (address < 0x10000) return {"null", "unmapped: a null pointer (plus " + hex(address) + ")"};
-  if (address > 0x00007fffffffffffull) return {"non-canonical", "not a user-space address (non-canonical or kernel half)"};
-  return {"unmapped", "unmapped (no segment or module covers it)"};
-}
-
 void check_health(const OpenedCore& opened, const std::vector<ModelObject>& models, CoreFacts& facts) {
   const CoreImage& image = opened.image;
   const CoreNotes& notes = image.notes();
@@ -319,8 +272,12 @@ void check_health(const OpenedCore& opened, const std::vector<ModelObject>& mode
     std::string ids;
     for (const ModelObject& model : models)
       if (model.package == package) ids += (ids.empty() ? "" : ", ") + model.build_id;
-    facts.health.push_back("no module of the core has the build-id of " + package + "'s model .so (" + ids +
-                           "): this process did not load that package (or loaded another build of it)");
+    const bool bare = std::any_of(models.begin(), models.end(),
+                                  [&](const ModelObject& model) { return model.package == package && model.entry.empty(); });
+    facts.health.push_back("no module of the core has the build-id of " +
+                           (bare ? "the model .so " + package : package + "'s model .so") + " (" + ids +
+                           "): this process did not load that " + (bare ? "model" : "package") +
+                           " (or loaded another build of it)");
   }
 }
 
@@ -346,7 +303,8 @@ Parsed<CoreFacts> read_core(const std::filesystem::path& path, const std::string
     facts.signal = notes.signal->signo;
     facts.signal_code = notes.signal->code;
     facts.signal_code_name = signal_code_name(notes.signal->signo, notes.signal->code);
-    facts.fault_address = notes.signal->address;
+    // A general protection fault reports no address: its si_addr 0 is not a null pointer.
+    if (!is_general_protection(notes.signal->signo, notes.signal->code)) facts.fault_address = notes.signal->address;
     facts.sender_pid = notes.signal->sender_pid;
   } else if (!notes.threads.empty()) {
     facts.signal = notes.threads.front().cursig;
@@ -390,12 +348,19 @@ std::string render_backtrace(const CoreFacts& core) {
   if (core.sender_pid) out += " sent by pid " + std::to_string(*core.sender_pid);
   if (core.fault_address) out += " at fault address " + hex(*core.fault_address);
   out += "\n";
-  if (!core.fault_region.empty()) out += "Fault address: " + core.fault_region + "\n";
+  if (!core.fault_region.empty()) out += "Fault: " + core.fault_region + "\n";
   for (const std::string& note : core.health) out += "Note: " + note + "\n";
   for (const CoreThread& thread : core.threads) {
     out += "\nThread " + std::to_string(thread.tid) + (thread.crashed ? " (crashed)" : "") + ":\n";
+    bool stop_told = false;
     for (std::size_t i = 0; i < thread.frames.size(); ++i) {
       const StackFrame& frame = thread.frames[i];
+      // Where the unwound path ends, the scan's candidates begin: never read as one path.
+      if (!frame.unwound() && (i == 0 || thread.frames[i - 1].unwound())) {
+        if (!thread.unwind_error.empty() && !stop_told) out += "    unwinding stopped: " + thread.unwind_error + "\n";
+        stop_told = true;
+        out += "    -- " + std::string(aoti::core::k_stack_scan_label) + " --\n";
+      }
       char pc[32];
       std::snprintf(pc, sizeof pc, "0x%016llx", static_cast<unsigned long long>(frame.pc));
       std::string symbol = frame.symbol.empty() ? "??" : frame.symbol;
@@ -405,11 +370,11 @@ std::string render_backtrace(const CoreFacts& core) {
       std::snprintf(number, sizeof number, "#%-3zu", i);  // "#0  ", like gdb and eu-stack
       out.append(number).append(pc).append(" in ").append(symbol);
       if (!frame.module.empty()) out += " (" + frame.module + " +" + hex(frame.module_offset) + ")";
-      if (!frame.package.empty()) out += " [package " + frame.package + "]";
-      if (frame.method == "stack scan") out += " [stack scan]";
+      if (!frame.package.empty()) out += " [model " + frame.package + "]";
+      if (!frame.unwound()) out += " [stack scan]";
       out += "\n";
     }
-    if (!thread.unwind_error.empty()) out += "    unwinding stopped: " + thread.unwind_error + "\n";
+    if (!thread.unwind_error.empty() && !stop_told) out += "    unwinding stopped: " + thread.unwind_error + "\n";
   }
   return out;
 }

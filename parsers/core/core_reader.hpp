@@ -14,11 +14,14 @@
 
 namespace aoti::parsers::core {
 
-// A model .so that may be mapped in the core, found inside a package.
+// A model .so that may be mapped in the core: inside a package, or a bare model .so.
 struct ModelObject {
   std::string build_id;  // hex, as ElfFacts::build_id
-  std::string package;   // path of the .pt2 as given
-  std::string entry;     // zip entry of the .so
+  std::string package;   // path of the .pt2 (or of the bare .so) as given
+  std::string entry;     // zip entry of the .so; "" for a bare .so
+
+  // "model.pt2:model/.../x.wrapper.so", or the bare .so's path.
+  std::string name() const { return entry.empty() ? package : package + ":" + entry; }
 };
 
 struct CoreReadOptions {

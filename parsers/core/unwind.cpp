@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -158,7 +159,7 @@ class Session {
       if (model.build_id != build_id) continue;
       const int fd = extracted(model);
       if (fd < 0) continue;
-      *file_name = strdup((model.package + ":" + model.entry).c_str());
+      *file_name = strdup(model.name().c_str());
       return ::dup(fd);  // libdwfl owns and closes what it gets
     }
     if (!name || name[0] != '/') return -1;
@@ -209,7 +210,7 @@ class Session {
         if (!begun) dwfl_report_begin_add(m_dwfl);
         begun = true;
         const std::string name = module.path + (module.deleted ? std::string(k_deleted) : "");
-        if (!dwfl_report_elf(m_dwfl, name.c_str(), (model.package + ":" + model.entry).c_str(), ::dup(fd), module.start,
+        if (!dwfl_report_elf(m_dwfl, name.c_str(), model.name().c_str(), ::dup(fd), module.start,
                              false))
           m_health.push_back("cannot report " + module.path + " to libdwfl: " + last_dwfl_error());
         break;
@@ -218,7 +219,8 @@ class Session {
     if (begun) dwfl_report_end(m_dwfl, nullptr, nullptr);
   }
 
-  // The model .so copied out of its package into a private file, once, when libdwfl asks.
+  // The model .so copied out of its package into a private file (a bare .so: opened as it is),
+  // once, when libdwfl asks.
   int extracted(const ModelObject& model) {
     const std::string key = model.package + '\n' + model.entry;
     if (auto found = m_extracted.find(key); found != m_extracted.end()) return found->second.get();
@@ -233,6 +235,11 @@ class Session {
   }
 
   static Parsed<FileDescriptor> copy_entry(const ModelObject& model) {
+    if (model.entry.empty()) {
+      FileDescriptor fd(::open(model.package.c_str(), O_RDONLY | O_CLOEXEC));
+      if (!fd) return fail(std::string("cannot open it: ") + std::strerror(errno));
+      return fd;
+    }
     auto archive = zip::ZipArchive::open(model.package);
     if (!archive) return tl::unexpected(archive.error());
     const zip::ZipEntry* entry = archive->find(model.entry);

@@ -43,6 +43,9 @@ constexpr std::uint64_t k_max_headers = 1 << 16;
 constexpr std::uint64_t k_max_table = 64ull << 20;  // .dynsym, .dynstr, .shstrtab
 constexpr std::uint64_t k_max_small = 1ull << 20;   // .dynamic, notes, .comment
 constexpr std::size_t k_max_sample = 32;
+// The model container C API (torch/csrc/inductor/aoti_runtime/interface.h); about 40 functions.
+constexpr std::string_view k_aoti_api_prefix = "AOTInductorModelContainer";
+constexpr std::size_t k_max_aoti_exports = 256;
 
 // A malformed structure found after the bytes were read: reported like a failed read.
 struct Malformed : std::runtime_error {
@@ -357,7 +360,11 @@ class Reader {
       if ((symbols.u8(at + 4) >> 4) != k_stb_global) continue;
       const std::string_view name = strings.string_at(symbols.u32(at));
       if (const auto rank = cxx_runtime_rank(name)) runtime.emplace_back(*rank, name);
+      if (name.starts_with(k_aoti_api_prefix) && facts.aoti_exports.size() < k_max_aoti_exports)
+        facts.aoti_exports.emplace_back(name);
     }
+    std::sort(facts.aoti_exports.begin(), facts.aoti_exports.end());
+    facts.aoti_exports.erase(std::unique(facts.aoti_exports.begin(), facts.aoti_exports.end()), facts.aoti_exports.end());
     // Sorted, so that the sample does not depend on the linker's symbol order.
     std::sort(runtime.begin(), runtime.end());
     facts.cxx_runtime_symbol_count = runtime.size();
@@ -374,6 +381,22 @@ class Reader {
 };
 
 }  // namespace
+
+bool is_aoti_model(const core::ElfFacts& facts) {
+  const auto exports = [&](std::string_view name) {
+    return std::binary_search(facts.aoti_exports.begin(), facts.aoti_exports.end(), name);
+  };
+  return (exports("AOTInductorModelContainerCreateWithDevice") || exports("AOTInductorModelContainerCreate")) &&
+         exports("AOTInductorModelContainerRun");
+}
+
+Parsed<core::ElfFacts> read_shared_object_file(const std::filesystem::path& path, const core::Location& where) {
+  try {
+    return read_shared_object(*open_file(path), where);
+  } catch (const ReadError& error) {
+    return fail(error.what());
+  }
+}
 
 Parsed<core::ElfFacts> read_shared_object(const RandomAccess& source, const core::Location& where) {
   try {

@@ -3,6 +3,8 @@
 // only the headers, the dynamic section, the dynamic symbol table and small notes.
 #pragma once
 
+#include <filesystem>
+
 #include "analyzer/core/case.hpp"
 #include "parsers/parse_error.hpp"
 #include "parsers/random_access.hpp"
@@ -10,5 +12,13 @@
 namespace aoti::parsers::elf {
 
 Parsed<::aoti::core::ElfFacts> read_shared_object(const RandomAccess& source, const ::aoti::core::Location& where);
+// The same, for a file on disk (a bare model .so).
+Parsed<::aoti::core::ElfFacts> read_shared_object_file(const std::filesystem::path& path,
+                                                       const ::aoti::core::Location& where);
+
+// An AOTI model .so: it exports the model container C API that torch's runners call, a create
+// function (AOTInductorModelContainerCreate / ...CreateWithDevice) and AOTInductorModelContainerRun.
+// Custom-op libraries and other shared objects do not.
+bool is_aoti_model(const ::aoti::core::ElfFacts& facts);
 
 }  // namespace aoti::parsers::elf

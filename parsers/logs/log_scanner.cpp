@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "parsers/logs/failure_lines.hpp"
+#include "analyzer/core/index_assert.hpp"
 #include "parsers/logs/text_scan.hpp"
 
 namespace aoti::parsers::logs {
@@ -95,6 +96,8 @@ enum AnchorFlag : std::uint64_t {
   a_while_executing = 1ull << 52,
   a_tagged_cuda = 1ull << 53,
   a_test_result = 1ull << 54,
+  a_index_check = 1ull << 55,
+  a_exception_from = 1ull << 56,
 };
 constexpr std::uint64_t k_load_anchors = a_undefined_symbol | a_cannot_open_object | a_symbol_version | a_wrong_elf_class |
                                          a_invalid_elf | a_missing_schema | a_dlopen;
@@ -156,6 +159,8 @@ const AnchorSet& anchors() {
       {"While executing %", a_while_executing},
       {" has device_type=CUDA but its data pointer", a_tagged_cuda},
       {": test", a_test_result},
+      {"index out of bounds: ", a_index_check},
+      {"Exception raised from ", a_exception_from},
   });
   return set;
 }
@@ -291,6 +296,8 @@ class Scanner {
     if (found & a_out_tensor) out_tensor();
     if (found & a_api_call) api_call_failed();
     if (found & a_assertion) assertion();
+    if (found & a_index_check) index_check();
+    if (found & a_exception_from) exception_from();
     if (found & (a_cuda_error | a_cuda_driver | a_cuda_enum | a_cublas | a_triton_error)) cuda_error(found);
     if (found & a_terminate) terminate();
     if (found & (a_segfault | a_sigsegv | a_aborted | a_fatal_abort | a_bus_error)) crash_signal(found);
@@ -378,6 +385,7 @@ class Scanner {
       case LogEventKind::terminate:
       case LogEventKind::cuda_error:
       case LogEventKind::load_error:
+      case LogEventKind::triton_assert:  // a C++ kernel's check is a c10::Error: its frames follow it
       case LogEventKind::api_call_failed: m_last_error = index; break;
       default: break;
     }
@@ -504,6 +512,59 @@ class Scanner {
     // The value is part of the key so that these never fold into a generic CUDA error event.
     const auto key = fmt::format("{}|{}|{}|{}", e.value, e.subject, e.source_file, e.source_line);
     add(std::move(e), key);
+  }
+
+  // A C++ kernel's index check that failed (cpp.py's `indirect_assert`, raised by AOTI_TORCH_CHECK /
+  // TORCH_CHECK as a c10::Error). AOTI's runtime prints `Error: <what()>`, a C++ runner's terminate
+  // `what():  <msg>`, a torch.compile'd kernel `RuntimeError: kernel, <file>.cpp:<line>, <msg>`.
+  // Device asserts quote the same message inside `Assertion `...``: assertion() reads those.
+  void index_check() {
+    const auto at = m_line.find(core::k_index_assert_prefix);
+    if (at > 0 && (m_line[at - 1] == '`' || m_line[at - 1] == '\'')) return;
+    const auto message = trim(m_line.substr(at));
+    if (!core::parse_index_assert(message)) return;
+    auto e = event(LogEventKind::triton_assert);
+    e.subject = clean_text(message, k_max_field);
+    // `kernel, /tmp/.../x.main.cpp:25, ` just before the message: the kernel file and line.
+    auto prefix = m_line.substr(0, at);
+    if (prefix.ends_with(", ")) {
+      prefix.remove_suffix(2);
+      const auto colon = prefix.rfind(':');
+      const auto digits = colon == std::string_view::npos ? std::string_view{} : digits_at(prefix, colon + 1);
+      if (!digits.empty() && colon + 1 + digits.size() == prefix.size()) {
+        const auto start = prefix.find_last_of(" \t", colon);
+        const auto path = prefix.substr(start == std::string_view::npos ? 0 : start + 1,
+                                        colon - (start == std::string_view::npos ? 0 : start + 1));
+        e.source_file = clean_text(path, k_max_field);
+        e.source_line = to_int(digits).value_or(0);
+      }
+    }
+    const auto key = fmt::format("cpp|{}|{}|{}", e.subject, e.source_file, e.source_line);
+    if (LogEvent* added = add(std::move(e), key)) {
+      m_index_check = static_cast<std::size_t>(added - m_events.data());
+      m_index_check_line = m_number;
+    }
+  }
+
+  // `Exception raised from cpp_fused_embedding_mul_0 at /tmp/.../<hash>.kernel.cpp:26 (most recent
+  // call first):` right after a C++ index check's message names its kernel and the check's line.
+  void exception_from() {
+    if (m_index_check_line == 0 || m_number != m_index_check_line + 1 || m_index_check >= m_events.size()) return;
+    LogEvent& e = m_events[m_index_check];
+    m_index_check_line = 0;
+    if (!e.kernel.empty()) return;
+    const auto rest = after(m_line, "Exception raised from ");
+    const auto function = rest.substr(0, rest.find(' '));
+    if (function.empty() || !std::all_of(function.begin(), function.end(), is_identifier_char)) return;
+    e.kernel = std::string(function);
+    auto location = after(rest, " at ");
+    location = location.substr(0, location.find(" ("));
+    const auto colon = location.rfind(':');
+    if (colon == std::string_view::npos) return;
+    const auto digits = digits_at(location, colon + 1);
+    if (digits.empty() || !e.source_file.empty()) return;
+    e.source_file = clean_text(location.substr(0, colon), k_max_field);
+    e.source_line = to_int(digits).value_or(0);
   }
 
   // The error text is the value (so the same error seen as `CUDA error: X` and as its enum name
@@ -1102,24 +1163,15 @@ class Scanner {
     auto e = event(LogEventKind::runtime_error);
     if ((found & a_raised_from) && line.starts_with("Exception raised from ")) {
       // c10: `Exception raised from make_tensor at aten/src/ATen/Functions.cpp:25 (most recent call first):`
-      // right under the error it locates: a line of that error (its frames follow), not an error of its own.
+      // right under the error it locates is a line of that error (its frames follow); alone, the
+      // location states no error of its own.
       if (m_last_error >= 0) {
         auto& error = m_events[static_cast<std::size_t>(m_last_error)];
-        if (static_cast<int>(error.detail.size()) == m_number - error.where.line - 1 && m_number - error.where.line <= 2) {
-          if (m_detail_event != m_last_error) error.detail.push_back(clean_text(m_raw, k_max_text));
-          return;
-        }
+        if (static_cast<int>(error.detail.size()) == m_number - error.where.line - 1 && m_number - error.where.line <= 2 &&
+            m_detail_event != m_last_error)
+          error.detail.push_back(clean_text(m_raw, k_max_text));
       }
-      const auto rest = line.substr(22);
-      const auto at = rest.find(" at ");
-      if (at == std::string_view::npos) return;
-      e.problem = "raised from";
-      e.subject = clean_text(rest.substr(0, at), k_max_field);
-      auto where = first_word(rest.substr(at + 4));
-      const auto colon = where.rfind(':');
-      if (colon == std::string_view::npos) return;
-      e.source_file = clean_text(where.substr(0, colon), k_max_field);
-      e.source_line = to_int(digits_at(where, colon + 1)).value_or(0);
+      return;
     } else if (found & a_shim_exception) {
       // `[E1119 16:44:43.826 shim_common.cpp:403] Exception in aoti_torch: Specified device ...`
       e.problem = "shim exception";
@@ -1201,6 +1253,8 @@ class Scanner {
   std::size_t m_recent_next = 0;
   bool m_line_had_event = false;  // the current line gave an event already
   int m_statement_event = -1;     // an event whose sentence continues on the next lines
+  std::size_t m_index_check = 0;  // the last C++ index-check event and its line, for exception_from()
+  int m_index_check_line = 0;
 };
 
 // Splits a byte stream into lines and feeds them to the scanner, keeping at most k_max_line

@@ -140,6 +140,7 @@ struct ModelFiles {
   const ZipEntry* metadata = nullptr;
   const ZipEntry* so = nullptr;
   const ZipEntry* extern_json = nullptr;
+  const ZipEntry* kernels = nullptr;  // <hash>.kernel.cpp: a CPU model's C++ kernels
 };
 
 const ZipEntry* pick(const std::vector<const ZipEntry*>& files, std::string_view preferred,
@@ -157,6 +158,8 @@ ModelFiles pick_files(const std::vector<const ZipEntry*>& files) {
   picked.wrapper = pick(files, ".wrapper.cpp", ".cpp", ".kernel.cpp");
   picked.metadata = pick(files, ".wrapper_metadata.json", "_metadata.json", ".kernel_metadata.json");
   picked.so = pick(files, ".wrapper.so", ".so", "");
+  for (const ZipEntry* entry : files)
+    if (entry->name.ends_with(".kernel.cpp")) picked.kernels = entry;
   // The extern node JSON is named after the .so: <hash>.wrapper.json, or <hash>.json.
   if (picked.so) {
     const std::string& so = picked.so->name;
@@ -199,8 +202,18 @@ class PackageReader {
 
     if (picked.extern_json) read_extern_nodes(*picked.extern_json, model);
 
+    std::string kernel_source;
+    if (picked.kernels) {
+      if (auto text = m_archive.read(*picked.kernels, k_max_wrapper))
+        kernel_source = std::move(*text);
+      else
+        diagnose(picked.kernels->name + ": " + text.error().message);
+    }
+
     m_contents.models.push_back(std::move(model));
     m_contents.wrapper_sources.push_back(std::move(wrapper_source));
+    m_contents.kernel_entries.push_back(kernel_source.empty() ? std::string() : picked.kernels->name);
+    m_contents.kernel_sources.push_back(std::move(kernel_source));
   }
 
  private:

@@ -18,6 +18,10 @@ struct Pt2Contents {
   // Aligned with `models`: the text of each model's <hash>.wrapper.cpp (at most 64 MiB), empty
   // when the model has none or it could not be read (a diagnostic then says why).
   std::vector<std::string> wrapper_sources;
+  // Aligned with `models`: the text of each model's <hash>.kernel.cpp (the C++ kernels of a CPU
+  // model) and that entry's name; empty when there is none.
+  std::vector<std::string> kernel_sources;
+  std::vector<std::string> kernel_entries;
   // Problems with single entries (a wrapper too large, a .so that is not ELF, bad JSON): the
   // package is still analyzed from what could be read.
   std::vector<::aoti::core::Diagnostic> diagnostics;

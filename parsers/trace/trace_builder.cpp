@@ -280,6 +280,13 @@ void TraceBuilder::payload_line(std::string_view text, int line, bool cut) {
   if (record.payload_lines++) record.md5.update("\n");
   record.md5.update(text);
   record.payload_cut |= cut;
+  // The inductor config a compile ran with (fx_graph_runnable and friends) names the legacy
+  // aot_compile's output .so: what ties a bare model .so to this trace.
+  if (constexpr std::string_view k_output_path = "torch._inductor.config.aot_inductor.output_path = '";
+      text.starts_with(k_output_path) && text.size() > k_output_path.size() + 1 && text.back() == '\'') {
+    m_facts.aoti_output_path = std::string(text.substr(k_output_path.size(), text.size() - k_output_path.size() - 1));
+    m_facts.aoti_output_path_where = core::TraceRecord{record.payload_artifact, line, record.where.compile_id, record.where.attempt};
+  }
   switch (record.use) {
     case PayloadUse::none:
       break;

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "analyzer/core/index_assert.hpp"
 #include "parsers/wrapper/text_scan.hpp"
 
 namespace aoti::parsers::wrapper {
@@ -37,18 +38,28 @@ std::size_t find_top_level_plus(std::string_view text) {
   return std::string_view::npos;
 }
 
-// `index out of bounds: 0 <= tmp4 < ks0` -> ("tmp4", "ks0").
+// `index out of bounds: 0 <= tmp4 < ks0` -> ("tmp4", "ks0"); every form core/index_assert.hpp reads.
 void read_index_bound(core::TritonAssert& assertion) {
-  const std::string_view message = assertion.message;
-  const std::size_t lower = message.find("<=");
-  if (lower == std::string_view::npos) return;
-  const std::string_view after = trim(message.substr(lower + 2));
-  const std::string_view var = leading_identifier(after);
-  if (var.empty()) return;
-  const std::string_view rest = trim(after.substr(var.size()));
-  if (rest.empty() || rest[0] != '<' || (rest.size() > 1 && rest[1] == '=')) return;
-  assertion.index_var = std::string(var);
-  assertion.bound = std::string(trim(rest.substr(1)));
+  if (!assertion.message.starts_with(core::k_index_assert_prefix)) return;
+  const auto form = core::parse_index_assert(assertion.message);
+  if (!form) return;
+  assertion.index_var = form->index_var;
+  assertion.bound = form->upper;
+}
+
+// `ptr + (offset)` -> the access; the pointer alone when there is no offset.
+core::TritonLoad access_of(std::string_view address, int number, std::string_view line) {
+  core::TritonLoad access;
+  access.line = number;
+  access.text = std::string(line);
+  const std::size_t plus = find_top_level_plus(address);
+  if (plus == std::string_view::npos) {
+    access.pointer = std::string(trim(address));
+  } else {
+    access.pointer = std::string(trim(address.substr(0, plus)));
+    access.offset = std::string(strip_outer_parens(address.substr(plus + 1)));
+  }
+  return access;
 }
 
 }  // namespace
@@ -124,8 +135,21 @@ void TritonSourceReader::read_body_line(std::string_view line, int number) {
     assertion.message = *message;
     assertion.condition = std::string((*items)[0]);
     assertion.line = number;
+    assertion.text = std::string(line);
     read_index_bound(assertion);
     m_kernel.asserts.push_back(std::move(assertion));
+    return;
+  }
+  // Stores address memory too: `tl.store(out_ptr0 + (x0), tmp1, xmask)`, `tl.atomic_add(...)`.
+  for (const std::string_view store : {"tl.store(", "tl.atomic_add("}) {
+    if (!line.starts_with(store)) continue;
+    const auto contents = bracket_contents(line, store.size() - 1);
+    if (!contents) return;
+    const auto args = split_top_level(*contents);
+    if (!args || args->empty()) return;
+    core::TritonLoad access = access_of((*args)[0], number, line);
+    access.is_store = true;
+    m_kernel.loads.push_back(std::move(access));
     return;
   }
 
@@ -146,17 +170,8 @@ void TritonSourceReader::read_body_line(std::string_view line, int number) {
     if (!contents) return;
     const auto args = split_top_level(*contents);
     if (!args || args->empty()) return;
-    const std::string_view address = (*args)[0];
-    core::TritonLoad load;
+    core::TritonLoad load = access_of((*args)[0], number, line);
     load.var = std::string(var);
-    load.line = number;
-    const std::size_t plus = find_top_level_plus(address);
-    if (plus == std::string_view::npos) {
-      load.pointer = std::string(trim(address));
-    } else {
-      load.pointer = std::string(trim(address.substr(0, plus)));
-      load.offset = std::string(strip_outer_parens(address.substr(plus + 1)));
-    }
     m_kernel.loads.push_back(std::move(load));
   }
 }

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "parsers/wrapper/cpp_kernel.hpp"
 #include "parsers/wrapper/text_scan.hpp"
 #include "parsers/wrapper/triton_source.hpp"
 
@@ -222,6 +223,11 @@ class WrapperScanner {
 
   void scan_line(std::string_view raw, int number) {
     const std::string_view line = trim(raw);
+    if (m_cpp_kernel) {
+      if (m_cpp_kernel->read_line(line, number)) return;
+      close_cpp_kernel(number);
+      return;
+    }
     if (m_kernel) {
       // The embedded source is indented; C++ at column 0 means its end quotes were lost.
       if (starts_cxx_definition(raw)) {
@@ -247,6 +253,10 @@ class WrapperScanner {
     if (line.find("async_compile.triton(") != std::string_view::npos &&
         TritonSourceReader::opens_source(line)) {
       m_kernel.emplace(line, number);
+    } else if (CppKernelReader::opens_kernel(line)) {
+      // A C++ kernel: declared before the model class, defined here in single-file wrappers.
+      m_cpp_kernel.emplace(line, number);
+      if (m_cpp_kernel->finished()) close_cpp_kernel(number);
     } else if (line.starts_with("inputs_info_[")) {
       read_input(line, number);
     } else if (line.starts_with("outputs_info_[")) {
@@ -276,6 +286,7 @@ class WrapperScanner {
 
   core::WrapperFacts finish(int line_count) {
     if (m_kernel) close_kernel(line_count);
+    if (m_cpp_kernel) close_cpp_kernel(line_count);
     m_facts.line_count = line_count;
     for (auto& [index, input] : m_inputs) m_facts.inputs.push_back(std::move(input));
     for (auto& [index, name] : m_outputs) m_facts.outputs.push_back(std::move(name));
@@ -306,6 +317,12 @@ class WrapperScanner {
   void close_kernel(int last_line) {
     m_facts.kernels.push_back(m_kernel->finish(last_line));
     m_kernel.reset();
+  }
+
+  // Only definitions are kept: a declaration says nothing the call and the kernel source do not.
+  void close_cpp_kernel(int last_line) {
+    if (m_cpp_kernel->defined()) m_facts.kernels.push_back(m_cpp_kernel->finish(last_line));
+    m_cpp_kernel.reset();
   }
 
   void read_comment(std::string_view comment, int number) {
@@ -476,6 +493,7 @@ class WrapperScanner {
     call.kernel = std::string(name.starts_with("call_") ? name.substr(5) : name);
     call.args.assign(args->begin(), args->end());
     call.line = number;
+    call.text = std::string(line);
     if (m_pending_nodes) {
       call.source_nodes = std::move(m_pending_nodes->nodes);
       call.aten_ops = std::move(m_pending_nodes->aten_ops);
@@ -660,6 +678,7 @@ class WrapperScanner {
   std::map<std::string, std::vector<std::string>> m_tensor_arrays;
   std::optional<SourceNodes> m_pending_nodes;
   std::optional<TritonSourceReader> m_kernel;
+  std::optional<CppKernelReader> m_cpp_kernel;
   std::string* m_command = nullptr;  // the compile or link command being read
   int* m_command_line = nullptr;
 };
@@ -688,7 +707,10 @@ Parsed<core::WrapperFacts> parse_wrapper(std::string_view text, const core::Loca
     scanner.scan_line(text.substr(begin, end - begin), ++number);
     begin = end + 1;
   }
-  return scanner.finish(number);
+  core::WrapperFacts facts = scanner.finish(number);
+  // The text itself travels with the facts, so that checks quote its lines instead of rebuilding them.
+  facts.source = core::SourceText(std::string(text));
+  return facts;
 }
 
 bool looks_like_wrapper(std::string_view head) {
