@@ -385,3 +385,11 @@ TEST_CASE("a trace's failure record: merged into the log's finding of the same r
   REQUIRE(found.size() == 1);
   CHECK(found[0].check == "build.compile-failed");
 }
+
+TEST_CASE("runtime.api-call-failed from the log alone: a CUDA shim call that got CPU tensors") {
+  const auto found = analyze_wild("pytorch-166841-cpu-scatter-cuda-shim");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].check == "runtime.api-call-failed");
+  CHECK(found[0].title == "A CUDA shim call of the generated wrapper got cpu tensors");
+  CHECK(found[0].evidence[0].where.line == 1);
+}

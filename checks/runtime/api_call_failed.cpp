@@ -23,10 +23,41 @@ class ApiCallFailed final : public BasicCheck {
       if (!model || !model->wrapper || !e.source_file.ends_with(".wrapper.cpp")) continue;
       out.push_back(explain(c, e, *model, *model->wrapper));
     }
+    for (const auto& e : c.log_events)
+      if (e.kind == LogEventKind::runtime_error && e.problem == "device guard") out.push_back(from_device_guard(c, e));
     return out;
   }
 
  private:
+  // c10's `CUDAGuardImpl initialized with non-CUDA DeviceType: cpu`: a CUDA device guard made from a
+  // tensor on another device — an op's CUDA implementation ran with CPU tensors. AOTI's wrapper calls
+  // ops' CUDA implementations directly through its CUDA C shim (`aoti_torch_cuda_*`), without dispatch
+  // choosing the kernel from the tensors' device.
+  Finding from_device_guard(const Case& c, const LogEvent& e) const {
+    Finding f = new_finding(Severity::error, 0.6);
+    f.explains_failure = true;
+    const std::string device = e.value.substr(e.value.rfind(' ') + 1);
+    f.subject = "wrapper call device guard";
+    f.title = fmt::format("A CUDA shim call of the generated wrapper got {} tensors", device);
+    f.message = fmt::format("The log reports `{}`: a CUDA device guard was made from a tensor on {}, so the CUDA "
+                            "implementation of an op ran with {} tensors. AOTI's generated wrapper calls ops' CUDA "
+                            "implementations directly, through its CUDA C shim (`aoti_torch_cuda_*`), for the device it "
+                            "compiled each op for.", e.text, device, device);
+    f.why = fmt::format("The wrapper chose the CUDA shim for an op whose tensors live on {} (a model mixing CPU and CUDA "
+                        "ops, or an input on the wrong device); the call fails before the op runs.", device);
+    f.evidence.push_back(event_evidence(e, "the error the shim call raised"));
+    f.next_steps = {rerun_step(c, "re-run with C++ stack traces, to see the shim function and the wrapper line",
+                               "TORCH_SHOW_CPP_STACKTRACES=1")};
+    for (const auto& model : c.models)
+      if (model.wrapper)
+        f.next_steps.push_back({"list the wrapper's CUDA shim calls, to find the op whose tensors are on " + device,
+                                model.wrapper->where.entry.empty()
+                                    ? fmt::format("grep -n 'aoti_torch_cuda_' {}", shell_quote(model.wrapper->where.artifact))
+                                    : fmt::format("unzip -p {} {} | grep -n 'aoti_torch_cuda_'", shell_quote(model.wrapper->where.artifact),
+                                                  shell_quote(model.wrapper->where.entry))});
+    return f;
+  }
+
   Finding explain(const Case& c, const LogEvent& e, const ModelFacts& model, const WrapperFacts& w) const {
     Finding f = new_finding(Severity::error, 0.75);
     f.explains_failure = true;
