@@ -21,6 +21,7 @@ std::unique_ptr<core::Check> make_customop_fake_missing();
 std::unique_ptr<core::Check> make_customop_fake_mismatch();
 std::unique_ptr<core::Check> make_shape_data_dependent_guard();
 std::unique_ptr<core::Check> make_shape_lower_bound_missing();
+std::unique_ptr<core::Check> make_shape_unguarded_range();
 std::unique_ptr<core::Check> make_triton_index_out_of_bounds();
 std::unique_ptr<core::Check> make_cuda_illegal_memory_access();
 std::unique_ptr<core::Check> make_runtime_cxx_runtime_conflict();

@@ -72,6 +72,36 @@ core::NextStep repackage_step(const core::Case& c, std::string what, std::string
 // `aoti-analyze` on the case's own inputs plus `extra` (already shell-quoted), as the user gave them.
 std::string reanalyze_command(const core::Case& c, std::string_view extra);
 
+// The tensor a launch argument names: `(const int64_t*)(arg1_1.data_ptr())` -> "arg1_1".
+std::string argument_name(std::string_view arg);
+// The argument a kernel parameter received at its launch ("" if the parameter is not in the call).
+std::string argument_for(const core::TritonKernel& kernel, const core::KernelCall& call, std::string_view param);
+
+// ---- shapes ---------------------------------------------------------------------------------------
+// A fixed bound a kernel asserts on an index computed from a dynamic dim's size (`y0 = (yindex % ks0)`,
+// ks0 bound at the launch to dim d of an input) while the input contract admits sizes above it.
+struct RangeHazard {
+  const core::TritonKernel* kernel = nullptr;
+  const core::TritonAssert* assertion = nullptr;
+  const core::KernelCall* call = nullptr;
+  const core::SymbolBinding* binding = nullptr;
+  int input_index = -1;
+  std::string param;       // "ks0"
+  std::string expression;  // "(yindex % ks0)"
+  int expression_line = 0;
+  std::int64_t bound = 0;  // 512
+  std::int64_t min = 0;
+  std::optional<std::int64_t> max;  // the contract's maximum; none: unbounded
+  int max_line = 0;
+  const core::WrapperConstant* table = nullptr;  // the constant the index addresses, with a dim of `bound`
+};
+std::vector<RangeHazard> unguarded_ranges(const core::WrapperFacts& w);
+// What both the latent finding and the index-assert finding say of a hazard: the sentence, the
+// quoted chain (index expression, bound, table rows, launch, binding, input check) and the fix.
+std::string range_hazard_sentence(const core::WrapperFacts& w, const RangeHazard& r);
+std::vector<core::Evidence> range_hazard_evidence(const core::WrapperFacts& w, const RangeHazard& r);
+core::NextStep range_hazard_fix(const core::WrapperFacts& w, const RangeHazard& r);
+
 // Wrapper symbols are `s77`, `u0`, `ks0`: anything else in a call argument is a constant or buffer.
 bool is_size_symbol(std::string_view arg);
 std::optional<std::int64_t> integer_literal(std::string_view arg);  // "144L" -> 144

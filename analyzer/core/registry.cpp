@@ -15,6 +15,7 @@ const std::vector<std::unique_ptr<Check>>& all_checks() {
     list.push_back(checks::make_shape_dim_specialized());
     list.push_back(checks::make_shape_data_dependent_guard());
     list.push_back(checks::make_shape_lower_bound_missing());
+    list.push_back(checks::make_shape_unguarded_range());
     list.push_back(checks::make_customop_fake_static_shape());
     list.push_back(checks::make_customop_kernel_crash());
     list.push_back(checks::make_customop_meta_not_symint());

@@ -59,7 +59,15 @@ class InputChecksOff final : public BasicCheck {
         return e.kind == LogEventKind::mixed_device_constants ||
                (e.kind == LogEventKind::api_call_failed && e.subject.starts_with("create_func_"));
       });
-      const bool failed = (events_here(is_failure) && !load_failed) || crash_with_inputs;
+      bool failed = (events_here(is_failure) && !load_failed) || crash_with_inputs;
+      // A failure the checks could not have caught: an index assert on a size inside the contract
+      // (shape.unguarded-range). Then the checks being off is only a note, and says so.
+      const RangeHazard* inside_contract = nullptr;
+      const auto hazards = unguarded_ranges(w);
+      for (const auto& hazard : hazards)
+        if (events_here([&](const LogEvent& e) { return e.kind == LogEventKind::triton_assert && e.subject == hazard.assertion->message; }))
+          inside_contract = &hazard;
+      if (inside_contract) failed = false;
 
       Finding f = new_finding(failed ? Severity::warning : Severity::note, failed ? 0.6 : 0.5);
       f.subject = "input checks " + model.name;
@@ -74,7 +82,12 @@ class InputChecksOff final : public BasicCheck {
           "AOTI_RUNTIME_CHECK_INPUTS is set to a non-zero value; {}.",
           contract.empty() ? "devices, dtypes, sizes and strides" : contract,
           failed ? "the failing run shows no input-check error, so they were off"
-                 : "without it, inputs outside the contract are accepted silently");
+          : inside_contract
+              ? fmt::format("they would not have stopped this run's failure, `{}`: the size behind it is inside the "
+                            "contract (dim {} of `{}` admits up to {})",
+                            inside_contract->assertion->message, inside_contract->binding->dim, inside_contract->binding->input,
+                            inside_contract->max ? std::to_string(*inside_contract->max) : std::string("int_oo"))
+              : "without it, inputs outside the contract are accepted silently");
       f.why = "An input outside the compiled contract (a wrong device, a size beyond the exported range, a "
               "non-contiguous tensor) turns into a segfault, an illegal memory access or silently wrong "
               "output instead of a clear error.";

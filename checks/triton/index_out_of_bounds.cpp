@@ -109,22 +109,6 @@ std::vector<const TritonLoad*> indexed_accesses(const TritonKernel& kernel, cons
 }
 
 // `(const int64_t*)(arg1_1.data_ptr())` -> "arg1_1": the tensor a C++ launch passes; others as written.
-std::string argument_name(std::string_view arg) {
-  const auto at = arg.find(".data_ptr()");
-  if (at == std::string_view::npos) return std::string(arg);
-  std::size_t begin = at;
-  while (begin > 0 && is_ident(arg[begin - 1])) --begin;
-  return std::string(arg.substr(begin, at - begin));
-}
-
-// The argument a kernel parameter received at its launch.
-std::string argument_for(const TritonKernel& kernel, const KernelCall& call, std::string_view param) {
-  const auto it = std::find(kernel.params.begin(), kernel.params.end(), param);
-  if (it == kernel.params.end()) return "";
-  const auto position = static_cast<std::size_t>(it - kernel.params.begin());
-  return position < call.args.size() ? argument_name(call.args[position]) : "";
-}
-
 std::string_view base_name(std::string_view path) {
   const auto slash = path.find_last_of('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
@@ -405,6 +389,14 @@ class IndexOutOfBounds final : public BasicCheck {
                                                       "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2", kernel.name)));
     if (upper && !literal)
       f.next_steps.push_back({"export with sample sizes 0, 1 and the maximum, and return early on empty inputs", ""});
+    // An index computed from a dim's size, against a fixed bound the contract lets the dim exceed:
+    // the cause is the exported range, and the fix is to cap it.
+    for (const auto& hazard : unguarded_ranges(w)) {
+      if (hazard.assertion != &assertion) continue;
+      f.message += " " + range_hazard_sentence(w, hazard) + ".";
+      for (auto& evidence : range_hazard_evidence(w, hazard)) f.evidence.push_back(std::move(evidence));
+      f.next_steps.insert(f.next_steps.begin(), range_hazard_fix(w, hazard));
+    }
     return f;
   }
 
