@@ -393,3 +393,15 @@ TEST_CASE("runtime.api-call-failed from the log alone: a CUDA shim call that got
   CHECK(found[0].title == "A CUDA shim call of the generated wrapper got cpu tensors");
   CHECK(found[0].evidence[0].where.line == 1);
 }
+
+TEST_CASE("load.library-failed: the package loader's own errors") {
+  const auto found = analyze_log(
+      "Traceback (most recent call last):\n"
+      "  File \"/srv/run.py\", line 3, in <module>\n"
+      "    r = torch._inductor.aoti_load_package(\"/models/m.pt2\")\n"
+      "RuntimeError: Failed to initialize zip archive: failed finding central directory\n");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "load.library-failed");
+  CHECK(found[0].title == "The package could not be opened as a zip archive: `failed finding central directory`");
+  CHECK(mentions(found[0], "unzip -l /models/m.pt2"));
+}

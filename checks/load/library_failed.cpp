@@ -159,6 +159,30 @@ class LibraryFailed final : public BasicCheck {
             f.evidence.push_back(fact(model.extern_nodes_where, fmt::format("extern node {} calls {}", node.index, node.target),
                                       "the package calls this op through the proxy executor"));
       f.chain = {"model calls " + op, "no schema in the dispatcher", "library not loaded"};
+    } else if (e.problem == "no model in package" || e.problem == "unreadable package") {
+      const bool unreadable = e.problem == "unreadable package";
+      f.subject = "load package " + e.problem;
+      f.title = unreadable ? fmt::format("The package could not be opened as a zip archive{}", e.value.empty() ? "" : ": `" + e.value + "`")
+                           : "The package holds no AOTInductor model under the name it was loaded with";
+      f.message = fmt::format("AOTIModelPackageLoader reported `{}`.", fl::cut(e.text, 300));
+      f.why = unreadable ? "A .pt2 package is a zip file: this one is truncated, not a package at all (a Git LFS pointer, "
+                           "an HTML error page), or was written by something else."
+                         : "The loader looks for the model's .cpp or .so under data/aotinductor/<model name>/ in the "
+                           "package; the list after the message shows what the package holds instead (another model name, "
+                           "or a package made without AOTInductor).";
+      // The package's path, where the user's line that loaded it names it in quotes.
+      std::string package;
+      for (const auto& other : c.log_events)
+        if (other.where.artifact == e.where.artifact && other.kind == LogEventKind::python_exception)
+          for (const auto& frame : other.frames)
+            for (char quote : {'"', '\''})
+              if (const auto end = frame.code.find(std::string(".pt2") + quote); end != std::string::npos && package.empty()) {
+                const auto start = frame.code.rfind(quote, end);
+                if (start != std::string::npos) package = frame.code.substr(start + 1, end + 4 - start - 1);
+              }
+      f.next_steps = {{"list what the package holds", package.empty() ? "" : "unzip -l " + fl::shell_word(package)}};
+      if (package.empty()) f.next_steps[0].what = "list what the package holds (`unzip -l` on the .pt2)";
+      f.chain = {"package", e.problem, "load failed"};
     } else if (e.problem == "mmap failed") {
       // strace's `mmap(NULL, <length>, <prot>, <flags>, <fd>, <offset>) = -1 EINVAL (Invalid argument)`.
       std::string offset;

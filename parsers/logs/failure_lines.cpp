@@ -343,6 +343,17 @@ std::optional<LoadFailure> load_failure(std::string_view line) {
     f.detail = std::string(op);
     return f;
   }
+  // The package loader's own (torch/csrc/inductor/aoti_package/model_package_loader.cpp): no model
+  // inside the .pt2 under the name asked for, or a file that is not a readable zip.
+  if (const auto at = s.find("No AOTInductor generate cpp file or so file found in zip archive"); at != k_npos) {
+    f.problem = "no model in package";
+    return f;
+  }
+  if (const auto at = s.find("Failed to initialize zip archive: "); at != k_npos) {
+    f.problem = "unreadable package";
+    f.detail = std::string(trim(s.substr(at + 34)));
+    return f;
+  }
   // ATen's DynamicLibrary without one of the reasons above: `Error in dlopen: <dlerror>`.
   if (const auto at = s.find("Error in dlopen"); at != k_npos) {
     f.problem = "dlopen failed";

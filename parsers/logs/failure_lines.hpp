@@ -49,7 +49,8 @@ std::optional<CompilerCommand> compiler_command(std::string_view line);
 // or the dispatcher said when a library or one of its ops could not be loaded.
 struct LoadFailure {
   std::string problem;  // "undefined symbol", "missing library", "missing symbol version",
-                        // "wrong ELF class", "invalid ELF header", "missing op schema", "dlopen failed"
+                        // "wrong ELF class", "invalid ELF header", "missing op schema", "dlopen failed",
+                        // "no model in package", "unreadable package"
   std::string library;  // the library that failed to load (the path before the colon), "" if unnamed
   std::string detail;   // the symbol, the missing library, the version ("GLIBCXX_3.4.32"), the op
   std::string required_by;  // "version ... not found (required by X)": X

@@ -96,11 +96,12 @@ enum AnchorFlag : std::uint64_t {
   a_while_executing = 1ull << 52,
   a_tagged_cuda = 1ull << 53,
   a_test_result = 1ull << 54,
+  a_package_loader = 1ull << 57,
   a_index_check = 1ull << 55,
   a_exception_from = 1ull << 56,
 };
 constexpr std::uint64_t k_load_anchors = a_undefined_symbol | a_cannot_open_object | a_symbol_version | a_wrong_elf_class |
-                                         a_invalid_elf | a_missing_schema | a_dlopen;
+                                         a_invalid_elf | a_missing_schema | a_dlopen | a_package_loader;
 
 const AnchorSet& anchors() {
   static const AnchorSet set({
@@ -159,6 +160,7 @@ const AnchorSet& anchors() {
       {"While executing %", a_while_executing},
       {" has device_type=CUDA but its data pointer", a_tagged_cuda},
       {": test", a_test_result},
+      {" zip archive", a_package_loader},
       {"index out of bounds: ", a_index_check},
       {"Exception raised from ", a_exception_from},
   });
