@@ -221,7 +221,10 @@ std::vector<std::string> log_artifacts(const Case& c) {
 }
 
 Evidence line_evidence(const LogEvent& e, int line, const std::string& text, std::string note) {
-  Evidence quote{Location{e.where.artifact, e.where.entry, line}, text, std::move(note)};
+  // Quoted as every log line is: surrounding whitespace trimmed.
+  const auto first = text.find_first_not_of(" \t\r");
+  const std::string trimmed = first == std::string::npos ? "" : text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+  Evidence quote{Location{e.where.artifact, e.where.entry, line}, trimmed, std::move(note)};
   quote.kind = EvidenceKind::quote;
   return quote;
 }

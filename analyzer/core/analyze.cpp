@@ -447,34 +447,61 @@ std::vector<Finding> run_checks(Case& c) {
 }
 
 void merge_consequences(std::vector<Finding>& findings) {
-  // A failed AOTI runtime call is how an earlier error surfaces: "API call failed at ..." follows
-  // the error that made the call fail. When another finding explains an earlier line of the same
-  // log, it is the cause; the failed call joins it as evidence instead of standing as a second cause.
+  // One finding per cause. Two findings are one when
+  // - one is how another's failure surfaced: a failed AOTI runtime call ("API call failed at ...")
+  //   after an error another finding explains on an earlier line of the same log;
+  // - one is a generic failure (export failed, a runner error) of the same run (the same folder) as a
+  //   finding that names its cause (a missing fake kernel, a data-dependent guard, ...);
+  // - the same check found the same thing twice in one run (export retried in strict mode).
+  // The consequence joins the cause as evidence instead of standing as a second finding.
   const auto first_quote = [](const Finding& f) -> const Evidence* {
     for (const auto& e : f.evidence)
       if (e.kind == EvidenceKind::quote) return &e;
     return nullptr;
   };
+  const auto folder = [](const Finding& f) {
+    return f.evidence.empty() ? fs::path() : folder_of(f.evidence.front().where.artifact);
+  };
+  // One run's outputs: the same folder, or one inside the other (stderr.txt beside trace/).
+  const auto same_run = [&](const Finding& a, const Finding& b) {
+    const fs::path x = folder(a), y = folder(b);
+    return is_within(x, y) || is_within(y, x);
+  };
+  const auto generic = [](const Finding& f) {
+    return f.check == "export.failed" || f.check == "runtime.runner-error" || f.check == "runtime.api-call-failed";
+  };
   for (std::size_t i = 0; i < findings.size();) {
     const Finding& consequence = findings[i];
     const Evidence* failed = first_quote(consequence);
     Finding* cause = nullptr;
-    if (consequence.check == "runtime.api-call-failed" && failed)
-      for (auto& other : findings) {
-        const Evidence* line = first_quote(other);
-        if (&other == &consequence || !other.explains_failure || !line || other.check == consequence.check) continue;
-        if (line->where.artifact == failed->where.artifact && line->where.entry == failed->where.entry &&
-            line->where.line <= failed->where.line)
+    for (std::size_t k = 0; k < findings.size() && !cause && consequence.explains_failure; ++k) {
+      Finding& other = findings[k];
+      if (k == i || !other.explains_failure) continue;
+      const Evidence* line = first_quote(other);
+      if (consequence.check == "runtime.api-call-failed") {
+        if (failed && line && other.check != consequence.check && line->where.artifact == failed->where.artifact &&
+            line->where.entry == failed->where.entry && line->where.line <= failed->where.line)
           cause = &other;
+      } else if (generic(consequence) && !generic(other) && same_run(other, consequence)) {
+        cause = &other;
+      } else if (k < i && other.check == consequence.check && other.title == consequence.title && same_run(other, consequence)) {
+        cause = &other;
       }
+    }
     if (!cause) {
       ++i;
       continue;
     }
-    std::string surfaced = consequence.title;
-    if (!surfaced.empty()) surfaced[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(surfaced[0])));
-    cause->message += fmt::format(" It surfaced as {}.", surfaced);
-    for (const auto& e : consequence.evidence) cause->evidence.push_back(e);
+    if (cause->check != consequence.check) {
+      std::string surfaced = consequence.title;
+      if (!surfaced.empty()) surfaced[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(surfaced[0])));
+      cause->message += fmt::format(" It surfaced as {}.", surfaced);
+    }
+    for (const auto& e : consequence.evidence)
+      if (std::none_of(cause->evidence.begin(), cause->evidence.end(), [&](const Evidence& have) {
+            return have.where.artifact == e.where.artifact && have.where.line == e.where.line && have.excerpt == e.excerpt;
+          }))
+        cause->evidence.push_back(e);
     for (const auto& step : consequence.next_steps)
       if (std::none_of(cause->next_steps.begin(), cause->next_steps.end(),
                        [&](const NextStep& s) { return s.command == step.command && s.what == step.what; }))

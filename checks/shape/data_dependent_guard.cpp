@@ -1,5 +1,9 @@
 // shape.data-dependent-guard: a guard on a data-dependent (unbacked) value — export or compile
 // needed to know a value that only the data decides.
+#include <filesystem>
+#include <regex>
+#include <set>
+
 #include <fmt/format.h>
 
 #include "checks/checks.hpp"
@@ -35,8 +39,9 @@ class DataDependentGuard final : public BasicCheck {
         f.evidence.push_back(Evidence{Location{event.where.artifact, "", event.where.line}, fmt::format("{}: {}", event.kind, event.expr),
                                       "the trace's record"});
         if (frame) f.evidence.push_back(Evidence{Location{frame->file, "", frame->line}, frame->code, "the user line"});
-        f.next_steps = {{"tell the compiler what the value can be instead of branching on it",
-                         "torch._check(n >= 0); torch._check(n <= x.shape[0])"},
+        f.next_steps = {{"tell the compiler what the value can be instead of branching on it (n: the value, x: the "
+                         "tensor it counts)",
+                         "torch._check(n >= 0)\ntorch._check(n <= x.shape[0])", "python"},
                         {"or move the data-dependent part out of the exported graph, or use torch.cond", ""}};
         out.push_back(std::move(f));
       }
@@ -66,11 +71,35 @@ class DataDependentGuard final : public BasicCheck {
         f.evidence.push_back(failures::line_evidence(e, frame.log_line, frame.text, "the user frame"));
         if (!frame.code.empty()) f.evidence.push_back(failures::line_evidence(e, frame.log_line + 1, frame.code, "the user line"));
       }
+      add_symbol_origins(c, e, f);
       f.next_steps = {rerun_step(c, "find the line with the trace", "TORCH_LOGS=\"+dynamic\" TORCH_TRACE=/tmp/trace"),
                       {"replace the branch by torch._check(...) on the value's range", ""}};
       out.push_back(std::move(f));
     }
     return out;
+  }
+
+ private:
+  // Where each unbacked symbol the error names (`u0`) was made: the trace of the same run records
+  // `create_unbacked_symbol` with the user's frame, the `.item()` or `nonzero()` the value came from.
+  static void add_symbol_origins(const Case& c, const LogEvent& e, Finding& f) {
+    static const std::regex k_unbacked(R"(\bu\d+\b)");
+    std::set<std::string> names;
+    for (std::sregex_iterator it(e.text.begin(), e.text.end(), k_unbacked), end; it != end; ++it) names.insert(it->str());
+    const auto run = std::filesystem::path(e.where.artifact).parent_path();
+    for (const auto& trace : c.traces) {
+      const auto folder = std::filesystem::path(trace.artifact);
+      if (!folder.lexically_normal().string().starts_with(run.lexically_normal().string())) continue;
+      for (const auto& symbol : trace.symbols) {
+        if (!symbol.unbacked || !names.count(symbol.name) || symbol.user_frames.empty()) continue;
+        names.erase(symbol.name);
+        const TraceFrame& frame = symbol.user_frames.back();
+        f.message += fmt::format(" `{}` is the value of your code at {}:{}: `{}`.", symbol.name, frame.file, frame.line, frame.code);
+        f.evidence.push_back(fact(Location{symbol.where.artifact, "", symbol.where.line},
+                                  fmt::format("{} = unbacked symbol made at {}:{}: {}", symbol.name, frame.file, frame.line, frame.code),
+                                  "where the data-dependent value comes from (the trace's create_unbacked_symbol)"));
+      }
+    }
   }
 };
 
