@@ -202,7 +202,9 @@ bool is_shape_error(std::string_view text) {
 }
 
 bool is_error(const LogEvent& e) {
-  return e.kind != LogEventKind::deprecated_api && e.kind != LogEventKind::compile_command;
+  // A deprecation, a command line or a printed size is what happened, not an error.
+  return e.kind != LogEventKind::deprecated_api && e.kind != LogEventKind::compile_command &&
+         e.kind != LogEventKind::observed_shape;
 }
 
 std::vector<const LogEvent*> events_of(const Case& c, const std::string& artifact) {

@@ -129,12 +129,20 @@ TEST_CASE("device.load-mismatch") {
 }
 
 TEST_CASE("shape.input-checks-off") {
-  SUBCASE("healthy-cuda-dynamic: a note naming the unenforced range") {
-    const auto found = run_check("shape.input-checks-off", corpus("healthy-cuda-dynamic"));
+  SUBCASE("healthy-cuda-dynamic's package alone: a note naming the unenforced range") {
+    const auto found = run_check("shape.input-checks-off",
+                                 load_case({aoti::test::corpus_package("healthy-cuda-dynamic").string()}));
     REQUIRE(found.size() == 1);
     CHECK(found[0].severity == Severity::note);
     CHECK(mentions(found[0], "[2, 1024]"));
     CHECK(mentions(found[0], "AOTI_RUNTIME_CHECK_INPUTS=1"));
+  }
+  SUBCASE("healthy-cuda-dynamic with its logs: the run used batch 4096 outside [2, 1024], a warning") {
+    const auto found = run_check("shape.input-checks-off", corpus("healthy-cuda-dynamic"));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].severity == Severity::warning);
+    CHECK(found[0].title.find("dim 0 = 4096, compiled for [2, 1024]") != std::string::npos);
+    CHECK(mentions(found[0], "an inference"));
   }
   SUBCASE("a failing run without checks is a warning") {
     const auto found = run_check("shape.input-checks-off", corpus("embedding-device-assert"));

@@ -63,8 +63,8 @@ TEST_CASE("--fail-on sets the exit code from the worst finding") {
   const std::string embedding = shell_quote(aoti::test::corpus_case("embedding-device-assert").string());
   CHECK(run_cli(embedding).exit_code == 0);
   CHECK(run_cli("--fail-on error " + embedding).exit_code == 1);
-  // The healthy case has only a note.
-  const std::string healthy = shell_quote(aoti::test::corpus_case("healthy-cuda-dynamic").string());
+  // The healthy package alone has only a note.
+  const std::string healthy = shell_quote(aoti::test::corpus_package("healthy-cuda-dynamic").string());
   CHECK(run_cli("--fail-on warning " + healthy).exit_code == 0);
   CHECK(run_cli("--fail-on note " + healthy).exit_code == 1);
 }

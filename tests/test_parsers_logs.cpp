@@ -87,8 +87,9 @@ TEST_CASE("input-check-errors: the four AOTI input-check errors") {
 
 TEST_CASE("input-check-errors: the runner's API call failures in stdout fold into one event") {
   const auto scan = scan_corpus("input-check-errors", "stdout.txt");
-  REQUIRE(scan.events.size() == 1);
-  const auto& e = scan.events.front();
+  const auto failed = of_kind(scan, LogEventKind::api_call_failed);
+  REQUIRE(failed.size() == 1);
+  const auto& e = failed.front();
   CHECK(e.kind == LogEventKind::api_call_failed);
   CHECK(e.repeats == 4);
   CHECK(e.where.line == 2);
@@ -150,7 +151,9 @@ TEST_CASE("cases without an error in their logs give no events") {
       CAPTURE(name);
       CAPTURE(file);
       const auto scan = scan_corpus(name, file);
-      CHECK(scan.events.empty());
+      // What the run printed of its results is not an error (healthy-cuda-dynamic prints torch.Size).
+      CHECK(std::all_of(scan.events.begin(), scan.events.end(),
+                        [](const LogEvent& e) { return e.kind == LogEventKind::observed_shape; }));
       CHECK(scan.diagnostics.empty());
     }
   }
@@ -678,4 +681,22 @@ TEST_CASE("index asserts in every form, from Triton and from C++ kernels") {
     // `Exception raised from` with no index check before it names nothing.
     CHECK(scan_log_text("Exception raised from f at /a.cpp:3 (most recent call first):\n", "log").events.empty());
   }
+}
+
+TEST_CASE("sizes a run used: a printed torch.Size and ATen's resize warning") {
+  // healthy-cuda-dynamic's stdout: the program printed the result of a batch of 4096.
+  const auto printed = of_kind(scan_corpus("healthy-cuda-dynamic", "stdout.txt"), LogEventKind::observed_shape);
+  REQUIRE(printed.size() == 1);
+  CHECK(printed[0].problem == "printed");
+  CHECK(printed[0].value == "4096, 8");
+  CHECK(printed[0].where.line == 4);
+  // A resize warning as a user posted it (a torch.nn.Linear output resized at run time).
+  const LogEvent resized = only_event(
+      "/site-packages/torch/nn/modules/linear.py:114: UserWarning: An output with one or more elements was resized "
+      "since it had shape [210459, 256], which does not match the required output shape [256]. This behavior is "
+      "deprecated, and in a future PyTorch release outputs will not be resized unless they have zero elements.");
+  CHECK(resized.kind == LogEventKind::observed_shape);
+  CHECK(resized.problem == "resized");
+  CHECK(resized.expected == "210459, 256");
+  CHECK(resized.value == "256");
 }

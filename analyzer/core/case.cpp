@@ -61,6 +61,7 @@ std::string_view to_string(LogEventKind kind) {
     case LogEventKind::load_error: return "load-error";
     case LogEventKind::runtime_error: return "runtime-error";
     case LogEventKind::test_failure: return "test-failure";
+    case LogEventKind::observed_shape: return "observed-shape";
   }
   return "unknown";
 }

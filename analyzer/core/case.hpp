@@ -305,6 +305,9 @@ enum class LogEventKind {
   load_error,               // dlopen / ImportError / OSError: undefined symbol, cannot open shared object file, ...
   runtime_error,            // the AOTI runtime's `Error: <what>`, the shim's `Exception in aoti_torch: ...`
   test_failure,             // unittest's `ERROR: test_x (module.Class.test_x)` / `FAIL: ...`: the test that failed
+  observed_shape,           // a result's size the program printed (`torch.Size([4096, 8])`, value "4096, 8"), or
+                            // ATen's Resize.cpp warning that an output was resized (problem "resized": expected =
+                            // the shape it had, value = the shape required)
 };
 std::string_view to_string(LogEventKind kind);
 

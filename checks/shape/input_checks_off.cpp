@@ -12,7 +12,7 @@ namespace {
 using namespace aoti::core;
 
 bool is_failure(const LogEvent& e) {
-  return e.kind != LogEventKind::deprecated_api && e.kind != LogEventKind::export_specialized;
+  return failures::is_error(e) && e.kind != LogEventKind::export_specialized;
 }
 
 // The core of a process that loaded this model's .so, if any.
@@ -68,15 +68,20 @@ class InputChecksOff final : public BasicCheck {
         if (events_here([&](const LogEvent& e) { return e.kind == LogEventKind::triton_assert && e.subject == hazard.assertion->message; }))
           inside_contract = &hazard;
       if (inside_contract) failed = false;
+      // Sizes the run really used, outside the contract: it ran unchecked on inputs the kernels were not
+      // compiled for (results silently wrong or out of bounds), even when nothing failed.
+      const auto outside = outside_contract(c, w, static_cast<int>(m));
 
-      Finding f = new_finding(failed ? Severity::warning : Severity::note, failed ? 0.6 : 0.5);
+      Finding f = new_finding(failed || !outside.empty() ? Severity::warning : Severity::note, failed ? 0.6 : 0.5);
       f.subject = "input checks " + model.name;
       std::string contract;
       for (const auto& input : w.inputs)
         if (auto text = input_contract(w, input.index); !text.empty())
           contract += fmt::format("{}`{}`: {}", contract.empty() ? "" : "; ", input.name, text);
-      f.title = failed ? "The run failed with the package's input checks off"
-                       : "The package's input contract is only enforced with AOTI_RUNTIME_CHECK_INPUTS=1";
+      f.title = failed            ? "The run failed with the package's input checks off"
+                : !outside.empty() ? fmt::format("The run used sizes outside the package's compiled contract, unchecked: {}",
+                                                 outside.front().summary)
+                                   : "The package's input contract is only enforced with AOTI_RUNTIME_CHECK_INPUTS=1";
       f.message = fmt::format(
           "The wrapper compiles in checks of every input ({}) but runs them only when "
           "AOTI_RUNTIME_CHECK_INPUTS is set to a non-zero value; {}.",
@@ -88,6 +93,7 @@ class InputChecksOff final : public BasicCheck {
                             inside_contract->assertion->message, inside_contract->binding->dim, inside_contract->binding->input,
                             inside_contract->max ? std::to_string(*inside_contract->max) : std::string("int_oo"))
               : "without it, inputs outside the contract are accepted silently");
+      for (const auto& seen : outside) f.message += " " + seen.sentence;
       f.why = "An input outside the compiled contract (a wrong device, a size beyond the exported range, a "
               "non-contiguous tensor) turns into a segfault, an illegal memory access or silently wrong "
               "output instead of a clear error.";
@@ -96,6 +102,7 @@ class InputChecksOff final : public BasicCheck {
                                       env.empty() ? "AOTI_RUNTIME_CHECK_INPUTS not in the environment"
                                                   : "AOTI_RUNTIME_CHECK_INPUTS=" + env,
                                       fmt::format("the crashed process's environment (pid {})", core->pid)});
+      for (const auto& seen : outside) f.evidence.push_back(event_evidence(*seen.event, seen.note));
       f.evidence.push_back(quote_wrapper(w, w.gate_line, "the input checks are skipped unless the variable is set"));
       for (const auto& check : w.input_checks) {
         if (check.kind != InputCheckKind::dim_max && check.kind != InputCheckKind::device_type) continue;
@@ -121,6 +128,51 @@ class InputChecksOff final : public BasicCheck {
   }
 
  private:
+  struct OutsideContract {
+    const LogEvent* event = nullptr;
+    std::string summary;   // "dim 0 = 4096, compiled for [2, 1024]"
+    std::string sentence;  // for the message
+    std::string note;      // for the evidence
+  };
+
+  // Results the logs of this model's run show with a leading size outside every input's dim-0 range.
+  // A printed result's dim 0 is read as the batch (an inference, said as one); ATen's resize warning
+  // is direct: the output buffer compiled for the contract did not fit the run.
+  static std::vector<OutsideContract> outside_contract(const Case& c, const WrapperFacts& w, int model) {
+    std::vector<OutsideContract> out;
+    for (const auto& e : c.log_events) {
+      if (e.kind != LogEventKind::observed_shape || (e.model >= 0 && e.model != model)) continue;
+      const auto leading = integer_literal(e.value.substr(0, e.value.find(',')));
+      if (!leading) continue;
+      for (const auto& input : w.inputs) {
+        std::optional<std::int64_t> low, high;
+        for (const auto& check : w.input_checks)
+          if (check.input_index == input.index && check.dim == 0) {
+            if (check.kind == InputCheckKind::dim_min) low = check.value;
+            if (check.kind == InputCheckKind::dim_max) high = check.value;
+          }
+        if (!high || (*leading <= *high && (!low || *leading >= *low))) continue;
+        const std::string range = fmt::format("[{}, {}]", low.value_or(0), *high);
+        OutsideContract seen;
+        seen.event = &e;
+        seen.summary = fmt::format("dim 0 = {}, compiled for {}", *leading, range);
+        if (e.problem == "resized") {
+          seen.sentence = fmt::format("ATen resized an output from [{}] to [{}]: the run needed {} rows where dim 0 of {} is "
+                                      "compiled for {}.", e.expected, e.value, *leading, input_display(w, input.name), range);
+          seen.note = "an output resized at run time: the run's sizes were not the compiled ones";
+        } else {
+          seen.sentence = fmt::format("The log shows a result of size [{}]; reading its dim 0 as the batch (an inference), "
+                                      "the run used {} where dim 0 of {} is compiled for {}.",
+                                      e.value, *leading, input_display(w, input.name), range);
+          seen.note = fmt::format("a result of size [{}] (inferred: its dim 0 is the batch)", e.value);
+        }
+        out.push_back(std::move(seen));
+        break;
+      }
+    }
+    return out;
+  }
+
   // The AOTI runtime's `Error: mat1 and mat2 shapes cannot be multiplied (3x1 and 2x1)`: an op inside
   // the model rejected the sizes it got. The generated code is consistent for every input inside the
   // contract it was compiled for, so an input outside it reached the kernels unchecked.

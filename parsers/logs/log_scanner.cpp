@@ -99,6 +99,8 @@ enum AnchorFlag : std::uint64_t {
   a_package_loader = 1ull << 57,
   a_index_check = 1ull << 55,
   a_exception_from = 1ull << 56,
+  a_printed_size = 1ull << 58,
+  a_resized = 1ull << 59,
 };
 constexpr std::uint64_t k_load_anchors = a_undefined_symbol | a_cannot_open_object | a_symbol_version | a_wrong_elf_class |
                                          a_invalid_elf | a_missing_schema | a_dlopen | a_package_loader;
@@ -163,6 +165,8 @@ const AnchorSet& anchors() {
       {" zip archive", a_package_loader},
       {"index out of bounds: ", a_index_check},
       {"Exception raised from ", a_exception_from},
+      {"torch.Size([", a_printed_size},
+      {" was resized since it had shape [", a_resized},
   });
   return set;
 }
@@ -296,6 +300,7 @@ class Scanner {
     if (found & a_test_result) test_result();
     if (found & a_tagged_cuda) tagged_cuda_on_host();
     if (found & a_out_tensor) out_tensor();
+    if (found & (a_printed_size | a_resized)) observed_shape(found);
     if (found & a_api_call) api_call_failed();
     if (found & a_assertion) assertion();
     if (found & a_index_check) index_check();
@@ -455,6 +460,25 @@ class Scanner {
   }
 
   // Expected out tensor to have device cuda:0, but got cpu instead
+  // What the program saw of its results: a printed `torch.Size([4096, 8])`, or ATen's warning
+  // (aten/src/ATen/native/Resize.cpp) "An output with one or more elements was resized since it had
+  // shape [1024, 8], which does not match the required output shape [4096, 8]". Both show the sizes
+  // a run really used, to hold against the package's compiled contract.
+  void observed_shape(std::uint64_t found) {
+    auto e = event(LogEventKind::observed_shape);
+    if (found & a_resized) {
+      e.problem = "resized";
+      e.expected = clean_text(between(m_line, "it had shape [", "]"), k_max_field);
+      e.value = clean_text(between(m_line, "required output shape [", "]"), k_max_field);
+    } else {
+      e.problem = "printed";
+      e.value = clean_text(between(m_line, "torch.Size([", "])"), k_max_field);
+    }
+    if (e.value.empty()) return;
+    const auto key = e.problem + "|" + e.value;
+    add(std::move(e), key);
+  }
+
   void out_tensor() {
     auto e = event(LogEventKind::out_tensor_device);
     e.expected = clean_text(between(m_line, "Expected out tensor to have device ", ","), k_max_field);
