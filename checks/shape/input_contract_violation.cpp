@@ -48,7 +48,11 @@ class InputContractViolation final : public BasicCheck {
       f.message = fmt::format("The run passed size {} in dim {} of {}; the package was exported with that dim "
                               "{}{}, and the input check refused it (expected {} {}).",
                               e.actual, e.dim, input, range.empty() ? "bounded" : range,
-                              symbol.empty() ? "" : fmt::format(" (symbol `{}` in the wrapper)", symbol),
+                              symbol.empty() ? ""
+                              : fmt::format(" (symbol `{}` in the wrapper{})", symbol,
+                                            w && !dim_name_or(*w, e.input_index, e.dim, "").empty()
+                                                ? fmt::format(", your Dim `{}`", dim_name_or(*w, e.input_index, e.dim, ""))
+                                                : ""),
                               large ? "<=" : ">=", e.expected);
       f.next_steps = {
           {fmt::format("re-export with a range for dim {} of {} that covers {}, then re-package", e.dim, input, e.actual),

@@ -208,8 +208,10 @@ class IndexOutOfBounds final : public BasicCheck {
         if (b.symbol != symbol) continue;
         const int input = input_index_of(w, b.input);
         const std::string range = input >= 0 ? dim_contract(w, input, b.dim) : "";
-        part += fmt::format("{}{} {} of model input `{}`{}", part.empty() ? fmt::format("`{}` is ", name) : " = ",
-                            b.is_stride ? "stride" : "size", b.dim, b.input,
+        const std::string dim_name = b.is_stride ? "" : dim_name_or(w, input, b.dim, "");
+        part += fmt::format("{}{} {} of model input {}{}{}", part.empty() ? fmt::format("`{}` is ", name) : " = ",
+                            b.is_stride ? "stride" : "size", b.dim, input_display(w, b.input),
+                            dim_name.empty() ? "" : fmt::format(", your Dim `{}`", dim_name),
                             range.empty() ? "" : fmt::format(" (declared {})", range));
         evidence.push_back(quote_wrapper(w, b.line,
                                     single ? fmt::format("`{}` is dim {} of `{}`; an empty tensor makes it 0 and every "
