@@ -189,18 +189,6 @@ void attach_wrappers_to_bare_sos(Case& c) {
   }
 }
 
-// How well an input-check error matches a model's own input contract: the error text repeats the
-// bound the wrapper was generated with, so a matching bound names the package that raised it.
-// Quotes the wrapper line an `API call failed at <hash>.wrapper.cpp, line N` error points at.
-void attach_source_lines(Case& c) {
-  for (auto& e : c.log_events) {
-    if (e.kind != LogEventKind::api_call_failed || e.model < 0 || e.source_line <= 0) continue;
-    const auto& model = c.models[static_cast<std::size_t>(e.model)];
-    if (!model.wrapper || !e.source_file.ends_with(".wrapper.cpp")) continue;
-    e.source_excerpt = std::string(model.wrapper->source.line(e.source_line));
-  }
-}
-
 // Ties each trace to the model whose wrapper it produced, by the wrapper's file name (the same
 // hash names the package entry and the trace's dump); a trace whose package is not in the case
 // brings its own wrapper dump, so its facts are still there.
@@ -305,6 +293,8 @@ void attach_user_names(Case& c) {
   }
 }
 
+// How well an input-check error matches a model's own input contract: the error text repeats the
+// bound the wrapper was generated with, so a matching bound names the package that raised it.
 int contract_match(const LogEvent& e, const ModelFacts& model) {
   if (!model.wrapper || e.input_index < 0) return 0;
   const auto& w = *model.wrapper;
@@ -382,7 +372,6 @@ Case load_case(const std::vector<std::string>& paths) {
   adopt_trace_wrappers(c);
   attach_user_names(c);
   correlate(c);
-  attach_source_lines(c);
   return c;
 }
 

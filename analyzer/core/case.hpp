@@ -361,10 +361,8 @@ struct LogEvent {
   // compile_error / load_error / runtime_error: what kind of failure the line states ("missing header",
   // "undefined symbol", ...) is in `problem`; the library, header or op it names in `subject`.
 
-  // Set by correlation: index into Case::models of the model this event concerns, -1 if unknown;
-  // and, when source_file:source_line is a line of a wrapper the case holds, that line's text.
+  // Set by correlation: index into Case::models of the model this event concerns, -1 if unknown.
   int model = -1;
-  std::string source_excerpt;
 };
 
 // ---- the whole case ----------------------------------------------------------------------------

@@ -83,15 +83,17 @@ class ApiCallFailed final : public BasicCheck {
       f.why = "The package runs custom ops through the dispatcher: the op library must be loaded in the process, and "
               "its schema must match what the package was compiled with (a SymInt argument passed as int fails here).";
     } else {
+      // The wrapper's line the error names, as the wrapper holds it (trimmed, as every quote).
+      const Evidence line = quote_wrapper(w, e.source_line, "");
       f.title = fmt::format("An AOTI runtime call failed at wrapper line {}{}", e.source_line,
                             code.empty() ? "" : fmt::format(" ({})", nodes->nodes.front()));
-      f.message = fmt::format("`{}` returned an error{}.", e.source_excerpt.empty() ? e.subject : e.source_excerpt,
+      f.message = fmt::format("`{}` returned an error{}.", line.excerpt.empty() ? e.subject : line.excerpt,
                               code.empty() ? "" : fmt::format(" while running model code {}", code));
       f.why = "The failing line names the operation and the buffers it was given; the error text before this line in "
               "the log says why it failed.";
     }
     f.evidence.push_back(event_evidence(e, "the failed call"));
-    if (!e.source_excerpt.empty())
+    if (e.source_line > 0 && e.source_line <= w.source.line_count())
       f.evidence.push_back(quote_wrapper(w, e.source_line, "the wrapper line the error names"));
     if (nodes)
       f.evidence.push_back(quote_wrapper(w, nodes->line, "the model code this part of the wrapper implements"));
