@@ -151,15 +151,6 @@ Route route_of(const TraceFailure& failure) {
   return Route::export_;
 }
 
-bool same_run(const std::string& a, const std::string& b) {
-  const auto folder = [](const std::string& path) {
-    const auto slash = path.find_last_of('/');
-    return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
-  };
-  const std::string fa = folder(a), fb = folder(b);
-  return fa.starts_with(fb) || fb.starts_with(fa);
-}
-
 Evidence trace_failure_evidence(const TraceFailure& failure) {
   const std::string reason = failure.reason.substr(0, failure.reason.find('\n'));
   return fact(Location{failure.where.artifact, "", 0},

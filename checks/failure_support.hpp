@@ -37,9 +37,6 @@ bool is_shape_error(std::string_view text);
 // Which failure check a trace's failure record belongs to, by its fail_type and the exception types
 // its fail_reason starts with (`InductorError` / `InvalidCxxCompiler: ...` is the build's).
 Route route_of(const core::TraceFailure& failure);
-// Whether two artifacts belong to one run: one's folder holds the other (`case/stderr.txt` and
-// `case/trace/x.log`).
-bool same_run(const std::string& a, const std::string& b);
 // A trace failure as a fact (its JSON record is not quoted), for the finding that explains it.
 core::Evidence trace_failure_evidence(const core::TraceFailure& failure);
 // The user's frame in a fail_reason's `from user code:` section (`File "x.py", line 4, in forward`

@@ -448,13 +448,9 @@ void merge_consequences(std::vector<Finding>& findings) {
       if (e.kind == EvidenceKind::quote) return &e;
     return nullptr;
   };
-  const auto folder = [](const Finding& f) {
-    return f.evidence.empty() ? fs::path() : folder_of(f.evidence.front().where.artifact);
-  };
-  // One run's outputs: the same folder, or one inside the other (stderr.txt beside trace/).
-  const auto same_run = [&](const Finding& a, const Finding& b) {
-    const fs::path x = folder(a), y = folder(b);
-    return is_within(x, y) || is_within(y, x);
+  const auto one_run = [](const Finding& a, const Finding& b) {
+    return !a.evidence.empty() && !b.evidence.empty() &&
+           same_run(a.evidence.front().where.artifact, b.evidence.front().where.artifact);
   };
   const auto generic = [](const Finding& f) {
     return f.check == "export.failed" || f.check == "runtime.runner-error" || f.check == "runtime.api-call-failed";
@@ -471,9 +467,9 @@ void merge_consequences(std::vector<Finding>& findings) {
         if (failed && line && other.check != consequence.check && line->where.artifact == failed->where.artifact &&
             line->where.entry == failed->where.entry && line->where.line <= failed->where.line)
           cause = &other;
-      } else if (generic(consequence) && !generic(other) && same_run(other, consequence)) {
+      } else if (generic(consequence) && !generic(other) && one_run(other, consequence)) {
         cause = &other;
-      } else if (k < i && other.check == consequence.check && other.title == consequence.title && same_run(other, consequence)) {
+      } else if (k < i && other.check == consequence.check && other.title == consequence.title && one_run(other, consequence)) {
         cause = &other;
       }
     }

@@ -1,6 +1,9 @@
 #include "analyzer/core/case.hpp"
 
 #include <algorithm>
+#include <filesystem>
+
+#include <algorithm>
 
 namespace aoti::core {
 
@@ -25,6 +28,15 @@ std::string_view SourceText::line(int n) const {
   if (end == std::string::npos) end = m_text.size();
   if (end > begin && m_text[end - 1] == '\r') --end;
   return std::string_view(m_text).substr(begin, end - begin);
+}
+
+bool same_run(std::string_view artifact_a, std::string_view artifact_b) {
+  const auto folder = [](std::string_view path) { return std::filesystem::path(path).lexically_normal().parent_path(); };
+  const std::filesystem::path a = folder(artifact_a), b = folder(artifact_b);
+  const auto within = [](const std::filesystem::path& inner, const std::filesystem::path& outer) {
+    return std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end()).first == outer.end();
+  };
+  return within(a, b) || within(b, a);
 }
 
 std::string_view to_string(ArtifactKind kind) {

@@ -23,6 +23,10 @@ struct Location {
   std::string display() const;  // "model.pt2:model/.../x.wrapper.cpp:42"
 };
 
+// Two artifacts are outputs of one run when one's folder holds the other's: stderr.txt beside
+// trace/, a log and the core of the same process. What ties findings and facts of one run together.
+bool same_run(std::string_view artifact_a, std::string_view artifact_b);
+
 enum class ArtifactKind { package, model_so, wrapper_source, log, core_dump, trace, source, unknown };
 std::string_view to_string(ArtifactKind kind);
 

@@ -85,7 +85,7 @@ class CompileFailed final : public BasicCheck {
       for (const auto& failure : trace.failures) {
         if (fl::route_of(failure) != fl::Route::build) continue;
         const auto same = std::find_if(out.begin(), out.end(), [&](const Finding& f) {
-          return !f.evidence.empty() && fl::same_run(f.evidence.front().where.artifact, failure.where.artifact);
+          return !f.evidence.empty() && same_run(f.evidence.front().where.artifact, failure.where.artifact);
         });
         if (same != out.end()) {
           same->evidence.push_back(fl::trace_failure_evidence(failure));

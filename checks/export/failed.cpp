@@ -60,7 +60,7 @@ class ExportFailed final : public BasicCheck {
           continue;
         // The log of the same run already explains it: the record is one more piece of evidence.
         const auto same = std::find_if(out.begin(), out.end(), [&](const Finding& f) {
-          return !f.evidence.empty() && fl::same_run(f.evidence.front().where.artifact, failure.where.artifact);
+          return !f.evidence.empty() && same_run(f.evidence.front().where.artifact, failure.where.artifact);
         });
         if (same != out.end()) same->evidence.push_back(fl::trace_failure_evidence(failure));
         else out.push_back(from_trace(trace, failure));

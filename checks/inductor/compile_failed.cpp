@@ -43,7 +43,7 @@ class CompileFailed final : public BasicCheck {
       for (const auto& failure : trace.failures) {
         if (fl::route_of(failure) != fl::Route::inductor) continue;
         const auto same = std::find_if(out.begin(), out.end(), [&](const Finding& f) {
-          return !f.evidence.empty() && fl::same_run(f.evidence.front().where.artifact, failure.where.artifact);
+          return !f.evidence.empty() && same_run(f.evidence.front().where.artifact, failure.where.artifact);
         });
         if (same != out.end()) same->evidence.push_back(fl::trace_failure_evidence(failure));
         else out.push_back(from_trace(trace, failure));

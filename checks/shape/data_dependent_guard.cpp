@@ -1,6 +1,5 @@
 // shape.data-dependent-guard: a guard on a data-dependent (unbacked) value — export or compile
 // needed to know a value that only the data decides.
-#include <filesystem>
 #include <regex>
 #include <set>
 
@@ -86,10 +85,8 @@ class DataDependentGuard final : public BasicCheck {
     static const std::regex k_unbacked(R"(\bu\d+\b)");
     std::set<std::string> names;
     for (std::sregex_iterator it(e.text.begin(), e.text.end(), k_unbacked), end; it != end; ++it) names.insert(it->str());
-    const auto run = std::filesystem::path(e.where.artifact).parent_path();
     for (const auto& trace : c.traces) {
-      const auto folder = std::filesystem::path(trace.artifact);
-      if (!folder.lexically_normal().string().starts_with(run.lexically_normal().string())) continue;
+      if (!same_run(e.where.artifact, trace.artifact)) continue;
       for (const auto& symbol : trace.symbols) {
         if (!symbol.unbacked || !names.count(symbol.name) || symbol.user_frames.empty()) continue;
         names.erase(symbol.name);
