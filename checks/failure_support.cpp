@@ -276,13 +276,4 @@ std::string cut(std::string_view text, std::size_t max) {
   return std::string(text.substr(0, end)) + "…";
 }
 
-std::string shell_word(const std::string& text) {
-  if (!text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=+@,%") ==
-                           std::string::npos)
-    return text;
-  std::string out = "'";
-  for (char ch : text) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
-
 }  // namespace aoti::checks::failures

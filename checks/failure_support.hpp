@@ -70,7 +70,5 @@ std::string demangle(const std::string& symbol);
 // At most `max` bytes of `text`, cut on a UTF-8 character boundary, with a visible `…` when cut.
 std::string cut(std::string_view text, std::size_t max);
 
-// Shell-quotes an argument when it needs it.
-std::string shell_word(const std::string& text);
 
 }  // namespace aoti::checks::failures

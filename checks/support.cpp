@@ -127,6 +127,12 @@ std::string shell_quote(std::string_view text) {
   return out + "'";
 }
 
+std::string shell_word(std::string_view text) {
+  constexpr std::string_view k_plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=+@,%";
+  if (!text.empty() && text.find_first_not_of(k_plain) == std::string_view::npos) return std::string(text);
+  return shell_quote(text);
+}
+
 std::string show_lines_command(const Location& where, int first, int last) {
   first = std::max(first, 1);
   if (where.entry.empty()) return fmt::format("sed -n '{},{}p' {}", first, last, shell_quote(where.artifact));
@@ -256,11 +262,7 @@ std::string recorded_command_line(const Case& c) {
   for (const auto& core : c.cores) {
     if (core.argv.empty()) continue;
     std::vector<std::string> words;
-    for (const auto& arg : core.argv) {
-      const bool plain = !arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+") ==
-                                              std::string::npos;
-      words.push_back(plain ? arg : shell_quote(arg));
-    }
+    for (const auto& arg : core.argv) words.push_back(shell_word(arg));
     return join(words, " ");
   }
   return "";

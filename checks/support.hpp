@@ -111,6 +111,7 @@ std::string show_lines_command(const core::Location& where, int first, int last)
 // The same for wrapper lines first..last, wherever the wrapper's text is (package, file, trace).
 std::string show_wrapper_lines_command(const core::WrapperFacts& w, int first, int last);
 std::string shell_quote(std::string_view text);  // 'it'\''s' for the shell
+std::string shell_word(std::string_view text);   // quoted only when the shell would split or expand it
 // The first wrapper line in first..first+span holding `needle` (0 if none): where one field of a
 // multi-line declaration is, e.g. `constants_info_[2].device_type` after `constants_info_[2].name`.
 int wrapper_line_with(const core::WrapperFacts& w, int first, std::string_view needle, int span = 24);

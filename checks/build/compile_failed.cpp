@@ -98,7 +98,7 @@ class CompileFailed final : public BasicCheck {
                                   failure.fail_type, fl::cut(failure.reason.substr(0, failure.reason.find('\n')), 300));
           f.why = "Inductor compiles the generated C++ with the host compiler; the record's reason names what stopped it.";
           f.evidence.push_back(fl::trace_failure_evidence(failure));
-          f.next_steps = {{"read the trace's failure with tlparse", fmt::format("tlparse {}", fl::shell_word(trace.artifact))}};
+          f.next_steps = {{"read the trace's failure with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
           out.push_back(std::move(f));
         }
         break;
@@ -377,7 +377,7 @@ class CompileFailed final : public BasicCheck {
     return "";
   }
 
-  static std::string shell(const std::string& word) { return fl::shell_word(word); }
+  static std::string shell(const std::string& word) { return shell_word(word); }
 };
 
 }  // namespace

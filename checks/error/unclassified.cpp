@@ -97,7 +97,7 @@ class Unclassified final : public BasicCheck {
     f.message = fmt::format("{}: `{}: {}`.", failure.origin, failure.fail_type, cut(failure.reason, 300));
     f.why = "No check of this tool explains this failure yet; the record's reason and user frame are where to start.";
     f.evidence.push_back(fl::trace_failure_evidence(failure));
-    f.next_steps = {{"read the trace with tlparse", fmt::format("tlparse {}", fl::shell_word(trace.artifact))}};
+    f.next_steps = {{"read the trace with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
     return f;
   }
 };

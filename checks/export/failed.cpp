@@ -134,7 +134,7 @@ class ExportFailed final : public BasicCheck {
                                 "the user frame in the record's fail_reason"));
     f.next_steps = {{"see every problem export finds at once, each with its user frame",
                      "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)", "python"},
-                    {"read the trace's failure with tlparse", fmt::format("tlparse {}", fl::shell_word(trace.artifact))}};
+                    {"read the trace's failure with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
     f.chain = {"torch.export", failure.fail_type, "export stopped"};
     return f;
   }

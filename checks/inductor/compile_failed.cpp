@@ -136,7 +136,7 @@ class CompileFailed final : public BasicCheck {
                             first_line(failure.reason, 300));
     f.why = "The error was raised while Inductor lowered the graph or generated code.";
     f.evidence.push_back(fl::trace_failure_evidence(failure));
-    f.next_steps = {{"read the trace's failure with tlparse", fmt::format("tlparse {}", fl::shell_word(trace.artifact))}};
+    f.next_steps = {{"read the trace's failure with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
     f.chain = {"graph", failure.fail_type, "compile stopped"};
     return f;
   }

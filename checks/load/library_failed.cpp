@@ -99,8 +99,8 @@ class LibraryFailed final : public BasicCheck {
                             "process does.", lib_word, name);
       }
       if (!e.subject.empty())
-        f.next_steps.push_back({"list every symbol the library cannot resolve", fmt::format("ldd -r {}", fl::shell_word(e.subject))});
-      if (plain != e.value) f.next_steps.push_back({"demangle the symbol", fmt::format("c++filt {}", fl::shell_word(e.value))});
+        f.next_steps.push_back({"list every symbol the library cannot resolve", fmt::format("ldd -r {}", shell_word(e.subject))});
+      if (plain != e.value) f.next_steps.push_back({"demangle the symbol", fmt::format("c++filt {}", shell_word(e.value))});
       f.chain = {basename_of(e.subject), "needs " + name, "not defined", "load failed"};
     } else if (e.problem == "missing library") {
       f.subject = "load missing library " + e.value;
@@ -109,7 +109,7 @@ class LibraryFailed final : public BasicCheck {
                               "library directories).", e.value);
       f.why = "Either the file is missing, or it is installed where the loader does not look; a library another one "
               "depends on must be found the same way.";
-      f.next_steps = {{"see whether the system knows the library", fmt::format("ldconfig -p | grep {}", fl::shell_word(basename_of(e.value)))},
+      f.next_steps = {{"see whether the system knows the library", fmt::format("ldconfig -p | grep {}", shell_word(basename_of(e.value)))},
                       {"see the search path the process had", "echo \"$LD_LIBRARY_PATH\""}};
       f.chain = {e.value, "not found", "load failed"};
     } else if (e.problem == "missing symbol version") {
@@ -125,7 +125,7 @@ class LibraryFailed final : public BasicCheck {
               "LD_LIBRARY_PATH, e.g. a conda environment's libstdc++), or rebuild it with the older toolchain.";
       if (!e.subject.empty())
         f.next_steps = {{fmt::format("list the versions `{}` provides", basename_of(e.subject)),
-                         fmt::format("strings {} | grep {}", fl::shell_word(e.subject), fl::shell_word(e.value.substr(0, e.value.find('_')) + "_"))}};
+                         fmt::format("strings {} | grep {}", shell_word(e.subject), shell_word(e.value.substr(0, e.value.find('_')) + "_"))}};
       f.chain = {basename_of(e.source_file.empty() ? "library" : e.source_file), "needs " + e.value, "load failed"};
     } else if (e.problem == "wrong ELF class" || e.problem == "invalid ELF header") {
       f.subject = "load elf " + e.subject;
@@ -135,7 +135,7 @@ class LibraryFailed final : public BasicCheck {
                   ? "The file was built for another word size (32-bit vs 64-bit) than the process."
                   : "The file is not an ELF shared object at all: a truncated download, a Git LFS pointer, or a file of "
                     "another platform.";
-      if (!e.subject.empty()) f.next_steps = {{"see what the file is", fmt::format("file {}", fl::shell_word(e.subject))}};
+      if (!e.subject.empty()) f.next_steps = {{"see what the file is", fmt::format("file {}", shell_word(e.subject))}};
       f.chain = {basename_of(e.subject), e.problem, "load failed"};
     } else if (e.problem == "missing op schema") {
       const std::string op = e.value;
@@ -150,7 +150,7 @@ class LibraryFailed final : public BasicCheck {
               "defined in Python (`torch.library.custom_op`) exist only in a Python process that imported them: a "
               "C++ runner cannot find them.";
       f.next_steps = {{fmt::format("find where `{}` is defined", op),
-                       fmt::format("grep -rnE {} .", fl::shell_word(fmt::format("{}|TORCH_LIBRARY(_FRAGMENT)?\\({},", op, ns)))},
+                       fmt::format("grep -rnE {} .", shell_word(fmt::format("{}|TORCH_LIBRARY(_FRAGMENT)?\\({},", op, ns)))},
                       {"then load that library before the model: `torch.ops.load_library(...)` on its .so, or import the Python "
                        "package that registers the op; a C++ runner links it or dlopens it before creating the model", ""}};
       for (const auto& model : c.models)
@@ -180,7 +180,7 @@ class LibraryFailed final : public BasicCheck {
                 const auto start = frame.code.rfind(quote, end);
                 if (start != std::string::npos) package = frame.code.substr(start + 1, end + 4 - start - 1);
               }
-      f.next_steps = {{"list what the package holds", package.empty() ? "" : "unzip -l " + fl::shell_word(package)}};
+      f.next_steps = {{"list what the package holds", package.empty() ? "" : "unzip -l " + shell_word(package)}};
       if (package.empty()) f.next_steps[0].what = "list what the package holds (`unzip -l` on the .pt2)";
       f.chain = {"package", e.problem, "load failed"};
     } else if (e.problem == "mmap failed") {
