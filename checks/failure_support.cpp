@@ -214,10 +214,7 @@ std::vector<std::string> log_artifacts(const Case& c) {
 }
 
 Evidence line_evidence(const LogEvent& e, int line, const std::string& text, std::string note) {
-  // Quoted as every log line is: surrounding whitespace trimmed.
-  const auto first = text.find_first_not_of(" \t\r");
-  const std::string trimmed = first == std::string::npos ? "" : text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
-  Evidence quote{Location{e.where.artifact, e.where.entry, line}, trimmed, std::move(note)};
+  Evidence quote{Location{e.where.artifact, e.where.entry, line}, quoted_line(text), std::move(note)};
   quote.kind = EvidenceKind::quote;
   return quote;
 }
@@ -267,13 +264,6 @@ std::string demangle(const std::string& symbol) {
   int status = 0;
   std::unique_ptr<char, decltype(&std::free)> plain(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), &std::free);
   return status == 0 && plain ? std::string(plain.get()) : symbol;
-}
-
-std::string cut(std::string_view text, std::size_t max) {
-  if (text.size() <= max) return std::string(text);
-  std::size_t end = max;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;  // not inside a character
-  return std::string(text.substr(0, end)) + "…";
 }
 
 }  // namespace aoti::checks::failures

@@ -67,8 +67,6 @@ std::string script_command(const core::Case& c, const std::string& artifact);
 // A mangled C++ symbol, demangled; the input unchanged when it is not one.
 std::string demangle(const std::string& symbol);
 
-// At most `max` bytes of `text`, cut on a UTF-8 character boundary, with a visible `…` when cut.
-std::string cut(std::string_view text, std::size_t max);
 
 
 }  // namespace aoti::checks::failures

@@ -35,20 +35,19 @@ Evidence fact(Location where, std::string statement, std::string note) {
   return Evidence{std::move(where), std::move(statement), std::move(note)};
 }
 
-namespace {
-constexpr std::size_t k_max_quote_line = 1000;
-
-// One line as a quote shows it: surrounding whitespace trimmed, cut with a visible "…".
-std::string quoted_line(std::string_view line) {
-  const auto first = line.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return "";
-  line = line.substr(first, line.find_last_not_of(" \t\r") - first + 1);
-  if (line.size() <= k_max_quote_line) return std::string(line);
-  std::size_t cut = k_max_quote_line;
-  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
-  return std::string(line.substr(0, cut)) + "…";
+std::string cut(std::string_view text, std::size_t max) {
+  if (text.size() <= max) return std::string(text);
+  std::size_t end = max;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;  // not inside a character
+  return std::string(text.substr(0, end)) + "…";
 }
-}  // namespace
+
+std::string quoted_line(std::string_view line) {
+  constexpr std::size_t k_max_quote_line = 1000;
+  const auto first = line.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return "";
+  return cut(line.substr(first, line.find_last_not_of(" \t\r") - first + 1), k_max_quote_line);
+}
 
 Evidence quote_wrapper(const WrapperFacts& w, int first, std::string note, int last) {
   if (last < first) last = first;

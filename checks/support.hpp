@@ -33,6 +33,11 @@ class BasicCheck : public core::Check {
 };
 
 const core::ModelFacts* model_of(const core::Case& c, const core::LogEvent& e);
+// At most `max` bytes of `text`, cut on a UTF-8 character boundary, with a visible `…` when cut.
+std::string cut(std::string_view text, std::size_t max);
+// A line as a quote shows it: surrounding whitespace trimmed, cut (with `…`) past 1,000 bytes.
+std::string quoted_line(std::string_view line);
+
 // Evidence is built here only: quotes take the artifact's own text, so they cannot drift from it.
 // The log line an event was read from, quoted.
 core::Evidence event_evidence(const core::LogEvent& e, std::string note);

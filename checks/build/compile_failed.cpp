@@ -21,7 +21,7 @@ std::string basename_of(std::string_view path) {
 }
 
 // "`<x>`" cut to `max` characters with a visible mark.
-std::string code_span(std::string_view text, std::size_t max = 160) { return "`" + failures::cut(text, max) + "`"; }
+std::string code_span(std::string_view text, std::size_t max = 160) { return "`" + cut(text, max) + "`"; }
 
 // What a file in a compiler diagnostic is, for a person.
 std::string describe_file(const std::string& path) {
@@ -95,7 +95,7 @@ class CompileFailed final : public BasicCheck {
           f.subject = "build " + failure.fail_type;
           f.title = fmt::format("The C++ build failed: {}", code_span(fmt::format("{}: {}", failure.fail_type, failure.reason), 140));
           f.message = fmt::format("The trace records a compile that failed while building C++ ({}): `{}: {}`.", failure.origin,
-                                  failure.fail_type, fl::cut(failure.reason.substr(0, failure.reason.find('\n')), 300));
+                                  failure.fail_type, cut(failure.reason.substr(0, failure.reason.find('\n')), 300));
           f.why = "Inductor compiles the generated C++ with the host compiler; the record's reason names what stopped it.";
           f.evidence.push_back(fl::trace_failure_evidence(failure));
           f.next_steps = {{"read the trace's failure with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
@@ -167,7 +167,7 @@ class CompileFailed final : public BasicCheck {
       if (command && command->text.size() < k_max_event_text && command->problem.empty())
         f.next_steps.push_back({"re-run the compiler command as the log shows it, while Inductor's cache still holds its files",
                                 command->text});
-      f.chain = {what.empty() ? "C++ source" : what, fmt::format("{}: {}", first->problem, first->subject.empty() ? fl::cut(first->value, 60) : first->subject),
+      f.chain = {what.empty() ? "C++ source" : what, fmt::format("{}: {}", first->problem, first->subject.empty() ? cut(first->value, 60) : first->subject),
                  "build failed"};
     } else {
       // No compiler output in the log: the exception says what stopped the build.
@@ -182,7 +182,7 @@ class CompileFailed final : public BasicCheck {
       f.subject = "build " + exception->subject;
       f.title = fmt::format("The C++ build failed: {}", code_span(fmt::format("{}: {}", exception->subject, said), 140));
       f.message = fmt::format("The run ended with `{}: {}`, raised while building C++{}.", exception->subject,
-                              fl::cut(said, 300),
+                              cut(said, 300),
                               fl::raised_in(*exception, "torch/utils/cpp_extension.py") ? " (torch/utils/cpp_extension.py)" :
                               fl::raised_in(*exception, "torch/_inductor/cpp_builder.py") ? " (torch/_inductor/cpp_builder.py)" : "");
       const Why why = explain_exception(*exception, command, script);

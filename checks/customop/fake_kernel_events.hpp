@@ -81,10 +81,10 @@ class FakeKernelEvents final : public BasicCheck {
     const std::string name = op.empty() ? "a custom op" : "`" + op + "`";
     Finding f = new_finding(Severity::error, 0.85);
     f.explains_failure = true;
-    f.subject = "op " + (op.empty() ? failures::cut(e.text, 60) : op);
+    f.subject = "op " + (op.empty() ? cut(e.text, 60) : op);
     f.title = fmt::format("Custom op {} has no fake (meta) kernel", name);
     f.message = fmt::format("Tracing needed the output shape of {} without running it, and no fake kernel is registered "
-                            "for it: the log reports `{}`.", name, failures::cut(e.text, 300));
+                            "for it: the log reports `{}`.", name, cut(e.text, 300));
     f.why = "Without a fake kernel the op cannot be traced with symbolic shapes: torch.compile and export fail on it.";
     f.evidence.push_back(event_evidence(e, "the error"));
     if (e.user_frame >= 0 && static_cast<std::size_t>(e.user_frame) < e.frames.size()) {

@@ -113,7 +113,7 @@ class LoadMismatch final : public BasicCheck {
     f.subject = "load device index";
     f.title = fmt::format("The model was loaded on {}, but its constants were made for {}", loaded, data);
     f.message = fmt::format("While the model loaded its constants (`{}`), the runtime created a tensor on {} from data "
-                            "that lives on {}: `{}`.", failures::cut(constants->function, 120), loaded, data, e.value);
+                            "that lives on {}: `{}`.", cut(constants->function, 120), loaded, data, e.value);
     f.why = fmt::format("The model's constants are tied to the device it was compiled on ({}); loading it on another "
                         "device ({}) makes the runtime wrap data of one device as a tensor of the other. AOTI versions "
                         "that create the constants with the compile-time device index fail this way; a newer torch "

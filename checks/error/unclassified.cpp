@@ -14,7 +14,6 @@ namespace {
 using namespace aoti::core;
 namespace fl = failures;
 
-using failures::cut;
 
 class Unclassified final : public BasicCheck {
  public:

@@ -16,7 +16,7 @@ using namespace aoti::core;
 namespace fl = failures;
 
 std::string first_line(std::string_view text, std::size_t max = 200) {
-  return failures::cut(text.substr(0, text.find('\n')), max);
+  return cut(text.substr(0, text.find('\n')), max);
 }
 
 std::string trimmed(const std::string& line) {

@@ -164,7 +164,7 @@ class LibraryFailed final : public BasicCheck {
       f.subject = "load package " + e.problem;
       f.title = unreadable ? fmt::format("The package could not be opened as a zip archive{}", e.value.empty() ? "" : ": `" + e.value + "`")
                            : "The package holds no AOTInductor model under the name it was loaded with";
-      f.message = fmt::format("AOTIModelPackageLoader reported `{}`.", fl::cut(e.text, 300));
+      f.message = fmt::format("AOTIModelPackageLoader reported `{}`.", cut(e.text, 300));
       f.why = unreadable ? "A .pt2 package is a zip file: this one is truncated, not a package at all (a Git LFS pointer, "
                            "an HTML error page), or was written by something else."
                          : "The loader looks for the model's .cpp or .so under data/aotinductor/<model name>/ in the "
@@ -205,9 +205,9 @@ class LibraryFailed final : public BasicCheck {
       f.next_steps = {{"see the system's page size", "getconf PAGESIZE"}};
       f.chain = {basename_of(e.subject), "mmap " + (offset.empty() ? std::string("the file") : offset), e.value};
     } else {
-      f.subject = "load dlopen " + fl::cut(e.value, 80);
-      f.title = fmt::format("A library failed to load: {}", e.value.empty() ? "`Error in dlopen`" : "`" + fl::cut(e.value, 140) + "`");
-      f.message = fmt::format("The loader reported `{}`.", fl::cut(e.text, 300));
+      f.subject = "load dlopen " + cut(e.value, 80);
+      f.title = fmt::format("A library failed to load: {}", e.value.empty() ? "`Error in dlopen`" : "`" + cut(e.value, 140) + "`");
+      f.message = fmt::format("The loader reported `{}`.", cut(e.text, 300));
       f.why = "The text after `Error in dlopen` is the dynamic loader's own reason.";
     }
     return f;

@@ -162,15 +162,15 @@ class RunnerError final : public BasicCheck {
       f.why = "The runner passes the flattened inputs; their number must be the number of tensors the model was "
               "exported with (inputs of the forward, flattened through lists, tuples and dicts, in the same order).";
     } else if (!name.empty()) {
-      f.title = fmt::format("The AOTI runner call `{}` failed{}", name, what.empty() ? "" : fmt::format(": `{}`", fl::cut(what, 120)));
+      f.title = fmt::format("The AOTI runner call `{}` failed{}", name, what.empty() ? "" : fmt::format(": `{}`", cut(what, 120)));
       f.message = fmt::format("{}{}{}.", purpose.empty() ? fmt::format("The runner's call `{}` failed", name) : fmt::format("The runner could not {}", purpose),
                               cause ? fmt::format("; the AOTI runtime said `{}` just before (line {})", cause->text, cause->where.line) : "",
                               call ? fmt::format("; the call failed at `{}`, line {}", basename_of(call->source_file), call->source_line) : "");
       f.why = explain(name, what);
     } else {
-      f.title = fmt::format("Loading or running the AOTI model failed: `{}: {}`", loader->subject, fl::cut(loader->value, 120));
+      f.title = fmt::format("Loading or running the AOTI model failed: `{}: {}`", loader->subject, cut(loader->value, 120));
       f.message = fmt::format("The run ended with `{}: {}`, raised by the AOTI runtime's Python front end.", loader->subject,
-                              fl::cut(loader->value, 300));
+                              cut(loader->value, 300));
       f.why = explain("", what);
     }
     if (cause) f.evidence.push_back(event_evidence(*cause, "the AOTI runtime's error"));
@@ -187,7 +187,7 @@ class RunnerError final : public BasicCheck {
       }
     }
     f.next_steps = steps(c, artifact, name, what);
-    f.chain = {name.empty() ? "AOTI runtime" : name, what.empty() ? "failed" : fl::cut(what, 60), "run stopped"};
+    f.chain = {name.empty() ? "AOTI runtime" : name, what.empty() ? "failed" : cut(what, 60), "run stopped"};
     return f;
   }
 

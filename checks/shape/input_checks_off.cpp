@@ -180,7 +180,7 @@ class InputChecksOff final : public BasicCheck {
     Finding f = new_finding(Severity::error, 0.6);
     f.explains_failure = true;
     f.subject = "input checks (shape error)";
-    f.title = fmt::format("The model ran on inputs outside its compiled shapes, with input checks off: `{}`", failures::cut(e.value, 120));
+    f.title = fmt::format("The model ran on inputs outside its compiled shapes, with input checks off: `{}`", cut(e.value, 120));
     f.message = fmt::format("An op inside the AOTI model rejected the sizes it was given: `{}`. The AOTI runtime printed "
                             "it (`Error: ...`), and the log shows no input-check error.", e.value);
     f.why = "The generated code computes every intermediate size from the inputs it was compiled for; a shape error "
