@@ -109,11 +109,6 @@ std::vector<const TritonLoad*> indexed_accesses(const TritonKernel& kernel, cons
 }
 
 // `(const int64_t*)(arg1_1.data_ptr())` -> "arg1_1": the tensor a C++ launch passes; others as written.
-std::string_view base_name(std::string_view path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
 bool is_cpp(const TritonKernel& kernel) { return kernel.language == KernelLanguage::cpp; }
 std::string_view language_of(const TritonKernel& kernel) { return is_cpp(kernel) ? "C++" : "Triton"; }
 
@@ -145,7 +140,7 @@ class IndexOutOfBounds final : public BasicCheck {
             // A C++ check's error names its kernel, and the file and line of the check.
             if (!e.kernel.empty() && e.kernel != k.name) continue;
             const bool at_line = e.source_line == a.line && !k.source.artifact.empty() &&
-                                 base_name(e.source_file) == base_name(k.source.entry.empty() ? k.source.artifact : k.source.entry);
+                                 module_name(e.source_file) == module_name(k.source.entry.empty() ? k.source.artifact : k.source.entry);
             if (!kernel || (at_line && !by_line)) kernel = &k, assertion = &a, by_line = at_line;
           }
       out.push_back(kernel ? traced(c, e, *model, *kernel, *assertion, same_text, by_line) : untraced(c, e));
@@ -410,7 +405,7 @@ class IndexOutOfBounds final : public BasicCheck {
     f.explains_failure = true;
     f.subject = "assert " + e.subject;
     f.title = cpp    ? fmt::format("A C++ kernel{} failed `{}`", e.kernel.empty() ? "" : fmt::format(" (`{}`)", e.kernel), e.subject)
-              : aten ? fmt::format("An ATen CUDA kernel (`{}`) hit `{}`", base_name(e.source_file), e.subject)
+              : aten ? fmt::format("An ATen CUDA kernel (`{}`) hit `{}`", module_name(e.source_file), e.subject)
                      : fmt::format("A Triton kernel hit `{}`", e.subject);
     f.message = fmt::format("No package in this case holds a kernel with this exact assert text{}, so the kernel's "
                             "inputs could not be traced.",
