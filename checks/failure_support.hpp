@@ -39,6 +39,17 @@ bool is_shape_error(std::string_view text);
 Route route_of(const core::TraceFailure& failure);
 // A trace failure as a fact (its JSON record is not quoted), for the finding that explains it.
 core::Evidence trace_failure_evidence(const core::TraceFailure& failure);
+// A trace's record of a failure joins the finding of the same run already made from its log, as
+// evidence; without one, `own()` makes the finding of its own.
+template <class MakeFinding>
+void join_or_add(std::vector<core::Finding>& out, const core::TraceFailure& failure, MakeFinding own) {
+  for (auto& f : out)
+    if (!f.evidence.empty() && core::same_run(f.evidence.front().where.artifact, failure.where.artifact)) {
+      f.evidence.push_back(trace_failure_evidence(failure));
+      return;
+    }
+  out.push_back(own());
+}
 // The user's frame in a fail_reason's `from user code:` section (`File "x.py", line 4, in forward`
 // and its code line): "x.py:4 (`if x.sum() > 0:`)", "" when there is none.
 std::string user_frame_in(const std::string& reason);

@@ -84,12 +84,7 @@ class CompileFailed final : public BasicCheck {
     for (const auto& trace : c.traces)
       for (const auto& failure : trace.failures) {
         if (fl::route_of(failure) != fl::Route::build) continue;
-        const auto same = std::find_if(out.begin(), out.end(), [&](const Finding& f) {
-          return !f.evidence.empty() && same_run(f.evidence.front().where.artifact, failure.where.artifact);
-        });
-        if (same != out.end()) {
-          same->evidence.push_back(fl::trace_failure_evidence(failure));
-        } else {
+        fl::join_or_add(out, failure, [&] {
           Finding f = new_finding(Severity::error, 0.75);
           f.explains_failure = true;
           f.subject = "build " + failure.fail_type;
@@ -99,8 +94,8 @@ class CompileFailed final : public BasicCheck {
           f.why = "Inductor compiles the generated C++ with the host compiler; the record's reason names what stopped it.";
           f.evidence.push_back(fl::trace_failure_evidence(failure));
           f.next_steps = {{"read the trace's failure with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
-          out.push_back(std::move(f));
-        }
+          return f;
+        });
         break;
       }
     return out;

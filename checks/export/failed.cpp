@@ -59,11 +59,7 @@ class ExportFailed final : public BasicCheck {
         if (is_inductor_failure(failure) || fl::route_of(failure) != fl::Route::export_ || routed_elsewhere(trace, failure))
           continue;
         // The log of the same run already explains it: the record is one more piece of evidence.
-        const auto same = std::find_if(out.begin(), out.end(), [&](const Finding& f) {
-          return !f.evidence.empty() && same_run(f.evidence.front().where.artifact, failure.where.artifact);
-        });
-        if (same != out.end()) same->evidence.push_back(fl::trace_failure_evidence(failure));
-        else out.push_back(from_trace(trace, failure));
+        fl::join_or_add(out, failure, [&] { return from_trace(trace, failure); });
         break;  // the first failure stopped the export; later records repeat it
       }
     return out;

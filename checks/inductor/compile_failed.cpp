@@ -42,11 +42,7 @@ class CompileFailed final : public BasicCheck {
     for (const auto& trace : c.traces)
       for (const auto& failure : trace.failures) {
         if (fl::route_of(failure) != fl::Route::inductor) continue;
-        const auto same = std::find_if(out.begin(), out.end(), [&](const Finding& f) {
-          return !f.evidence.empty() && same_run(f.evidence.front().where.artifact, failure.where.artifact);
-        });
-        if (same != out.end()) same->evidence.push_back(fl::trace_failure_evidence(failure));
-        else out.push_back(from_trace(trace, failure));
+        fl::join_or_add(out, failure, [&] { return from_trace(trace, failure); });
         break;
       }
     return out;
