@@ -422,11 +422,6 @@ NextStep range_hazard_fix(const WrapperFacts& w, const RangeHazard& r) {
           "python"};
 }
 
-std::string torch_ops_path(std::string op) {
-  if (const auto at = op.find("::"); at != std::string::npos) op.replace(at, 2, ".");
-  return op;
-}
-
 std::string shape_text(const std::vector<std::int64_t>& shape) {
   std::string out = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);

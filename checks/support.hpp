@@ -131,8 +131,6 @@ core::Location kernel_at(const core::WrapperFacts& w, const core::TritonKernel& 
 core::Evidence quote_kernel(const core::WrapperFacts& w, const core::TritonKernel& kernel, int line, const std::string& text,
                             std::string statement, std::string note);
 
-// "ns::op" -> "ns.op", the path under torch.ops (unchanged without "::").
-std::string torch_ops_path(std::string op);
 // An op as torch spells it in each place, from any of "ns::op", "ns::op.overload", "ns.op.default"
 // or "torch.ops.ns.op.default": register_fake("ns::op") and torch.ops.ns.op.default.
 struct OpName {
