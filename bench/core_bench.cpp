@@ -3,16 +3,16 @@
 #include <cstdio>
 #include <vector>
 
-// pt2 first: its header says `core::` for aoti::core, which aoti::parsers::core would shadow.
+// pt2 first: its header says `model::` for aoti::model, which aoti::parsers::coredump would shadow.
 #include "parsers/pt2/pt2_package.hpp"
-#include "parsers/core/core_reader.hpp"
+#include "parsers/coredump/core_reader.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: core_bench CORE [PACKAGE...]\n");
     return 2;
   }
-  std::vector<aoti::parsers::core::ModelObject> models;
+  std::vector<aoti::parsers::coredump::ModelObject> models;
   for (int i = 2; i < argc; ++i) {
     auto package = aoti::parsers::pt2::read_package(argv[i], argv[i]);
     if (!package) {
@@ -23,11 +23,11 @@ int main(int argc, char** argv) {
       if (model.so && !model.so->build_id.empty())
         models.push_back({model.so->build_id, argv[i], model.so->where.entry});
   }
-  auto core = aoti::parsers::core::read_core(argv[1], argv[1], models);
+  auto core = aoti::parsers::coredump::read_core(argv[1], argv[1], models);
   if (!core) {
     std::fprintf(stderr, "%s\n", core.error().message.c_str());
     return 2;
   }
-  std::fputs(aoti::parsers::core::render_backtrace(*core).c_str(), stdout);
+  std::fputs(aoti::parsers::coredump::render_backtrace(*core).c_str(), stdout);
   return 0;
 }

@@ -2,14 +2,14 @@
 #include <string_view>
 #include <utility>
 
-#include "analyzer/core/check.hpp"
+#include "checks/check.hpp"
 
 namespace aoti::checks {
 extern const std::pair<std::string_view, std::string_view> k_check_docs[];
 extern const std::size_t k_check_doc_count;
 }  // namespace aoti::checks
 
-namespace aoti::core {
+namespace aoti::checks {
 
 std::string_view Check::doc() const {
   for (std::size_t i = 0; i < checks::k_check_doc_count; ++i)
@@ -17,4 +17,4 @@ std::string_view Check::doc() const {
   return {};
 }
 
-}  // namespace aoti::core
+}  // namespace aoti::checks

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 namespace aoti::checks::failures {
-using namespace aoti::core;
+using namespace aoti::model;
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 namespace aoti::checks {
-using namespace aoti::core;
+using namespace aoti::model;
 
 Finding BasicCheck::new_finding(Severity severity, double confidence) const {
   Finding f;

@@ -8,13 +8,16 @@
 #include <filesystem>
 #include <sstream>
 
-#include "analyzer/core/analyze.hpp"
-#include "analyzer/core/index_assert.hpp"
-#include "analyzer/core/registry.hpp"
+#include "analyzer/pipeline/analyze.hpp"
+#include "torch/index_assert.hpp"
+#include "checks/registry.hpp"
 #include "tests/support.hpp"
 
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
+using namespace aoti::pipeline;
+using namespace aoti::checks;
+using namespace aoti::torch;
 
 std::vector<Finding> run_check(const std::string& id, const Case& c) {
   const Check* check = find_check(id);

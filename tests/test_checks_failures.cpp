@@ -6,12 +6,14 @@
 
 #include <algorithm>
 
-#include "analyzer/core/analyze.hpp"
-#include "analyzer/core/registry.hpp"
+#include "analyzer/pipeline/analyze.hpp"
+#include "checks/registry.hpp"
 #include "tests/support.hpp"
 
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
+using namespace aoti::pipeline;
+using namespace aoti::checks;
 
 std::vector<Finding> analyze_paths(const std::vector<std::string>& paths) {
   Case c = load_case(paths);

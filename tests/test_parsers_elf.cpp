@@ -15,7 +15,7 @@ namespace {
 using namespace aoti::test;
 
 namespace fs = std::filesystem;
-using aoti::core::ElfFacts;
+using aoti::model::ElfFacts;
 using aoti::parsers::open_file;
 using aoti::parsers::open_memory;
 using aoti::parsers::elf::read_shared_object;

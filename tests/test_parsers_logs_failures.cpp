@@ -12,8 +12,8 @@
 #include "parsers/logs/log_scanner.hpp"
 #include "tests/support.hpp"
 
-using aoti::core::LogEvent;
-using aoti::core::LogEventKind;
+using aoti::model::LogEvent;
+using aoti::model::LogEventKind;
 using aoti::parsers::logs::LogScan;
 using aoti::parsers::logs::scan_log_text;
 namespace logs = aoti::parsers::logs;

@@ -15,7 +15,7 @@ namespace {
 using namespace aoti::test;
 
 namespace fs = std::filesystem;
-using aoti::core::ModelFacts;
+using aoti::model::ModelFacts;
 using aoti::parsers::pt2::looks_like_pt2;
 using aoti::parsers::pt2::read_package;
 

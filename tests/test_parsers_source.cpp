@@ -9,8 +9,8 @@
 #include "parsers/source/source_reader.hpp"
 #include "tests/support.hpp"
 
-using aoti::core::SourceFacts;
-using aoti::core::SourceViolation;
+using aoti::model::SourceFacts;
+using aoti::model::SourceViolation;
 using aoti::parsers::source::looks_like_source;
 using aoti::parsers::source::read_source;
 using aoti::parsers::source::SourceRead;

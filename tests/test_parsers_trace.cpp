@@ -14,7 +14,7 @@
 #include "support.hpp"
 
 namespace fs = std::filesystem;
-using aoti::core::TraceFacts;
+using aoti::model::TraceFacts;
 using aoti::parsers::trace::read_trace;
 using aoti::parsers::trace::TraceRead;
 
@@ -64,7 +64,7 @@ bool has_diagnostic(const TraceRead& read, const std::string& artifact_part, con
   });
 }
 
-const aoti::core::TraceGraphNode* find_node(const aoti::core::TraceGraph& graph, const std::string& name) {
+const aoti::model::TraceGraphNode* find_node(const aoti::model::TraceGraph& graph, const std::string& name) {
   for (const auto& node : graph.nodes)
     if (node.name == name) return &node;
   return nullptr;

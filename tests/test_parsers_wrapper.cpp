@@ -7,20 +7,20 @@
 #include <set>
 #include <string>
 
-#include "analyzer/core/index_assert.hpp"
+#include "torch/index_assert.hpp"
 #include "parsers/wrapper/cpp_kernel.hpp"
 #include "parsers/wrapper/wrapper_parser.hpp"
 #include "tests/support.hpp"
 
 namespace {
 
-using aoti::core::InputCheck;
-using aoti::core::InputCheckKind;
-using aoti::core::WrapperFacts;
+using aoti::model::InputCheck;
+using aoti::model::InputCheckKind;
+using aoti::model::WrapperFacts;
 using aoti::parsers::wrapper::looks_like_wrapper;
 using aoti::parsers::wrapper::parse_wrapper;
 
-const aoti::core::Location k_where{"model.pt2", "model/data/aotinductor/model/x.wrapper.cpp", 0};
+const aoti::model::Location k_where{"model.pt2", "model/data/aotinductor/model/x.wrapper.cpp", 0};
 
 std::string wrapper_text(const std::string& case_name) {
   return aoti::test::corpus_entry_text(case_name, ".wrapper.cpp");
@@ -34,13 +34,13 @@ WrapperFacts parse_case(const std::string& case_name) {
   return std::move(*parsed);
 }
 
-const aoti::core::TritonKernel* find_kernel(const WrapperFacts& facts, const std::string& name) {
+const aoti::model::TritonKernel* find_kernel(const WrapperFacts& facts, const std::string& name) {
   const auto it = std::find_if(facts.kernels.begin(), facts.kernels.end(),
                                [&](const auto& kernel) { return kernel.name == name; });
   return it == facts.kernels.end() ? nullptr : &*it;
 }
 
-const aoti::core::KernelCall* find_call(const WrapperFacts& facts, const std::string& kernel) {
+const aoti::model::KernelCall* find_call(const WrapperFacts& facts, const std::string& kernel) {
   const auto it = std::find_if(facts.kernel_calls.begin(), facts.kernel_calls.end(),
                                [&](const auto& call) { return call.kernel == kernel; });
   return it == facts.kernel_calls.end() ? nullptr : &*it;
@@ -53,7 +53,7 @@ const InputCheck* find_check(const WrapperFacts& facts, InputCheckKind kind, int
   return it == facts.input_checks.end() ? nullptr : &*it;
 }
 
-const aoti::core::WrapperConstant* find_constant(const WrapperFacts& facts,
+const aoti::model::WrapperConstant* find_constant(const WrapperFacts& facts,
                                                  const std::string& name) {
   const auto it = std::find_if(facts.constants.begin(), facts.constants.end(),
                                [&](const auto& constant) { return constant.name == name; });
@@ -642,16 +642,16 @@ TEST_CASE("every Triton index-assert form: index var, bound and the exact line")
     CHECK(assertion.bound == form.upper);
     CHECK(assertion.text == form.line);
     CHECK(line_of(text, assertion.line) == "    " + std::string(form.line));
-    const auto read = aoti::core::parse_index_assert(assertion.message);
+    const auto read = aoti::torch::parse_index_assert(assertion.message);
     REQUIRE(read.has_value());
     CHECK(read->lower == form.lower);
     CHECK(read->upper == form.upper);
-    CHECK(aoti::core::condition_text(*read) == assertion.message.substr(aoti::core::k_index_assert_prefix.size()));
+    CHECK(aoti::torch::condition_text(*read) == assertion.message.substr(aoti::torch::k_index_assert_prefix.size()));
   }
 }
 
 TEST_CASE("index-assert messages: every form torch writes, and texts that only look like one") {
-  using aoti::core::parse_index_assert;
+  using aoti::torch::parse_index_assert;
   CHECK(parse_index_assert("index out of bounds: 0 <= tmp7 < 1L + ks0")->upper == "1L + ks0");
   CHECK(parse_index_assert("0 <= tmp10 < ks1*ks2")->index_var == "tmp10");
   CHECK(parse_index_assert("index out of bounds: tmp2 < 2048")->lower.empty());
@@ -666,12 +666,12 @@ TEST_CASE("index-assert messages: every form torch writes, and texts that only l
 
 TEST_CASE("cpu-index-check: the C++ kernel of <hash>.kernel.cpp, its check, loads and parameters") {
   const std::string text = aoti::test::corpus_entry_text("cpu-index-check", ".kernel.cpp");
-  const aoti::core::Location where{"model.pt2", "model/data/aotinductor/model/c.kernel.cpp", 0};
+  const aoti::model::Location where{"model.pt2", "model/data/aotinductor/model/c.kernel.cpp", 0};
   const auto kernels = aoti::parsers::wrapper::read_cpp_kernels(text, where);
   REQUIRE(kernels.size() == 1);
   const auto& kernel = kernels[0];
   CHECK(kernel.name == "cpp_fused_embedding_mul_0");
-  CHECK(kernel.language == aoti::core::KernelLanguage::cpp);
+  CHECK(kernel.language == aoti::model::KernelLanguage::cpp);
   CHECK(kernel.source.entry == where.entry);
   CHECK(kernel.params == std::vector<std::string>{"in_ptr0", "in_ptr1", "out_ptr0", "ks0"});
   CHECK(kernel.signature.at("in_ptr0") == "const int64_t*");
@@ -688,8 +688,8 @@ TEST_CASE("cpu-index-check: the C++ kernel of <hash>.kernel.cpp, its check, load
   CHECK(check.index_var == "tmp7");
   CHECK(check.bound == "1000L");
   // The chain back to the ids: tmp7 = convert(tmp6), tmp6 = tmp5, tmp5 = tmp4 ? tmp3 : tmp0.
-  CHECK(kernel.assignments.at(aoti::core::scoped_name("tmp7", check.scope)) == "c10::convert<int64_t>(tmp6)");
-  CHECK(kernel.assignments.at(aoti::core::scoped_name("tmp5", check.scope)) == "tmp4 ? tmp3 : tmp0");
+  CHECK(kernel.assignments.at(aoti::model::scoped_name("tmp7", check.scope)) == "c10::convert<int64_t>(tmp6)");
+  CHECK(kernel.assignments.at(aoti::model::scoped_name("tmp5", check.scope)) == "tmp4 ? tmp3 : tmp0");
   REQUIRE(kernel.loads.size() == 3);
   CHECK(kernel.loads[0].var == "tmp0");
   CHECK(kernel.loads[0].pointer == "in_ptr0");
@@ -723,7 +723,7 @@ TEST_CASE("a vectorized C++ check, in the main loop and in the vector tail") {
   CHECK(kernel.asserts[1].line == 100);
   CHECK(contains(kernel.asserts[1].condition, "at::vec::VecMask<int64_t,2>::set("));
   // `auto tmp10 =` then a lambda: the value is the lambda's lines, the gather inside is a load of tmp12.
-  CHECK(contains(kernel.assignments.at(aoti::core::scoped_name("tmp10", kernel.asserts[0].scope)), "tmp9[x0_inner]"));
+  CHECK(contains(kernel.assignments.at(aoti::model::scoped_name("tmp10", kernel.asserts[0].scope)), "tmp9[x0_inner]"));
   const auto gather = std::find_if(kernel.loads.begin(), kernel.loads.end(), [](const auto& l) { return l.line == 56; });
   REQUIRE(gather != kernel.loads.end());
   CHECK(gather->var == "tmp12");
@@ -788,7 +788,7 @@ TEST_CASE("every C++ check form: AOTI_TORCH_CHECK and TORCH_CHECK, scalar and ve
     CHECK(check.text == form.line);
     CHECK(check.index_var == form.index_var);
     CHECK(check.bound == form.upper);
-    const auto read = aoti::core::parse_index_assert(check.message);
+    const auto read = aoti::torch::parse_index_assert(check.message);
     REQUIRE(read.has_value());
     CHECK(read->lower == form.lower);
   }
@@ -807,7 +807,7 @@ TEST_CASE("a CPU wrapper: its C++ launches are read with their line, its declara
 
   // The kernel file adds its definition, numbered in its own lines.
   WrapperFacts with_kernels = facts;
-  const aoti::core::Location kernel_file{"model.pt2", "model/data/aotinductor/model/k.kernel.cpp", 0};
+  const aoti::model::Location kernel_file{"model.pt2", "model/data/aotinductor/model/k.kernel.cpp", 0};
   aoti::parsers::wrapper::add_kernel_source(with_kernels, aoti::test::corpus_entry_text("cpu-index-check", ".kernel.cpp"),
                                             kernel_file);
   REQUIRE(with_kernels.kernels.size() == 1);

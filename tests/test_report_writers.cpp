@@ -16,11 +16,11 @@
 
 namespace {
 
-using aoti::core::ArtifactKind;
-using aoti::core::Case;
-using aoti::core::Finding;
-using aoti::core::InputCheckKind;
-using aoti::core::Severity;
+using aoti::model::ArtifactKind;
+using aoti::model::Case;
+using aoti::model::Finding;
+using aoti::model::InputCheckKind;
+using aoti::model::Severity;
 using Json = nlohmann::ordered_json;
 
 const std::string k_dir = "corpus/embedding-device-assert";
@@ -38,12 +38,12 @@ Case embedding_case() {
   };
   c.diagnostics = {{k_dir + "/core.xz", "xz-compressed ELF core: core dumps are not supported yet"}};
 
-  aoti::core::ModelFacts model;
+  aoti::model::ModelFacts model;
   model.name = "model";
   model.package = k_package;
   model.metadata = {
       {"AOTI_DEVICE_KEY", "cuda"}, {"AOTI_PLATFORM", "linux"}, {"AOTI_COMPUTE_CAPABILITY", "90"}};
-  aoti::core::WrapperFacts wrapper;
+  aoti::model::WrapperFacts wrapper;
   wrapper.where = {k_package, k_wrapper_entry, 0};
   wrapper.inputs = {{0, "arg3_1", 588}};
   wrapper.input_checks = {
@@ -59,14 +59,14 @@ Case embedding_case() {
   wrapper.gate_line = 946;
   for (const char* name :
        {"triton_poi_fused_embedding_0", "triton_poi_fused_1", "triton_red_fused_sum_view_2"}) {
-    aoti::core::TritonKernel kernel;
+    aoti::model::TritonKernel kernel;
     kernel.name = name;
     wrapper.kernels.push_back(kernel);
   }
   wrapper.link_cmd =
       "/usr/bin/g++ cdnctzzhd3tubc5ir4itscfgos625b32bllm2mbc7nsudd7x2qxd.wrapper.o -shared -fPIC";
   model.wrapper = wrapper;
-  aoti::core::ElfFacts so;
+  aoti::model::ElfFacts so;
   so.comments = {"GCC: (Ubuntu 13.3.0-6ubuntu2~24.04.1) 13.3.0"};
   model.so = so;
   c.models.push_back(model);
@@ -416,7 +416,7 @@ TEST_CASE("aoti::report::render_markdown") {
   REQUIRE(rows.size() == findings.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     CHECK(rows[i].rfind(fmt::format("| {} | {} | `{}` |", findings[i].rank,
-                                    aoti::core::to_string(findings[i].severity), findings[i].check),
+                                    aoti::model::to_string(findings[i].severity), findings[i].check),
                         0) == 0);
     CHECK(cell_count(rows[i]) == 4);
   }
@@ -565,7 +565,7 @@ TEST_CASE("aoti::report::render_text wraps to the width it is given, in linear t
 
 TEST_CASE("aoti::report: stack-scan frames are shown apart, as candidates, in every writer") {
   auto c = embedding_case();
-  aoti::core::CoreFacts core;
+  aoti::model::CoreFacts core;
   core.artifact = k_dir + "/core.xz";
   core.pid = 7;
   core.signal = 11;
@@ -574,7 +574,7 @@ TEST_CASE("aoti::report: stack-scan frames are shown apart, as candidates, in ev
   core.fault_address = 0x400040fe36d0;
   core.fault_region = "unmapped, far from every mapping";
   core.fault_kind = "unmapped";
-  aoti::core::CoreThread thread;
+  aoti::model::CoreThread thread;
   thread.tid = 7;
   thread.crashed = true;
   thread.frames.push_back({0x7f00000010, "/ext/seed_ops.so", 0x10, "", 0, "initial", ""});
@@ -593,7 +593,7 @@ TEST_CASE("aoti::report: stack-scan frames are shown apart, as candidates, in ev
   CHECK(crash.candidates[1].find("AOTInductorModelContainerRun") != std::string::npos);
   CHECK(crash.phase.starts_with("probably while running the model"));
 
-  const std::string label(aoti::core::k_stack_scan_meaning);
+  const std::string label(aoti::model::k_stack_scan_meaning);
   const auto text = aoti::report::render_text(c, findings, false);
   const auto frames_at = text.find("  frames      #0 ");
   const auto label_at = text.find("  candidates  " + label);
@@ -607,7 +607,7 @@ TEST_CASE("aoti::report: stack-scan frames are shown apart, as candidates, in ev
   CHECK(md.find("load_constants") > md_label);
   CHECK(fences_balanced(md));
   const auto html = aoti::report::render_html(c, findings);
-  const auto html_label = html.find(std::string(aoti::core::k_stack_scan_label));
+  const auto html_label = html.find(std::string(aoti::model::k_stack_scan_label));
   REQUIRE(html_label != std::string::npos);
   CHECK(html.find("load_constants") > html_label);
   CHECK(html.find("[stack scan]") == std::string::npos);

@@ -13,13 +13,13 @@
 #include <fmt/format.h>
 
 #include "analyzer/cli/options.hpp"
-#include "analyzer/core/analyze.hpp"
-#include "analyzer/core/registry.hpp"
+#include "analyzer/pipeline/analyze.hpp"
+#include "checks/registry.hpp"
 #include "analyzer/report/report.hpp"
 #include "analyzer/report/scan_report.hpp"
 #include "analyzer/scan/history_db.hpp"
 #include "analyzer/scan/scan.hpp"
-#include "parsers/core/core_reader.hpp"
+#include "parsers/coredump/core_reader.hpp"
 #include "parsers/elf/elf_reader.hpp"
 #include "parsers/pt2/pt2_package.hpp"
 #include "parsers/trace/trace_reader.hpp"
@@ -34,13 +34,13 @@ constexpr int k_exit_findings = 1;
 constexpr int k_exit_usage = 2;
 
 int list_checks() {
-  for (const auto& check : aoti::core::all_checks())
+  for (const auto& check : aoti::checks::all_checks())
     std::cout << fmt::format("{:<34} {}\n", check->id(), check->summary());
   return k_exit_ok;
 }
 
 int explain(const std::string& id) {
-  const auto* check = aoti::core::find_check(id);
+  const auto* check = aoti::checks::find_check(id);
   if (!check) {
     std::cerr << "aoti-analyze: no check '" << id << "'; --list-checks lists them\n";
     return k_exit_usage;
@@ -51,7 +51,7 @@ int explain(const std::string& id) {
 
 // --backtrace CORE [PACKAGE or MODEL .so...]: they serve their model .so for unwinding and symbols.
 int backtrace(const Options& options) {
-  std::vector<aoti::parsers::core::ModelObject> models;
+  std::vector<aoti::parsers::coredump::ModelObject> models;
   for (const auto& package : options.inputs) {
     if (!aoti::parsers::pt2::looks_like_pt2(package)) {
       // A bare model .so (torch._export.aot_compile) serves itself.
@@ -69,12 +69,12 @@ int backtrace(const Options& options) {
     for (const auto& model : contents->models)
       if (model.so && !model.so->build_id.empty()) models.push_back({model.so->build_id, package, model.so->where.entry});
   }
-  auto core = aoti::parsers::core::read_core(options.backtrace, options.backtrace, models);
+  auto core = aoti::parsers::coredump::read_core(options.backtrace, options.backtrace, models);
   if (!core) {
     std::cerr << "aoti-analyze: " << options.backtrace << ": " << core.error().message << "\n";
     return k_exit_usage;
   }
-  std::cout << aoti::parsers::core::render_backtrace(*core);
+  std::cout << aoti::parsers::coredump::render_backtrace(*core);
   return k_exit_ok;
 }
 
@@ -123,7 +123,7 @@ bool emit(const Options& options, const std::string& report) {
   return true;
 }
 
-int exit_for(const Options& options, const std::vector<aoti::core::Finding>& findings) {
+int exit_for(const Options& options, const std::vector<aoti::model::Finding>& findings) {
   if (options.fail_on)
     for (const auto& f : findings)
       if (f.severity >= *options.fail_on) return k_exit_findings;
@@ -135,9 +135,9 @@ int analyze(const Options& options) {
     std::cerr << "aoti-analyze: no input given\n" << options.help_text;
     return k_exit_usage;
   }
-  aoti::core::Case c = aoti::core::load_case(options.inputs);
-  std::vector<aoti::core::Finding> findings = aoti::core::run_checks(c);
-  aoti::core::rank(findings);
+  aoti::model::Case c = aoti::pipeline::load_case(options.inputs);
+  std::vector<aoti::model::Finding> findings = aoti::pipeline::run_checks(c);
+  aoti::pipeline::rank(findings);
 
   std::string report;
   switch (options.format) {
@@ -151,13 +151,13 @@ int analyze(const Options& options) {
   if (!emit(options, report)) return k_exit_usage;
   if (options.verbose) {
     for (const auto& a : c.artifacts)
-      std::cerr << fmt::format("aoti-analyze: read {} as {}: {}\n", a.path, aoti::core::to_string(a.kind), a.note);
+      std::cerr << fmt::format("aoti-analyze: read {} as {}: {}\n", a.path, aoti::model::to_string(a.kind), a.note);
     for (const auto& core : c.cores)
       for (const auto& note : core.health) std::cerr << "aoti-analyze: " << core.artifact << ": " << note << "\n";
   }
   // Diagnostics also go to stderr, so a report piped into a file still leaves a trace on the terminal.
   for (const auto& d : c.diagnostics) std::cerr << "aoti-analyze: " << d.artifact << ": " << d.message << "\n";
-  if (!aoti::core::anything_analyzed(c)) return k_exit_usage;
+  if (!aoti::pipeline::anything_analyzed(c)) return k_exit_usage;
   return exit_for(options, findings);
 }
 
@@ -201,7 +201,7 @@ int finish_scan(const Options& options, std::vector<aoti::scan::PackageResult>& 
                 aoti::scan::HistoryDb* db, const std::string& description) {
   std::sort(results.begin(), results.end(), [](const auto& a, const auto& b) { return a.package < b.package; });
   if (!options.baseline.empty()) {
-    std::vector<aoti::core::Diagnostic> diagnostics;
+    std::vector<aoti::model::Diagnostic> diagnostics;
     const auto baseline = aoti::scan::read_jsonl(options.baseline, diagnostics);
     for (const auto& d : diagnostics) std::cerr << "aoti-analyze: " << d.artifact << ": " << d.message << "\n";
     aoti::scan::compare_with_baseline(results, baseline);
@@ -215,7 +215,7 @@ int finish_scan(const Options& options, std::vector<aoti::scan::PackageResult>& 
     }
   }
   if (!emit(options, render_scan(options, results))) return k_exit_usage;
-  std::vector<aoti::core::Finding> all;
+  std::vector<aoti::model::Finding> all;
   for (const auto& r : results) all.insert(all.end(), r.findings.begin(), r.findings.end());
   return exit_for(options, all);
 }
@@ -246,7 +246,7 @@ int scan(const Options& options) {
   auto db = open_db(options, db_failed);
   if (db_failed) return k_exit_usage;
 
-  std::vector<aoti::core::Diagnostic> diagnostics;
+  std::vector<aoti::model::Diagnostic> diagnostics;
   auto units = aoti::scan::discover(options.inputs, diagnostics);
   for (const auto& d : diagnostics) std::cerr << "aoti-analyze: " << d.artifact << ": " << d.message << "\n";
   if (shard)
@@ -276,7 +276,7 @@ int merge(const Options& options) {
   auto db = open_db(options, db_failed);
   if (db_failed) return k_exit_usage;
   std::vector<aoti::scan::PackageResult> results;
-  std::vector<aoti::core::Diagnostic> diagnostics;
+  std::vector<aoti::model::Diagnostic> diagnostics;
   for (const auto& path : options.inputs) {
     auto part = aoti::scan::read_jsonl(path, diagnostics);
     std::move(part.begin(), part.end(), std::back_inserter(results));

@@ -89,8 +89,8 @@ Options parse_options(int argc, char** argv, std::string& error) {
   if (options.format == Format::jsonl && options.command == Command::analyze)
     error = "jsonl is for scan and merge; use json for one case";
   if (!fail_on.empty()) {
-    core::Severity severity;
-    if (core::parse_severity(fail_on, severity)) options.fail_on = severity;
+    model::Severity severity;
+    if (model::parse_severity(fail_on, severity)) options.fail_on = severity;
     else error = "unknown severity '" + fail_on + "' for --fail-on (note, warning, error)";
   }
   if (options.command == Command::history && options.db.empty()) error = "history needs --db FILE";

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/core/finding.hpp"
+#include "model/finding.hpp"
 
 namespace aoti::cli {
 
@@ -18,7 +18,7 @@ struct Options {
   Format format = Format::text;
   bool format_given = false;
   std::string output;                        // empty: standard output
-  std::optional<core::Severity> fail_on;     // none: never fail on findings
+  std::optional<model::Severity> fail_on;     // none: never fail on findings
   bool list_checks = false;
   std::string explain;                       // check id
   std::string backtrace;                     // core file, with --backtrace

@@ -13,7 +13,7 @@ namespace aoti::report {
 namespace {
 
 // The wrapper names dtypes by their ATen constant; users know them by their torch name.
-std::string dtype_name(const core::InputCheck& check) {
+std::string dtype_name(const model::InputCheck& check) {
   static const std::map<std::string_view, std::string_view> by_label = {
       {"at::kByte", "uint8"},
       {"at::kChar", "int8"},
@@ -45,7 +45,7 @@ std::string dtype_name(const core::InputCheck& check) {
   return fmt::format("dtype {}", check.value);
 }
 
-std::string device_name(const core::InputCheck& check) {
+std::string device_name(const model::InputCheck& check) {
   if (!check.label.empty()) return check.label;
   switch (check.value) {
     case 0: return "cpu";
@@ -58,19 +58,19 @@ struct DimBounds {
   std::optional<std::int64_t> min, max, equal;
 };
 
-std::string input_contract(const core::WrapperFacts& wrapper, const core::WrapperInput& input) {
+std::string input_contract(const model::WrapperFacts& wrapper, const model::WrapperInput& input) {
   std::map<int, DimBounds> dims;
   std::string dtype, device;
   for (const auto& check : wrapper.input_checks) {
     if (check.input_index != input.index) continue;
     switch (check.kind) {
-      case core::InputCheckKind::dim_min: dims[check.dim].min = check.value; break;
-      case core::InputCheckKind::dim_max: dims[check.dim].max = check.value; break;
-      case core::InputCheckKind::dim_equal: dims[check.dim].equal = check.value; break;
-      case core::InputCheckKind::dtype: dtype = dtype_name(check); break;
-      case core::InputCheckKind::device_type: device = device_name(check); break;
+      case model::InputCheckKind::dim_min: dims[check.dim].min = check.value; break;
+      case model::InputCheckKind::dim_max: dims[check.dim].max = check.value; break;
+      case model::InputCheckKind::dim_equal: dims[check.dim].equal = check.value; break;
+      case model::InputCheckKind::dtype: dtype = dtype_name(check); break;
+      case model::InputCheckKind::device_type: device = device_name(check); break;
       // Strides are part of the contract but rarely what a reader is looking for here.
-      case core::InputCheckKind::stride_equal: break;
+      case model::InputCheckKind::stride_equal: break;
     }
   }
   std::vector<std::string> parts;
@@ -120,7 +120,7 @@ std::string first_word(std::string_view command) {
   return std::string(command.substr(begin, end == std::string_view::npos ? end : end - begin));
 }
 
-std::string compiler_of(const core::ModelFacts& model) {
+std::string compiler_of(const model::ModelFacts& model) {
   if (model.so && !model.so->comments.empty()) {
     std::vector<std::string> unique;
     for (const auto& comment : model.so->comments)
@@ -163,7 +163,7 @@ std::size_t decode_utf8(std::string_view s, std::size_t i, char32_t& out) {
 
 }  // namespace
 
-ModelSummary summarize(const core::ModelFacts& model) {
+ModelSummary summarize(const model::ModelFacts& model) {
   ModelSummary summary;
   summary.name = model.name;
   summary.package = !model.package.empty() ? model.package
@@ -185,7 +185,7 @@ ModelSummary summarize(const core::ModelFacts& model) {
       if (call.kernel.starts_with("cpp_")) cpp_kernels.insert(call.kernel);
     std::size_t triton_kernels = 0;
     for (const auto& kernel : model.wrapper->kernels) {
-      if (kernel.language == core::KernelLanguage::cpp) cpp_kernels.insert(kernel.name);
+      if (kernel.language == model::KernelLanguage::cpp) cpp_kernels.insert(kernel.name);
       else ++triton_kernels;
     }
     summary.kernel_count = triton_kernels + cpp_kernels.size();
@@ -199,7 +199,7 @@ ModelSummary summarize(const core::ModelFacts& model) {
   return summary;
 }
 
-std::string verdict(const std::vector<core::Finding>& findings) {
+std::string verdict(const std::vector<model::Finding>& findings) {
   if (findings.empty()) return "no findings";
   return fmt::format("rank {}: {}", findings.front().rank, findings.front().title);
 }
@@ -256,28 +256,28 @@ std::string human_size(std::uint64_t bytes) {
   return fmt::format("{:.1f} {}", value, k_units[unit]);
 }
 
-CrashSummary summarize(const core::CoreFacts& core) {
+CrashSummary summarize(const model::CoreFacts& core) {
   CrashSummary out;
   out.core = core.artifact;
   out.signal = core.signal_name.empty() ? "no signal recorded" : core.signal_name;
   if (!core.signal_code_name.empty()) out.signal += " (" + core.signal_code_name + ")";
   if (core.fault_address) out.signal += fmt::format(" at 0x{:x}", *core.fault_address);
   out.fault = core.fault_region;
-  out.phase = core::crash_phase_clause(core);
+  out.phase = model::crash_phase_clause(core);
   out.process = fmt::format("pid {}, {}", core.pid, core.command_line.empty() ? core.executable : core.command_line);
-  if (const core::CoreThread* thread = core::crashing_thread(core)) {
+  if (const model::CoreThread* thread = model::crashing_thread(core)) {
     out.thread = fmt::format("thread {}", thread->tid);
-    const auto text = [](const core::StackFrame& frame, std::size_t i) {
+    const auto text = [](const model::StackFrame& frame, std::size_t i) {
       const auto slash = frame.module.find_last_of('/');
       const std::string module = frame.package.empty() ? frame.module.substr(slash == std::string::npos ? 0 : slash + 1)
                                                        : std::string("model .so");
       return fmt::format("#{} {} ({}){}", i,
-                         frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : core::short_symbol(frame.symbol),
+                         frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : model::short_symbol(frame.symbol),
                          module.empty() ? "?" : module, frame.package.empty() ? "" : "  [model]");
     };
     // The unwound path, named or not (an unnamed frame still says which library crashed); a run of
     // unnamed frames in one library is one line, so the model's frames further out still show.
-    const auto unnamed = [](const core::StackFrame& frame) { return frame.symbol.empty() && frame.package.empty(); };
+    const auto unnamed = [](const model::StackFrame& frame) { return frame.symbol.empty() && frame.package.empty(); };
     for (std::size_t i = 0; i < thread->frames.size() && out.frames.size() < 8; ++i) {
       const auto& frame = thread->frames[i];
       if (!frame.unwound()) continue;
@@ -303,7 +303,7 @@ CrashSummary summarize(const core::CoreFacts& core) {
   return out;
 }
 
-nlohmann::ordered_json next_steps_json(const std::vector<core::NextStep>& steps) {
+nlohmann::ordered_json next_steps_json(const std::vector<model::NextStep>& steps) {
   auto out = nlohmann::ordered_json::array();
   for (const auto& step : steps) out.push_back({{"what", step.what}, {"command", step.command}, {"language", step.language}});
   return out;

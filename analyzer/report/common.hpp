@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analyzer/core/case.hpp"
-#include "analyzer/core/finding.hpp"
+#include "model/case.hpp"
+#include "model/finding.hpp"
 
 namespace aoti::report {
 
@@ -35,7 +35,7 @@ struct ModelSummary {
   std::string compiler;                     // from .comment, else the link / compile command
 };
 
-ModelSummary summarize(const core::ModelFacts& model);
+ModelSummary summarize(const model::ModelFacts& model);
 
 // A crash as every format presents it.
 struct CrashSummary {
@@ -46,13 +46,13 @@ struct CrashSummary {
   std::string fault;       // the fault decoded: which it is, what it means
   std::string process;     // "pid 446, /usr/bin/python3 script.py"
   std::vector<std::string> frames;  // the crashing thread's unwound frames (the call path), "[model]" marked
-  // Named or model frames that only a stack scan found, shown apart under core::k_stack_scan_label.
+  // Named or model frames that only a stack scan found, shown apart under model::k_stack_scan_label.
   std::vector<std::string> candidates;
 };
-CrashSummary summarize(const core::CoreFacts& core);
+CrashSummary summarize(const model::CoreFacts& core);
 
 // "rank 1: <title>" or "no findings".
-std::string verdict(const std::vector<core::Finding>& findings);
+std::string verdict(const std::vector<model::Finding>& findings);
 
 // `text` as valid UTF-8 (each invalid byte becomes U+FFFD) with control characters other than
 // newline and tab spelled out ("\x1b"), so that no input can drive the terminal or the renderer.
@@ -71,6 +71,6 @@ std::string plural(std::size_t n, std::string_view word);
 std::string human_size(std::uint64_t bytes);
 
 // [{"what": ..., "command": ...}], as both JSON and SARIF carry them.
-nlohmann::ordered_json next_steps_json(const std::vector<core::NextStep>& steps);
+nlohmann::ordered_json next_steps_json(const std::vector<model::NextStep>& steps);
 
 }  // namespace aoti::report

@@ -129,7 +129,7 @@ std::string chain_svg(const std::vector<std::string>& chain) {
 }
 
 // The crashing thread's frames, innermost on top, the model's own frames highlighted.
-std::string frames_svg(const core::CoreFacts& core) {
+std::string frames_svg(const model::CoreFacts& core) {
   const auto crashed = std::find_if(core.threads.begin(), core.threads.end(), [](const auto& t) { return t.crashed; });
   if (crashed == core.threads.end() || crashed->frames.empty()) return "";
   // The unwound path, then, under a row that says what they are, the stack-scan candidates worth a look.
@@ -155,7 +155,7 @@ std::string frames_svg(const core::CoreFacts& core) {
     const bool model = !frame.package.empty();
     const std::string module = frame.module.substr(frame.module.find_last_of('/') == std::string::npos ? 0 : frame.module.find_last_of('/') + 1);
     const std::string label = fmt::format("#{:<2} {}  ({})", i,
-                                          frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : core::short_symbol(frame.symbol),
+                                          frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : model::short_symbol(frame.symbol),
                                           model ? "model .so" : module.empty() ? "?" : module);
     out += fmt::format("<rect x=\"4\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"{}\" stroke=\"{}\"{}/>", y,
                        k_width - 8, k_row - 4, model ? "#fdecea" : "#f3f5f8", model ? "#c62828" : "#dde1e7",
@@ -166,14 +166,14 @@ std::string frames_svg(const core::CoreFacts& core) {
   for (std::size_t i : path) frame_row(i, false);
   if (!candidates.empty()) {
     out += fmt::format("<text x=\"8\" y=\"{}\" font-size=\"13\" fill=\"#1d2330\">{}</text>", 28 + row++ * k_row + 16,
-                       escape(std::string(core::k_stack_scan_label)));
+                       escape(std::string(model::k_stack_scan_label)));
     for (std::size_t i : candidates) frame_row(i, true);
   }
   return out + "</svg>";
 }
 
-std::string finding_html(const core::Finding& f, bool is_new) {
-  const std::string sev(core::to_string(f.severity));
+std::string finding_html(const model::Finding& f, bool is_new) {
+  const std::string sev(model::to_string(f.severity));
   std::string out = fmt::format("<section class=\"finding {}\" id=\"finding-{}\">\n", sev, f.rank);
   out += fmt::format("<h3>#{} <span class=\"sev {}\">{}</span> {}{}</h3>\n", f.rank, sev, sev,
                      is_new ? "<span class=\"new\">NEW</span> " : "", prose(f.title));
@@ -187,7 +187,7 @@ std::string finding_html(const core::Finding& f, bool is_new) {
     for (const auto& e : f.evidence) {
       out += fmt::format("<li><div class=\"loc\">{}</div>", escape(e.where.display()));
       if (!e.note.empty()) out += fmt::format("<div>{}</div>", prose(e.note));
-      if (!e.excerpt.empty() && e.kind == core::EvidenceKind::quote)
+      if (!e.excerpt.empty() && e.kind == model::EvidenceKind::quote)
         out += fmt::format("<pre class=\"quote\">{}</pre>", escape(truncate(e.excerpt, 2000)));
       else if (!e.excerpt.empty())
         out += fmt::format("<div class=\"fact\">derived:</div><pre class=\"fact\">{}</pre>", escape(truncate(e.excerpt, 2000)));
@@ -207,10 +207,10 @@ std::string finding_html(const core::Finding& f, bool is_new) {
   return out + "</section>\n";
 }
 
-std::string findings_table(const std::vector<core::Finding>& findings) {
+std::string findings_table(const std::vector<model::Finding>& findings) {
   std::string out = "<table>\n<tr><th>Rank</th><th>Severity</th><th>Check</th><th>Title</th></tr>\n";
   for (const auto& f : findings) {
-    const std::string sev(core::to_string(f.severity));
+    const std::string sev(model::to_string(f.severity));
     out += fmt::format("<tr><td><a href=\"#finding-{0}\">{0}</a></td><td><span class=\"sev {1}\">{1}</span></td>"
                        "<td><code>{2}</code></td><td>{3}</td></tr>\n", f.rank, sev, escape(f.check), prose(f.title));
   }
@@ -219,7 +219,7 @@ std::string findings_table(const std::vector<core::Finding>& findings) {
 
 }  // namespace
 
-std::string render_html(const core::Case& c, const std::vector<core::Finding>& findings) {
+std::string render_html(const model::Case& c, const std::vector<model::Finding>& findings) {
   std::string body = "<h1>aoti-analyze report</h1>\n";
   body += fmt::format("<p class=\"verdict\">{}</p>\n", prose(verdict(findings)));
   if (!findings.empty()) body += findings_table(findings);
@@ -257,7 +257,7 @@ std::string render_html(const core::Case& c, const std::vector<core::Finding>& f
   body += "<h2>Artifacts</h2>\n<table>\n<tr><th>Path</th><th>Kind</th><th>Size</th><th>Analyzed</th><th>Note</th></tr>\n";
   for (const auto& a : c.artifacts)
     body += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", escape(a.path),
-                        core::to_string(a.kind), human_size(a.size), a.analyzed ? "yes" : "no", escape(a.note));
+                        model::to_string(a.kind), human_size(a.size), a.analyzed ? "yes" : "no", escape(a.note));
   body += "</table>\n<h2>Diagnostics</h2>\n";
   if (c.diagnostics.empty()) body += "<p>None.</p>\n";
   else {
@@ -281,7 +281,7 @@ std::string render_scan_html(const std::vector<scan::PackageResult>& results) {
     }
     const std::string worst = r.status == "unreadable" ? "unreadable"
                               : r.findings.empty()     ? "clean"
-                                                       : std::string(core::to_string(scan::worst_severity(r)));
+                                                       : std::string(model::to_string(scan::worst_severity(r)));
     body += fmt::format("<tr><td><a href=\"#package-{}\"><code>{}</code></a></td><td><span class=\"sev {}\">{}</span></td>"
                         "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                         p, escape(r.package), worst, worst, counts[2], counts[1], counts[0], fresh, escape(r.status));

@@ -7,7 +7,7 @@
 
 namespace aoti::report {
 
-Json model_json(const core::ModelFacts& model) {
+Json model_json(const model::ModelFacts& model) {
   const ModelSummary summary = summarize(model);
   Json inputs = Json::array();
   for (const auto& input : summary.inputs)
@@ -23,11 +23,11 @@ Json model_json(const core::ModelFacts& model) {
           {"compiler", summary.compiler}};
 }
 
-Json finding_json(const core::Finding& finding) {
+Json finding_json(const model::Finding& finding) {
   Json evidence = Json::array();
   for (const auto& e : finding.evidence)
     // A line of 0 means "no line"; null says so without a sentinel a consumer must know about.
-    evidence.push_back({{"kind", core::to_string(e.kind)},
+    evidence.push_back({{"kind", model::to_string(e.kind)},
                         {"artifact", e.where.artifact},
                         {"entry", e.where.entry},
                         {"line", e.where.line > 0 ? Json(e.where.line) : Json(nullptr)},
@@ -36,7 +36,7 @@ Json finding_json(const core::Finding& finding) {
                         {"note", e.note}});
   return {{"rank", finding.rank},
           {"check", finding.check},
-          {"severity", core::to_string(finding.severity)},
+          {"severity", model::to_string(finding.severity)},
           {"confidence", finding.confidence},
           {"title", finding.title},
           {"message", finding.message},
@@ -49,22 +49,22 @@ Json finding_json(const core::Finding& finding) {
           {"subject", finding.subject}};
 }
 
-core::Finding finding_from_json(const nlohmann::json& j) {
-  core::Finding f;
+model::Finding finding_from_json(const nlohmann::json& j) {
+  model::Finding f;
   f.rank = j.value("rank", 0);
   f.check = j.value("check", "");
-  if (!core::parse_severity(j.value("severity", "note"), f.severity)) f.severity = core::Severity::note;
+  if (!model::parse_severity(j.value("severity", "note"), f.severity)) f.severity = model::Severity::note;
   f.confidence = j.value("confidence", 0.0);
   f.title = j.value("title", "");
   f.message = j.value("message", "");
   f.why = j.value("why", "");
   for (const auto& e : j.value("evidence", nlohmann::json::array())) {
-    core::Evidence evidence;
+    model::Evidence evidence;
     evidence.where.artifact = e.value("artifact", "");
     evidence.where.entry = e.value("entry", "");
     evidence.where.line = e.contains("line") && e["line"].is_number_integer() ? e["line"].get<int>() : 0;
     evidence.excerpt = e.value("excerpt", "");
-    evidence.kind = e.value("kind", "fact") == "quote" ? core::EvidenceKind::quote : core::EvidenceKind::fact;
+    evidence.kind = e.value("kind", "fact") == "quote" ? model::EvidenceKind::quote : model::EvidenceKind::fact;
     evidence.line_end = e.contains("line_end") && e["line_end"].is_number_integer() ? e["line_end"].get<int>() : 0;
     evidence.note = e.value("note", "");
     f.evidence.push_back(std::move(evidence));
@@ -79,11 +79,11 @@ core::Finding finding_from_json(const nlohmann::json& j) {
   return f;
 }
 
-std::string render_json(const core::Case& c, const std::vector<core::Finding>& findings) {
+std::string render_json(const model::Case& c, const std::vector<model::Finding>& findings) {
   Json artifacts = Json::array();
   for (const auto& a : c.artifacts)
     artifacts.push_back({{"path", a.path},
-                         {"kind", core::to_string(a.kind)},
+                         {"kind", model::to_string(a.kind)},
                          {"size", a.size},
                          {"analyzed", a.analyzed},
                          {"note", a.note}});

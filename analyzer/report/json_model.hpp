@@ -4,16 +4,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analyzer/core/case.hpp"
-#include "analyzer/core/finding.hpp"
+#include "model/case.hpp"
+#include "model/finding.hpp"
 
 namespace aoti::report {
 
 using Json = nlohmann::ordered_json;
 
-Json model_json(const core::ModelFacts& model);
-Json finding_json(const core::Finding& finding);
+Json model_json(const model::ModelFacts& model);
+Json finding_json(const model::Finding& finding);
 // The reverse of finding_json, tolerant of missing keys (lines written by other versions).
-core::Finding finding_from_json(const nlohmann::json& j);
+model::Finding finding_from_json(const nlohmann::json& j);
 
 }  // namespace aoti::report

@@ -127,7 +127,7 @@ std::string indented(const std::string& text, std::string_view indent) {
   return out;
 }
 
-void write_summary(std::string& out, const core::Case& c, const std::vector<core::Finding>& findings) {
+void write_summary(std::string& out, const model::Case& c, const std::vector<model::Finding>& findings) {
   out += "# aoti-analyze report\n\n";
   out += fmt::format("**Verdict:** {}\n\n", prose(verdict(findings)));
   out += fmt::format("{}, {}, {}.\n\n", plural(findings.size(), "finding"),
@@ -135,12 +135,12 @@ void write_summary(std::string& out, const core::Case& c, const std::vector<core
   if (findings.empty()) return;
   out += "| Rank | Severity | Check | Title |\n| ---: | --- | --- | --- |\n";
   for (const auto& finding : findings)
-    out += fmt::format("| {} | {} | {} | {} |\n", finding.rank, core::to_string(finding.severity),
+    out += fmt::format("| {} | {} | {} | {} |\n", finding.rank, model::to_string(finding.severity),
                        code_span(finding.check, true), prose(finding.title, true));
   out += '\n';
 }
 
-void write_artifacts(std::string& out, const core::Case& c) {
+void write_artifacts(std::string& out, const model::Case& c) {
   out += "## Artifacts\n\n";
   if (c.artifacts.empty()) {
     out += "None.\n\n";
@@ -149,12 +149,12 @@ void write_artifacts(std::string& out, const core::Case& c) {
   out += "| Path | Kind | Size | Analyzed | Note |\n| --- | --- | ---: | --- | --- |\n";
   for (const auto& artifact : c.artifacts)
     out += fmt::format("| {} | {} | {} | {} | {} |\n", code_span(artifact.path, true),
-                       core::to_string(artifact.kind), human_size(artifact.size),
+                       model::to_string(artifact.kind), human_size(artifact.size),
                        artifact.analyzed ? "yes" : "no", prose(artifact.note, true));
   out += '\n';
 }
 
-void write_models(std::string& out, const core::Case& c) {
+void write_models(std::string& out, const model::Case& c) {
   for (const auto& model : c.models) {
     const ModelSummary summary = summarize(model);
     out += fmt::format("## Model {}\n\n", summary.name.empty() ? "?" : code_span(summary.name));
@@ -182,7 +182,7 @@ void write_models(std::string& out, const core::Case& c) {
   }
 }
 
-void write_crashes(std::string& out, const core::Case& c) {
+void write_crashes(std::string& out, const model::Case& c) {
   for (const auto& core : c.cores) {
     const CrashSummary crash = summarize(core);
     out += fmt::format("## Crash in {}\n\n", code_span(crash.core));
@@ -199,16 +199,16 @@ void write_crashes(std::string& out, const core::Case& c) {
     if (!crash.candidates.empty()) {
       std::string frames;
       for (const auto& f : crash.candidates) frames += truncate(f, 200) + "\n";
-      out += fmt::format("- **Candidates** ({}):\n\n", prose(std::string(core::k_stack_scan_meaning))) +
+      out += fmt::format("- **Candidates** ({}):\n\n", prose(std::string(model::k_stack_scan_meaning))) +
              fenced(frames, "text") + "\n";
     }
     if (crash.frames.empty() && crash.candidates.empty()) out += "\n";
   }
 }
 
-void write_finding(std::string& out, const core::Finding& finding) {
+void write_finding(std::string& out, const model::Finding& finding) {
   out += fmt::format("### {}. {}\n\n", finding.rank, prose(finding.title));
-  out += fmt::format("**{}** · {} · confidence {:.2f}{}\n\n", core::to_string(finding.severity),
+  out += fmt::format("**{}** · {} · confidence {:.2f}{}\n\n", model::to_string(finding.severity),
                      code_span(finding.check), finding.confidence,
                      finding.explains_failure ? " · explains the observed failure" : "");
   if (!finding.message.empty()) out += prose(finding.message) + "\n\n";
@@ -223,7 +223,7 @@ void write_finding(std::string& out, const core::Finding& finding) {
       // A multi-line excerpt (a thread's frames) keeps its lines in a block under the item. A
       // quote is code (the artifact's text); a derived fact is prose marked as such.
       const bool block = evidence.excerpt.find('\n') != std::string::npos;
-      const bool quote = evidence.kind == core::EvidenceKind::quote;
+      const bool quote = evidence.kind == model::EvidenceKind::quote;
       if (!evidence.excerpt.empty() && !block)
         lines.push_back(quote ? code_span(truncate(one_line(evidence.excerpt), k_excerpt_width))
                               : "derived: " + prose(truncate(one_line(evidence.excerpt), k_excerpt_width)));
@@ -248,7 +248,7 @@ void write_finding(std::string& out, const core::Finding& finding) {
   }
 }
 
-void write_diagnostics(std::string& out, const core::Case& c) {
+void write_diagnostics(std::string& out, const model::Case& c) {
   out += "## Diagnostics\n\n";
   if (c.diagnostics.empty()) out += "None.\n";
   for (const auto& diagnostic : c.diagnostics) {
@@ -259,7 +259,7 @@ void write_diagnostics(std::string& out, const core::Case& c) {
 
 }  // namespace
 
-std::string render_markdown(const core::Case& c, const std::vector<core::Finding>& findings) {
+std::string render_markdown(const model::Case& c, const std::vector<model::Finding>& findings) {
   std::string out;
   write_summary(out, c, findings);
   write_models(out, c);

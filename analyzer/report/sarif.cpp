@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "analyzer/core/registry.hpp"
+#include "checks/registry.hpp"
 #include "analyzer/report/common.hpp"
 #include "analyzer/report/report.hpp"
 
@@ -65,9 +65,9 @@ struct Rules {
   }
 };
 
-Rules make_rules(const std::vector<core::Finding>& findings) {
+Rules make_rules(const std::vector<model::Finding>& findings) {
   Rules rules;
-  for (const auto& check : core::all_checks())
+  for (const auto& check : checks::all_checks())
     rules.add(check->id(), check->summary(), check->doc(), check->family());
   // A finding from a check the registry does not list (a test, a newer plug-in) still needs a
   // rule: SARIF consumers reject a ruleIndex that points nowhere.
@@ -94,9 +94,9 @@ class Locations {
   // A line inside a package entry is not a line of the package, so a region would point at the
   // wrong bytes: the package stays the artifact, and the entry and its line go in a logical
   // location and the message. Only a line of the artifact itself becomes a region.
-  std::optional<Json> location(const core::Evidence& evidence) const {
-    const core::Location& where = evidence.where;
-    const bool quote = evidence.kind == core::EvidenceKind::quote;
+  std::optional<Json> location(const model::Evidence& evidence) const {
+    const model::Location& where = evidence.where;
+    const bool quote = evidence.kind == model::EvidenceKind::quote;
     const std::string_view excerpt = evidence.excerpt;
     const std::string_view note = evidence.note;
     if (where.artifact.empty()) return std::nullopt;
@@ -131,17 +131,17 @@ class Locations {
   std::map<std::string, std::size_t> m_index;
 };
 
-std::string_view level(core::Severity severity) {
+std::string_view level(model::Severity severity) {
   switch (severity) {
-    case core::Severity::error: return "error";
-    case core::Severity::warning: return "warning";
-    case core::Severity::note: return "note";
+    case model::Severity::error: return "error";
+    case model::Severity::warning: return "warning";
+    case model::Severity::note: return "note";
   }
   return "none";
 }
 
-Json result_json(const core::Finding& finding, std::size_t rule_index, const Locations& locations,
-                 const core::Case& c) {
+Json result_json(const model::Finding& finding, std::size_t rule_index, const Locations& locations,
+                 const model::Case& c) {
   std::string text = finding.title;
   if (!finding.message.empty()) text += (text.empty() ? "" : "\n\n") + finding.message;
   if (text.empty()) text = finding.check;
@@ -185,7 +185,7 @@ Json result_json(const core::Finding& finding, std::size_t rule_index, const Loc
 
 }  // namespace
 
-std::string render_sarif(const core::Case& c, const std::vector<core::Finding>& findings) {
+std::string render_sarif(const model::Case& c, const std::vector<model::Finding>& findings) {
   const Rules rules = make_rules(findings);
   // An artifact without a path has no URI to give; it still shows in the other formats.
   std::vector<std::string> paths;
@@ -196,7 +196,7 @@ std::string render_sarif(const core::Case& c, const std::vector<core::Finding>& 
     Json entry = {{"location", {{"uri", to_uri(artifact.path)}}}, {"length", artifact.size}};
     if (artifact.analyzed) entry["roles"] = Json::array({"analysisTarget"});
     entry["properties"] = {
-        {"kind", core::to_string(artifact.kind)}, {"analyzed", artifact.analyzed}, {"note", artifact.note}};
+        {"kind", model::to_string(artifact.kind)}, {"analyzed", artifact.analyzed}, {"note", artifact.note}};
     artifacts.push_back(std::move(entry));
   }
   const Locations locations(paths);

@@ -18,7 +18,7 @@ Counts count(const scan::PackageResult& r) {
   Counts c;
   for (std::size_t i = 0; i < r.findings.size(); ++i) {
     const auto s = r.findings[i].severity;
-    (s == core::Severity::error ? c.errors : s == core::Severity::warning ? c.warnings : c.notes)++;
+    (s == model::Severity::error ? c.errors : s == model::Severity::warning ? c.warnings : c.notes)++;
     if (i < r.states.size() && r.states[i] == scan::FindingState::new_finding) ++c.fresh;
   }
   return c;
@@ -26,7 +26,7 @@ Counts count(const scan::PackageResult& r) {
 
 std::string worst_text(const scan::PackageResult& r) {
   if (r.status == "unreadable") return "unreadable";
-  return r.findings.empty() ? "clean" : std::string(core::to_string(scan::worst_severity(r)));
+  return r.findings.empty() ? "clean" : std::string(model::to_string(scan::worst_severity(r)));
 }
 
 bool compared(const std::vector<scan::PackageResult>& results) {
@@ -41,7 +41,7 @@ std::vector<std::pair<const scan::PackageResult*, std::size_t>> notable(const st
   std::vector<std::pair<const scan::PackageResult*, std::size_t>> out;
   for (const auto& r : results)
     for (std::size_t i = 0; i < r.findings.size(); ++i)
-      if (r.findings[i].severity != core::Severity::note) out.emplace_back(&r, i);
+      if (r.findings[i].severity != model::Severity::note) out.emplace_back(&r, i);
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
     const bool a_new = a.second < a.first->states.size() && a.first->states[a.second] == scan::FindingState::new_finding;
     const bool b_new = b.second < b.first->states.size() && b.first->states[b.second] == scan::FindingState::new_finding;
@@ -84,7 +84,7 @@ std::string render_scan_text(const std::vector<scan::PackageResult>& results, bo
   for (const auto& [r, i] : list) {
     const auto& f = r->findings[i];
     const bool is_new = i < r->states.size() && r->states[i] == scan::FindingState::new_finding;
-    out += fmt::format("  {}{:<8} {:<32} {}\n      {}\n", is_new ? "NEW " : "", core::to_string(f.severity), f.check,
+    out += fmt::format("  {}{:<8} {:<32} {}\n      {}\n", is_new ? "NEW " : "", model::to_string(f.severity), f.check,
                        sanitize(r->package), sanitize(f.title));
   }
   for (const auto& r : results)
@@ -115,7 +115,7 @@ std::string render_scan_markdown(const std::vector<scan::PackageResult>& results
     const bool is_new = i < r->states.size() && r->states[i] == scan::FindingState::new_finding;
     std::string title;
     for (char ch : sanitize(f.title)) title += ch == '|' ? std::string("\\|") : std::string(1, ch);
-    out += fmt::format("- {}**{}** `{}` in {}: {}\n", is_new ? "🆕 " : "", core::to_string(f.severity), f.check,
+    out += fmt::format("- {}**{}** `{}` in {}: {}\n", is_new ? "🆕 " : "", model::to_string(f.severity), f.check,
                        cell(r->package), title);
   }
   return out;
@@ -129,10 +129,10 @@ std::string render_scan_jsonl(const std::vector<scan::PackageResult>& results) {
 
 std::string render_scan_sarif(const std::vector<scan::PackageResult>& results) {
   // The single-case writer already knows SARIF; a scan is one case whose artifacts are the packages.
-  core::Case all;
-  std::vector<core::Finding> findings;
+  model::Case all;
+  std::vector<model::Finding> findings;
   for (const auto& r : results) {
-    all.artifacts.push_back({r.package, core::ArtifactKind::package, 0, r.status != "unreadable", r.status});
+    all.artifacts.push_back({r.package, model::ArtifactKind::package, 0, r.status != "unreadable", r.status});
     for (const auto& d : r.diagnostics) all.diagnostics.push_back(d);
     findings.insert(findings.end(), r.findings.begin(), r.findings.end());
   }

@@ -74,11 +74,11 @@ std::vector<std::string> wrap(std::string_view text, std::size_t width) {
   return lines;
 }
 
-std::string_view severity_style(core::Severity severity) {
+std::string_view severity_style(model::Severity severity) {
   switch (severity) {
-    case core::Severity::error: return "1;31";
-    case core::Severity::warning: return "1;33";
-    case core::Severity::note: return "1;36";
+    case model::Severity::error: return "1;31";
+    case model::Severity::warning: return "1;33";
+    case model::Severity::note: return "1;36";
   }
   return "1";
 }
@@ -136,23 +136,23 @@ class TextReport {
   std::string m_out;
 };
 
-void write_summary(TextReport& out, const core::Case& c, const std::vector<core::Finding>& findings) {
+void write_summary(TextReport& out, const model::Case& c, const std::vector<model::Finding>& findings) {
   out.line(out.paint(sanitize(verdict(findings)), "1"));
   std::size_t counts[3] = {0, 0, 0};
   for (const auto& finding : findings) ++counts[static_cast<int>(finding.severity)];
   std::vector<std::string> parts;
-  for (auto severity : {core::Severity::error, core::Severity::warning, core::Severity::note})
+  for (auto severity : {model::Severity::error, model::Severity::warning, model::Severity::note})
     if (counts[static_cast<int>(severity)] > 0)
-      parts.push_back(plural(counts[static_cast<int>(severity)], core::to_string(severity)));
+      parts.push_back(plural(counts[static_cast<int>(severity)], model::to_string(severity)));
   const auto analyzed = std::count_if(c.artifacts.begin(), c.artifacts.end(),
-                                      [](const core::Artifact& a) { return a.analyzed; });
+                                      [](const model::Artifact& a) { return a.analyzed; });
   out.line(fmt::format("{}{}, {} ({} analyzed), {}", plural(findings.size(), "finding"),
                        parts.empty() ? "" : fmt::format(" ({})", fmt::join(parts, ", ")),
                        plural(c.artifacts.size(), "artifact"), analyzed,
                        plural(c.diagnostics.size(), "diagnostic")));
 }
 
-void write_artifacts(TextReport& out, const core::Case& c) {
+void write_artifacts(TextReport& out, const model::Case& c) {
   out.line();
   out.line(out.paint("Artifacts", "1"));
   if (c.artifacts.empty()) {
@@ -161,7 +161,7 @@ void write_artifacts(TextReport& out, const core::Case& c) {
   }
   std::size_t kind_width = 0, size_width = 0;
   for (const auto& artifact : c.artifacts) {
-    kind_width = std::max(kind_width, core::to_string(artifact.kind).size());
+    kind_width = std::max(kind_width, model::to_string(artifact.kind).size());
     size_width = std::max(size_width, human_size(artifact.size).size());
   }
   constexpr std::string_view k_not_analyzed = "not analyzed";
@@ -169,13 +169,13 @@ void write_artifacts(TextReport& out, const core::Case& c) {
   for (const auto& artifact : c.artifacts) {
     const std::string status = artifact.analyzed ? "analyzed" : std::string(k_not_analyzed);
     const std::string path = sanitize(artifact.path);
-    out.line(fmt::format("  {:<{}}  {:<{}}  {:>{}}  {}", core::to_string(artifact.kind), kind_width, status,
+    out.line(fmt::format("  {:<{}}  {:<{}}  {:>{}}  {}", model::to_string(artifact.kind), kind_width, status,
                          k_not_analyzed.size(), human_size(artifact.size), size_width, path));
     if (!artifact.note.empty()) out.field(path_column, 0, "", sanitize(artifact.note));
   }
 }
 
-void write_models(TextReport& out, const core::Case& c) {
+void write_models(TextReport& out, const model::Case& c) {
   constexpr std::size_t k_label = 12;
   for (const auto& model : c.models) {
     const ModelSummary summary = summarize(model);
@@ -202,7 +202,7 @@ void write_models(TextReport& out, const core::Case& c) {
   }
 }
 
-void write_crashes(TextReport& out, const core::Case& c) {
+void write_crashes(TextReport& out, const model::Case& c) {
   constexpr std::size_t k_label = 12;
   for (const auto& core : c.cores) {
     const CrashSummary crash = summarize(core);
@@ -215,18 +215,18 @@ void write_crashes(TextReport& out, const core::Case& c) {
     out.field(2, k_label, "process", sanitize(crash.process));
     for (std::size_t i = 0; i < crash.frames.size(); ++i)
       out.field(2, k_label, i == 0 ? "frames" : "", sanitize(truncate(crash.frames[i], 140)));
-    if (!crash.candidates.empty()) out.field(2, k_label, "candidates", std::string(core::k_stack_scan_meaning));
+    if (!crash.candidates.empty()) out.field(2, k_label, "candidates", std::string(model::k_stack_scan_meaning));
     for (const auto& candidate : crash.candidates) out.field(2, k_label, "", sanitize(truncate(candidate, 140)));
   }
 }
 
-void write_finding(TextReport& out, const core::Finding& finding) {
+void write_finding(TextReport& out, const model::Finding& finding) {
   constexpr std::size_t k_indent = 6, k_label = 10;
   const std::size_t column = k_indent + k_label;
   out.line();
   std::string qualifiers = fmt::format("confidence {:.2f}", finding.confidence);
   if (finding.explains_failure) qualifiers += ", explains the observed failure";
-  const std::string severity(core::to_string(finding.severity));
+  const std::string severity(model::to_string(finding.severity));
   out.line(fmt::format(
       "  {:<4}{}  {}  ({})", fmt::format("#{}", finding.rank),
       out.paint(severity, severity_style(finding.severity)) + std::string(7 - severity.size(), ' '),
@@ -243,7 +243,7 @@ void write_finding(TextReport& out, const core::Finding& finding) {
     // A quote gets a gutter with its line numbers, as compilers print source lines; a derived
     // fact gets none, so it is never read as the artifact's text.
     if (!evidence.excerpt.empty()) {
-      const bool quote = evidence.kind == core::EvidenceKind::quote && evidence.where.line > 0;
+      const bool quote = evidence.kind == model::EvidenceKind::quote && evidence.where.line > 0;
       const int last_line = std::max(evidence.where.line, evidence.line_end);
       const std::size_t number_width = std::to_string(last_line).size();
       // Each line is cut on its own, so a multi-line excerpt (a thread's frames) keeps every line.
@@ -271,7 +271,7 @@ void write_finding(TextReport& out, const core::Finding& finding) {
   }
 }
 
-void write_diagnostics(TextReport& out, const core::Case& c) {
+void write_diagnostics(TextReport& out, const model::Case& c) {
   out.line();
   out.line(out.paint("Diagnostics", "1"));
   if (c.diagnostics.empty()) out.line("  none");
@@ -281,7 +281,7 @@ void write_diagnostics(TextReport& out, const core::Case& c) {
 
 }  // namespace
 
-std::string render_text(const core::Case& c, const std::vector<core::Finding>& findings, bool color,
+std::string render_text(const model::Case& c, const std::vector<model::Finding>& findings, bool color,
                         std::size_t width) {
   TextReport out(color, width);
   write_summary(out, c, findings);

@@ -140,7 +140,7 @@ long long HistoryDb::record(const std::vector<PackageResult>& results, const std
       package.reset();
       for (const auto& f : r.findings) {
         finding.bind(1, f.fingerprint).bind(2, r.package).bind(3, f.check)
-            .bind(4, std::string(core::to_string(f.severity))).bind(5, f.title).bind(6, id);
+            .bind(4, std::string(model::to_string(f.severity))).bind(5, f.title).bind(6, id);
         finding.step();
         finding.reset();
       }

@@ -11,8 +11,8 @@
 
 #include <fmt/format.h>
 
-#include "analyzer/core/analyze.hpp"
-#include "analyzer/core/sniff.hpp"
+#include "analyzer/pipeline/analyze.hpp"
+#include "analyzer/pipeline/sniff.hpp"
 #include "analyzer/report/json_model.hpp"
 #include "parsers/pt2/pt2_package.hpp"
 #include "parsers/zip/zip_archive.hpp"
@@ -51,13 +51,13 @@ bool in_shard(const std::string& package_path, const Shard& shard) {
   return fnv1a(fs::path(package_path).lexically_normal().string()) % shard.count == shard.index;
 }
 
-std::vector<ScanUnit> discover(const std::vector<std::string>& paths, std::vector<core::Diagnostic>& diagnostics) {
-  std::vector<core::SniffedInput> inputs = core::gather_inputs(paths, diagnostics, k_max_files);
+std::vector<ScanUnit> discover(const std::vector<std::string>& paths, std::vector<model::Diagnostic>& diagnostics) {
+  std::vector<pipeline::SniffedInput> inputs = pipeline::gather_inputs(paths, diagnostics, k_max_files);
   std::set<fs::path> package_folders;
   std::vector<ScanUnit> units;
   for (const auto& input : inputs)
     // A zip that is no package is not one of ours; a .pt2 that cannot be read is, and is reported.
-    if (input.kind == core::ArtifactKind::package &&
+    if (input.kind == model::ArtifactKind::package &&
         (input.path.extension() == ".pt2" || parsers::pt2::looks_like_pt2(input.path))) {
       package_folders.insert(fs::path(input.display).lexically_normal().parent_path());
       units.push_back({input.display, {}});
@@ -66,7 +66,7 @@ std::vector<ScanUnit> discover(const std::vector<std::string>& paths, std::vecto
   for (std::size_t i = 0; i < units.size(); ++i)
     units_by_folder[fs::path(units[i].package).lexically_normal().parent_path()].push_back(i);
   for (const auto& input : inputs) {
-    if (input.kind == core::ArtifactKind::package || input.kind == core::ArtifactKind::unknown) continue;
+    if (input.kind == model::ArtifactKind::package || input.kind == model::ArtifactKind::unknown) continue;
     // Companions of a package are its build folder's artifacts, not documentation or other zips.
     // The nearest enclosing folder that holds a package owns the file.
     for (fs::path folder = fs::path(input.display).lexically_normal().parent_path();; folder = folder.parent_path()) {
@@ -106,12 +106,12 @@ PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity) {
   try {
     std::vector<std::string> paths{unit.package};
     paths.insert(paths.end(), unit.companions.begin(), unit.companions.end());
-    core::Case c = core::load_case(paths);
-    result.findings = core::run_checks(c);
-    core::rank(result.findings);
+    model::Case c = pipeline::load_case(paths);
+    result.findings = pipeline::run_checks(c);
+    pipeline::rank(result.findings);
     for (const auto& model : c.models) result.models.push_back(report::model_json(model));
     result.diagnostics = std::move(c.diagnostics);
-    const bool package_read = std::any_of(c.artifacts.begin(), c.artifacts.end(), [&](const core::Artifact& a) {
+    const bool package_read = std::any_of(c.artifacts.begin(), c.artifacts.end(), [&](const model::Artifact& a) {
       return a.path == unit.package && a.analyzed;
     });
     result.status = package_read ? "analyzed" : "unreadable";
@@ -215,7 +215,7 @@ std::optional<PackageResult> from_jsonl_line(const std::string& line) {
   return result;
 }
 
-std::vector<PackageResult> read_jsonl(const fs::path& path, std::vector<core::Diagnostic>& diagnostics) {
+std::vector<PackageResult> read_jsonl(const fs::path& path, std::vector<model::Diagnostic>& diagnostics) {
   std::vector<PackageResult> results;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -252,8 +252,8 @@ void compare_with_baseline(std::vector<PackageResult>& results, const std::vecto
   }
 }
 
-core::Severity worst_severity(const PackageResult& result) {
-  core::Severity worst = core::Severity::note;
+model::Severity worst_severity(const PackageResult& result) {
+  model::Severity worst = model::Severity::note;
   for (const auto& f : result.findings) worst = std::max(worst, f.severity);
   return worst;
 }

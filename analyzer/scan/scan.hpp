@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analyzer/core/case.hpp"
-#include "analyzer/core/finding.hpp"
+#include "model/case.hpp"
+#include "model/finding.hpp"
 
 namespace aoti::scan {
 
@@ -33,7 +33,7 @@ bool in_shard(const std::string& package_path, const Shard& shard);
 
 // Finds packages by content (recursively, sorted) and groups each with its companions: the files
 // below the package's folder whose nearest folder holding a package is that one.
-std::vector<ScanUnit> discover(const std::vector<std::string>& paths, std::vector<core::Diagnostic>& diagnostics);
+std::vector<ScanUnit> discover(const std::vector<std::string>& paths, std::vector<model::Diagnostic>& diagnostics);
 
 enum class FindingState { unknown, new_finding, still_there };
 
@@ -43,9 +43,9 @@ struct PackageResult {
   std::string status;     // "analyzed", "unchanged" (reused from --db), "unreadable"
   std::vector<std::string> companions;
   nlohmann::ordered_json models = nlohmann::ordered_json::array();
-  std::vector<core::Finding> findings;
+  std::vector<model::Finding> findings;
   std::vector<FindingState> states;  // aligned with findings
-  std::vector<core::Diagnostic> diagnostics;
+  std::vector<model::Diagnostic> diagnostics;
   std::vector<std::string> fixed;    // fingerprints in the baseline for this package, gone now
 };
 
@@ -69,12 +69,12 @@ std::vector<PackageResult> run_scan(const std::vector<ScanUnit>& units, const Sc
 // JSONL: one line per package.
 std::string to_jsonl_line(const PackageResult& result);
 std::optional<PackageResult> from_jsonl_line(const std::string& line);
-std::vector<PackageResult> read_jsonl(const std::filesystem::path& path, std::vector<core::Diagnostic>& diagnostics);
+std::vector<PackageResult> read_jsonl(const std::filesystem::path& path, std::vector<model::Diagnostic>& diagnostics);
 
 // Marks each finding new / still there against a baseline, and lists what the baseline had for a
 // package that is gone now (fixed).
 void compare_with_baseline(std::vector<PackageResult>& results, const std::vector<PackageResult>& baseline);
 
-core::Severity worst_severity(const PackageResult& result);
+model::Severity worst_severity(const PackageResult& result);
 
 }  // namespace aoti::scan

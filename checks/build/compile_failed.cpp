@@ -10,7 +10,7 @@
 
 namespace aoti::checks {
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
 namespace fl = failures;
 
 constexpr std::size_t k_max_event_text = 1000;  // the log reader's cap: a line this long was cut

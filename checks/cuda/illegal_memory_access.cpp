@@ -6,7 +6,7 @@
 
 namespace aoti::checks {
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
 
 bool is_illegal_access(const LogEvent& e) {
   return e.kind == LogEventKind::cuda_error &&

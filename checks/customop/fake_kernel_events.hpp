@@ -9,7 +9,7 @@
 
 namespace aoti::checks::fake_kernel_events {
 
-using namespace aoti::core;
+using namespace aoti::model;
 
 class FakeKernelEvents final : public BasicCheck {
  public:

@@ -5,7 +5,7 @@
 
 namespace aoti::checks {
 
-std::unique_ptr<core::Check> make_customop_fake_mismatch() {
+std::unique_ptr<checks::Check> make_customop_fake_mismatch() {
   return std::make_unique<fake_kernel_events::FakeKernelEvents>("customop.fake-mismatch",
                                             "A custom op whose fake kernel disagrees with the real one",
                                             "mismatched_fake_kernel");

@@ -4,7 +4,7 @@
 
 namespace aoti::checks {
 
-std::unique_ptr<core::Check> make_customop_fake_missing() {
+std::unique_ptr<checks::Check> make_customop_fake_missing() {
   return std::make_unique<fake_kernel_events::FakeKernelEvents>("customop.fake-missing", "A custom op without a fake kernel", "missing_fake_kernel");
 }
 

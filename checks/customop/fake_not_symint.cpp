@@ -5,7 +5,7 @@
 
 namespace aoti::checks {
 
-std::unique_ptr<core::Check> make_customop_fake_not_symint() {
+std::unique_ptr<checks::Check> make_customop_fake_not_symint() {
   return std::make_unique<symint_sources::SymintSources>(
       "customop.fake-not-symint", "Python fake kernels of custom ops that are not SymInt-aware", 'P', "Fake kernel");
 }

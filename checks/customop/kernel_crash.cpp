@@ -10,7 +10,7 @@
 
 namespace aoti::checks {
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
 
 // Libraries whose crash is not a custom op's: torch, CUDA and its math libraries, Triton, the C and
 // C++ runtimes, Python.

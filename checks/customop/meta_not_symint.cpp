@@ -5,7 +5,7 @@
 
 namespace aoti::checks {
 
-std::unique_ptr<core::Check> make_customop_meta_not_symint() {
+std::unique_ptr<checks::Check> make_customop_meta_not_symint() {
   return std::make_unique<symint_sources::SymintSources>(
       "customop.meta-not-symint", "C++ meta kernels of custom ops that are not SymInt-aware", 'C', "Meta kernel");
 }

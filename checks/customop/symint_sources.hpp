@@ -13,7 +13,7 @@
 
 namespace aoti::checks::symint_sources {
 
-using namespace aoti::core;
+using namespace aoti::model;
 
 // "heldout_cpp::scale_rows.default" and "torch.ops.heldout_cpp.scale_rows" both name "heldout_cpp::scale_rows".
 inline std::string op_key(std::string op) {

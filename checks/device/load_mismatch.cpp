@@ -9,7 +9,7 @@
 
 namespace aoti::checks {
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
 
 class LoadMismatch final : public BasicCheck {
  public:

@@ -12,7 +12,7 @@
 
 namespace aoti::checks {
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
 namespace fl = failures;
 
 std::string first_line(std::string_view text, std::size_t max = 200) {

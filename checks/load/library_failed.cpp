@@ -11,7 +11,7 @@
 
 namespace aoti::checks {
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
 namespace fl = failures;
 
 std::string basename_of(std::string_view path) {

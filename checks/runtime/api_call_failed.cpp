@@ -7,7 +7,7 @@
 
 namespace aoti::checks {
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
 
 class ApiCallFailed final : public BasicCheck {
  public:

@@ -14,7 +14,7 @@
 
 namespace aoti::checks {
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
 
 std::string demangle(const std::string& name) {
   if (name.size() > 1024) return name;  // hostile input: leave it as it is

@@ -12,7 +12,7 @@
 
 namespace aoti::checks {
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
 namespace fl = failures;
 
 // How far before a failed call the runtime's own error line may be.

@@ -11,7 +11,7 @@
 
 namespace aoti::checks {
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
 
 class DataDependentGuard final : public BasicCheck {
  public:

@@ -10,7 +10,7 @@
 
 namespace aoti::checks {
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
 
 // One specialization as the artifacts tell it: the export error in a log, the trace's record of
 // the guard (with its user frame), or both.

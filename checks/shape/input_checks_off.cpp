@@ -9,7 +9,7 @@
 
 namespace aoti::checks {
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
 
 bool is_failure(const LogEvent& e) {
   return failures::is_error(e) && e.kind != LogEventKind::export_specialized;

@@ -6,7 +6,7 @@
 
 namespace aoti::checks {
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
 
 class InputContractViolation final : public BasicCheck {
  public:

@@ -10,7 +10,7 @@
 
 namespace aoti::checks {
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
 
 class LowerBoundMissing final : public BasicCheck {
  public:

@@ -12,7 +12,7 @@
 
 namespace aoti::checks {
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
 
 class UnguardedRange final : public BasicCheck {
  public:

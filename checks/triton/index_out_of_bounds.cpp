@@ -9,13 +9,13 @@
 
 #include <fmt/format.h>
 
-#include "analyzer/core/index_assert.hpp"
+#include "torch/index_assert.hpp"
 #include "checks/checks.hpp"
 #include "checks/support.hpp"
 
 namespace aoti::checks {
 namespace {
-using namespace aoti::core;
+using namespace aoti::model;
 
 bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -233,9 +233,9 @@ class IndexOutOfBounds final : public BasicCheck {
   Finding traced(const Case& c, const LogEvent& e, const ModelFacts& model, const TritonKernel& kernel,
                  const TritonAssert& assertion, int same_text, bool by_line) const {
     const WrapperFacts& w = *model.wrapper;
-    const auto form = parse_index_assert(assertion.message);
+    const auto form = torch::parse_index_assert(assertion.message);
     const bool cpp = is_cpp(kernel);
-    const std::string condition = form ? condition_text(*form) : assertion.message;
+    const std::string condition = form ? torch::condition_text(*form) : assertion.message;
     const std::string& var = assertion.index_var;
     Finding f = new_finding(Severity::error, 0.95);
     f.explains_failure = true;

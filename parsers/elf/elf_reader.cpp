@@ -181,11 +181,11 @@ std::string find_build_id(const Bytes& notes, std::uint64_t area_align) {
 
 class Reader {
  public:
-  Reader(const RandomAccess& source, const core::Location& where)
+  Reader(const RandomAccess& source, const model::Location& where)
       : m_source(source), m_where(where) {}
 
-  core::ElfFacts read() {
-    core::ElfFacts facts;
+  model::ElfFacts read() {
+    model::ElfFacts facts;
     facts.where = m_where;
     read_header(facts);
     read_segments();
@@ -198,7 +198,7 @@ class Reader {
   }
 
  private:
-  void read_header(core::ElfFacts& facts) {
+  void read_header(model::ElfFacts& facts) {
     if (m_source.size() < k_ehdr_size) throw Malformed("not an ELF file: too short");
     m_header = read_range(m_source, 0, k_ehdr_size, k_ehdr_size, "ELF header");
     if (m_header.u32(0) != 0x464c457f) throw Malformed("not an ELF file");
@@ -278,7 +278,7 @@ class Reader {
     return std::nullopt;
   }
 
-  void read_dynamic(core::ElfFacts& facts) {
+  void read_dynamic(model::ElfFacts& facts) {
     Bytes dynamic;
     Bytes strings;
     bool strings_known = false;
@@ -316,7 +316,7 @@ class Reader {
     if (soname) facts.soname = strings.string_at(*soname);
   }
 
-  void read_build_id(core::ElfFacts& facts) {
+  void read_build_id(model::ElfFacts& facts) {
     for (const Section& section : m_sections) {
       if (section.type != k_sht_note) continue;
       const Bytes notes = read_range(m_source, section.offset, section.size, k_max_small, "note section");
@@ -331,7 +331,7 @@ class Reader {
     }
   }
 
-  void read_comments(core::ElfFacts& facts) {
+  void read_comments(model::ElfFacts& facts) {
     const auto it = std::find_if(m_sections.begin(), m_sections.end(), [&](const Section& s) {
       return s.type != k_sht_nobits && section_name(s) == ".comment";
     });
@@ -345,7 +345,7 @@ class Reader {
     }
   }
 
-  void read_symbols(core::ElfFacts& facts) {
+  void read_symbols(model::ElfFacts& facts) {
     const Section* section = section_of_type(k_sht_dynsym);
     if (!section) return;
     const Bytes symbols = read_range(m_source, section->offset, section->size, k_max_table, ".dynsym");
@@ -373,7 +373,7 @@ class Reader {
   }
 
   const RandomAccess& m_source;
-  const core::Location& m_where;
+  const model::Location& m_where;
   Bytes m_header;
   Bytes m_section_names;
   std::vector<Segment> m_segments;
@@ -382,7 +382,7 @@ class Reader {
 
 }  // namespace
 
-bool is_aoti_model(const core::ElfFacts& facts) {
+bool is_aoti_model(const model::ElfFacts& facts) {
   const auto exports = [&](std::string_view name) {
     return std::binary_search(facts.aoti_exports.begin(), facts.aoti_exports.end(), name);
   };
@@ -390,7 +390,7 @@ bool is_aoti_model(const core::ElfFacts& facts) {
          exports("AOTInductorModelContainerRun");
 }
 
-Parsed<core::ElfFacts> read_shared_object_file(const std::filesystem::path& path, const core::Location& where) {
+Parsed<model::ElfFacts> read_shared_object_file(const std::filesystem::path& path, const model::Location& where) {
   try {
     return read_shared_object(*open_file(path), where);
   } catch (const ReadError& error) {
@@ -398,7 +398,7 @@ Parsed<core::ElfFacts> read_shared_object_file(const std::filesystem::path& path
   }
 }
 
-Parsed<core::ElfFacts> read_shared_object(const RandomAccess& source, const core::Location& where) {
+Parsed<model::ElfFacts> read_shared_object(const RandomAccess& source, const model::Location& where) {
   try {
     return Reader(source, where).read();
   } catch (const Malformed& error) {

@@ -16,14 +16,14 @@
 #include <fmt/format.h>
 
 #include "parsers/logs/failure_lines.hpp"
-#include "analyzer/core/index_assert.hpp"
+#include "torch/index_assert.hpp"
 #include "parsers/logs/text_scan.hpp"
 
 namespace aoti::parsers::logs {
 namespace {
 
-using core::LogEvent;
-using core::LogEventKind;
+using model::LogEvent;
+using model::LogEventKind;
 
 // Longer lines are cut: no message we look for is anywhere near this long, and it bounds memory
 // for logs that are one huge line (a binary dump, a progress bar without newlines).
@@ -545,10 +545,10 @@ class Scanner {
   // `what():  <msg>`, a torch.compile'd kernel `RuntimeError: kernel, <file>.cpp:<line>, <msg>`.
   // Device asserts quote the same message inside `Assertion `...``: assertion() reads those.
   void index_check() {
-    const auto at = m_line.find(core::k_index_assert_prefix);
+    const auto at = m_line.find(torch::k_index_assert_prefix);
     if (at > 0 && (m_line[at - 1] == '`' || m_line[at - 1] == '\'')) return;
     const auto message = trim(m_line.substr(at));
-    if (!core::parse_index_assert(message)) return;
+    if (!torch::parse_index_assert(message)) return;
     auto e = event(LogEventKind::triton_assert);
     e.subject = clean_text(message, k_max_field);
     // `kernel, /tmp/.../x.main.cpp:25, ` just before the message: the kernel file and line.
@@ -816,14 +816,14 @@ class Scanner {
     if (appended(e)) m_detail_event = index_of(e), m_detail_blank = 0;
   }
 
-  void push_frame(std::vector<core::LogFrame>& frames, const PythonFrame& frame) {
+  void push_frame(std::vector<model::LogFrame>& frames, const PythonFrame& frame) {
     if (frames.size() >= k_max_frames) frames.erase(frames.begin());
     frames.push_back({clean_text(frame.file, k_max_field), frame.line, clean_text(frame.function, k_max_field), "", m_number,
                       false, clean_text(trim(m_raw), k_max_text)});
   }
 
   // The code line under a frame (`    gm = _export_to_torch_ir(`), not the caret line under it.
-  void set_code(std::vector<core::LogFrame>& frames, std::string_view body) {
+  void set_code(std::vector<model::LogFrame>& frames, std::string_view body) {
     const auto code = trim(body);
     if (frames.empty() || code.empty() || code.find_first_not_of("^~ ") == std::string_view::npos) return;
     auto& frame = frames.back();
@@ -831,7 +831,7 @@ class Scanner {
     frame.code = clean_text(code, k_max_field);
   }
 
-  static int user_frame_of(const std::vector<core::LogFrame>& frames) {
+  static int user_frame_of(const std::vector<model::LogFrame>& frames) {
     for (std::size_t i = frames.size(); i-- > 0;)
       if (!frames[i].native && !is_framework_file(frames[i].file)) return static_cast<int>(i);
     return -1;
@@ -1259,7 +1259,7 @@ class Scanner {
   std::optional<LogEvent> m_pending_terminate;
   bool m_in_suggested_fixes = false;
   bool m_saw_data_dependent = false;
-  std::vector<core::LogFrame> m_frames;  // the current traceback's frames
+  std::vector<model::LogFrame> m_frames;  // the current traceback's frames
   int m_detail_event = -1;               // the exception whose message the next lines may continue
   int m_detail_blank = 0;
   int m_last_exception = -1;             // the last Python exception: the one that ended the run
@@ -1313,7 +1313,7 @@ class LogReader {
       auto message = fmt::format("line {} is longer than {} bytes ({} bytes); only its first {} bytes were scanned",
                                  m_first_long_line, k_max_line, m_first_long_length, k_max_line);
       if (m_long_lines > 1) message += fmt::format(" ({} lines were cut the same way)", m_long_lines);
-      scan.diagnostics.insert(scan.diagnostics.begin(), core::Diagnostic{m_display, std::move(message)});
+      scan.diagnostics.insert(scan.diagnostics.begin(), model::Diagnostic{m_display, std::move(message)});
     }
     return scan;
   }

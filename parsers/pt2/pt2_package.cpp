@@ -110,13 +110,13 @@ void collect_tensor_names(const json& argument, std::vector<std::string>& names)
       if (auto name = string_field(tensor, "name"); !name.empty()) names.push_back(std::move(name));
 }
 
-std::vector<core::ExternNode> extern_nodes_from(const json& document) {
-  std::vector<core::ExternNode> nodes;
+std::vector<model::ExternNode> extern_nodes_from(const json& document) {
+  std::vector<model::ExternNode> nodes;
   const auto list = document.is_object() ? document.find("nodes") : document.end();
   if (!document.is_object() || list == document.end() || !list->is_array())
     throw std::invalid_argument("no \"nodes\" list");
   for (const json& item : *list) {
-    core::ExternNode node;
+    model::ExternNode node;
     node.index = static_cast<int>(nodes.size());
     node.name = string_field(item, "name");
     const json empty = json::object();
@@ -176,7 +176,7 @@ class PackageReader {
       : m_archive(archive), m_display(display), m_contents(contents) {}
 
   void read_model(const std::string& name, const std::vector<const ZipEntry*>& files) {
-    core::ModelFacts model;
+    model::ModelFacts model;
     model.name = name;
     model.package = m_display;
     for (const ZipEntry* entry : files) model.files.push_back(entry->name);
@@ -235,7 +235,7 @@ class PackageReader {
     return document;
   }
 
-  void read_metadata(const ZipEntry& entry, core::ModelFacts& model) {
+  void read_metadata(const ZipEntry& entry, model::ModelFacts& model) {
     model.metadata_where = {m_display, entry.name, 0};
     const auto document = read_json(entry);
     if (!document) return;
@@ -247,7 +247,7 @@ class PackageReader {
       model.metadata[key] = value.is_string() ? value.get<std::string>() : value.dump();
   }
 
-  void read_so(const ZipEntry& entry, core::ModelFacts& model) {
+  void read_so(const ZipEntry& entry, model::ModelFacts& model) {
     auto facts = read_elf(entry);
     if (facts)
       model.so = std::move(*facts);
@@ -256,9 +256,9 @@ class PackageReader {
   }
 
   // A stored .so is read in place; a compressed one (not written by torch) is inflated first.
-  Parsed<core::ElfFacts> read_elf(const ZipEntry& entry) const {
-    const core::Location where{m_display, entry.name, 0};
-    const auto as_elf = [&](const RandomAccess& source) -> Parsed<core::ElfFacts> {
+  Parsed<model::ElfFacts> read_elf(const ZipEntry& entry) const {
+    const model::Location where{m_display, entry.name, 0};
+    const auto as_elf = [&](const RandomAccess& source) -> Parsed<model::ElfFacts> {
       auto facts = elf::read_shared_object(source, where);
       if (!facts) return fail("not a readable ELF shared object: " + facts.error().message);
       return facts;
@@ -273,7 +273,7 @@ class PackageReader {
     return as_elf(*open_memory(*bytes));
   }
 
-  void read_extern_nodes(const ZipEntry& entry, core::ModelFacts& model) {
+  void read_extern_nodes(const ZipEntry& entry, model::ModelFacts& model) {
     model.extern_nodes_where = {m_display, entry.name, 0};
     const auto document = read_json(entry);
     if (!document) return;
@@ -315,7 +315,7 @@ Parsed<Pt2Contents> read_package(const std::filesystem::path& path, const std::s
   if (format != "pt2") return fail("archive_format is '" + short_text(format) + "', not 'pt2'");
 
   Pt2Contents contents;
-  core::PackageFacts& package = contents.package;
+  model::PackageFacts& package = contents.package;
   package.path = display;
   package.layout = root->prefix.empty() ? "legacy (no root folder)"
                                         : "root folder '" + root->prefix + "'";

@@ -6,15 +6,15 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/core/case.hpp"
+#include "model/case.hpp"
 #include "parsers/parse_error.hpp"
 
 namespace aoti::parsers::pt2 {
 
 struct Pt2Contents {
-  ::aoti::core::PackageFacts package;
+  ::aoti::model::PackageFacts package;
   // ModelFacts::wrapper is left unset: the analyzer parses the wrapper sources.
-  std::vector<::aoti::core::ModelFacts> models;
+  std::vector<::aoti::model::ModelFacts> models;
   // Aligned with `models`: the text of each model's <hash>.wrapper.cpp (at most 64 MiB), empty
   // when the model has none or it could not be read (a diagnostic then says why).
   std::vector<std::string> wrapper_sources;
@@ -24,7 +24,7 @@ struct Pt2Contents {
   std::vector<std::string> kernel_entries;
   // Problems with single entries (a wrapper too large, a .so that is not ELF, bad JSON): the
   // package is still analyzed from what could be read.
-  std::vector<::aoti::core::Diagnostic> diagnostics;
+  std::vector<::aoti::model::Diagnostic> diagnostics;
 };
 
 // True when the file is a zip whose archive_format entry says "pt2" (content sniffing).

@@ -301,7 +301,7 @@ class CppReader {
     for (const KernelRef& k : m_kernels) analyze_kernel(k);
     check_schemas();
     std::sort(m_out.facts.violations.begin(), m_out.facts.violations.end(),
-              [](const core::SourceViolation& a, const core::SourceViolation& b) {
+              [](const model::SourceViolation& a, const model::SourceViolation& b) {
                 return std::tie(a.line, a.column, a.pattern) < std::tie(b.line, b.column, b.pattern);
               });
   }
@@ -397,7 +397,7 @@ class CppReader {
   };
 
   void analyze_kernel(const KernelRef& k) {
-    core::SourceKernel kernel{k.op, k.key, k.name, k.registration_line, 0, 0, traced_key(k.key), true};
+    model::SourceKernel kernel{k.op, k.key, k.name, k.registration_line, 0, 0, traced_key(k.key), true};
     CXCursor body_owner = k.function;
     if (!clang_Cursor_isNull(body_owner) && clang_getCursorKind(body_owner) != CXCursor_LambdaExpr)
       body_owner = clang_getCursorDefinition(body_owner);
@@ -421,11 +421,11 @@ class CppReader {
   // C3 / C4: the C++ parameter types against the schema's, position by position (by name when
   // the counts differ).
   void check_signature(const KernelRef& k, CXCursor fn, Walk& walk) {
-    const core::SourceOp* op = find_op(k.op);
+    const model::SourceOp* op = find_op(k.op);
     if (!op) return;
     const std::vector<Param> params = params_of(fn);
     for (std::size_t i = 0; i < op->args.size(); ++i) {
-      const core::SchemaArg& arg = op->args[i];
+      const model::SchemaArg& arg = op->args[i];
       const Param* param = nullptr;
       if (params.size() == op->args.size()) param = &params[i];
       else
@@ -453,8 +453,8 @@ class CppReader {
     }
   }
 
-  const core::SourceOp* find_op(const std::string& name) const {
-    for (const core::SourceOp& op : m_out.facts.ops)
+  const model::SourceOp* find_op(const std::string& name) const {
+    for (const model::SourceOp& op : m_out.facts.ops)
       if (op.name == name) return &op;
     return nullptr;
   }
@@ -625,7 +625,7 @@ class CppReader {
     ++walk.found;
     // One violation per place: a helper reached from two kernels is reported once, for the first.
     if (!m_reported.insert({pattern, p.line, p.column}).second) return;
-    core::SourceViolation v;
+    model::SourceViolation v;
     v.pattern = pattern;
     v.op = walk.kernel ? walk.kernel->op : "";
     v.function = walk.function;
@@ -650,10 +650,10 @@ class CppReader {
   // builds a shape from it).
   void check_schemas() {
     for (const SchemaLiteral& s : m_schema_literals) {
-      const core::SourceOp& op = m_out.facts.ops[s.op];
+      const model::SourceOp& op = m_out.facts.ops[s.op];
       const auto used = m_shape_params.find(op.name);
       for (std::size_t i = 0; i < s.schema.args.size(); ++i) {
-        const core::SchemaArg& arg = s.schema.args[i];
+        const model::SchemaArg& arg = s.schema.args[i];
         if (!is_concrete_int_type(arg.type)) continue;
         const bool builds_shape = used != m_shape_params.end() && used->second.count(arg.name) > 0;
         if (!names_a_size(arg.name) && !builds_shape) continue;
@@ -690,7 +690,7 @@ class CppReader {
         column += 1 + static_cast<int>(s.schema.arg_offsets[i]);
     }
     if (!m_reported.insert({"C5", p.line, column}).second) return;
-    core::SourceViolation v{"C5", walk.kernel->op, "", m_display, p.line, column, m_lines.excerpt(p.line),
+    model::SourceViolation v{"C5", walk.kernel->op, "", m_display, p.line, column, m_lines.excerpt(p.line),
                             std::move(message), std::move(suggestion)};
     m_out.facts.violations.push_back(std::move(v));
   }

@@ -127,7 +127,7 @@ class PythonReader {
     each_stmt(module.body, [&](const Stmt& s) { registrations(s); });
     for (Kernel& k : m_kernels) {
       if (!k.def && m_defs.count(k.function)) k.def = m_defs[k.function];
-      core::SourceKernel kernel{k.op, k.key, k.function, k.registration_line, 0, 0, one_of(k.key, k_traced_keys), true};
+      model::SourceKernel kernel{k.op, k.key, k.function, k.registration_line, 0, 0, one_of(k.key, k_traced_keys), true};
       if (k.def) {
         kernel.line_begin = k.def->line;
         kernel.line_end = k.def->end_line;
@@ -136,7 +136,7 @@ class PythonReader {
       m_out.facts.kernels.push_back(std::move(kernel));
     }
     std::sort(m_out.facts.violations.begin(), m_out.facts.violations.end(),
-              [](const core::SourceViolation& a, const core::SourceViolation& b) {
+              [](const model::SourceViolation& a, const model::SourceViolation& b) {
                 return std::tie(a.line, a.column, a.pattern) < std::tie(b.line, b.column, b.pattern);
               });
   }
@@ -196,7 +196,7 @@ class PythonReader {
     if (method == "custom_op" && !args.empty()) {
       if (const auto name = string_value(*args[0])) {
         m_custom_ops[def.name] = *name;
-        core::SourceOp op{*name, "", {}, def.line};
+        model::SourceOp op{*name, "", {}, def.line};
         for (const py::Param& p : def.params) op.args.push_back({p.name, p.annotation});
         m_out.facts.ops.push_back(std::move(op));
         add_kernel(*name, "CompositeExplicitAutograd", def.name, d.line, &def);
@@ -280,7 +280,7 @@ class PythonReader {
     m_out.facts.ops.push_back({name, schema, parsed.args, literal.line});
     // C5 applies to schema strings in any language.
     for (std::size_t i = 0; i < parsed.args.size(); ++i) {
-      const core::SchemaArg& arg = parsed.args[i];
+      const model::SchemaArg& arg = parsed.args[i];
       if (!is_concrete_int_type(arg.type) || !names_a_size(arg.name)) continue;
       int column = literal.column;
       const std::string_view raw = std::string_view(m_text).substr(literal.begin, literal.end - literal.begin);
@@ -308,14 +308,14 @@ class PythonReader {
   std::size_t analyze(const Kernel& k) {
     Scope scope;
     scope.kernel = &k;
-    const core::SourceOp* op = nullptr;
-    for (const core::SourceOp& o : m_out.facts.ops)
+    const model::SourceOp* op = nullptr;
+    for (const model::SourceOp& o : m_out.facts.ops)
       if (o.name == k.op) op = &o;
     for (const py::Param& p : k.def->params) {
       scope.locals.insert(p.name);
       std::string schema_type;
       if (op)
-        for (const core::SchemaArg& a : op->args)
+        for (const model::SchemaArg& a : op->args)
           if (a.name == p.name) schema_type = a.type;
       const bool int_like = p.annotation == "int" || p.annotation.find("SymInt") != std::string::npos ||
                             schema_type.starts_with("SymInt") || schema_type.starts_with("int");

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzer/core/case.hpp"
+#include "model/case.hpp"
 #include "parsers/parse_error.hpp"
 
 namespace aoti::parsers::source {
@@ -22,8 +22,8 @@ struct SourceOptions {
 };
 
 struct SourceRead {
-  ::aoti::core::SourceFacts facts;
-  std::vector<::aoti::core::Diagnostic> diagnostics;  // compile errors, Python syntax errors: what was skipped
+  ::aoti::model::SourceFacts facts;
+  std::vector<::aoti::model::Diagnostic> diagnostics;  // compile errors, Python syntax errors: what was skipped
 };
 
 // Fails only when the file cannot be read, is too large, or is not text (a binary named .cpp).

@@ -67,7 +67,7 @@ ParsedSchema parse_schema(std::string_view schema) {
     start = i + 1;
     if (!arg.empty() && arg != "*") {
       const std::size_t space = arg.find_last_of(" \t");
-      core::SchemaArg a;
+      model::SchemaArg a;
       if (space == std::string_view::npos) {
         a.type = drop_alias(arg);
       } else {

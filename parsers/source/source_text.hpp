@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzer/core/source_facts.hpp"
+#include "model/facts/source.hpp"
 
 namespace aoti::parsers::source {
 
@@ -30,7 +30,7 @@ inline constexpr std::size_t k_excerpt_limit = 200;
 // such as `(a!)` dropped). Malformed text yields what could be read; never throws.
 struct ParsedSchema {
   std::string name;
-  std::vector<::aoti::core::SchemaArg> args;
+  std::vector<::aoti::model::SchemaArg> args;
   std::vector<std::size_t> arg_offsets;  // where each argument's type starts in the schema text
 };
 ParsedSchema parse_schema(std::string_view schema);

@@ -56,7 +56,7 @@ std::string shape_of(std::string_view type) {
   return bounded(type);
 }
 
-void GraphTextReader::add_node(core::TraceGraphNode node) {
+void GraphTextReader::add_node(model::TraceGraphNode node) {
   if (m_graph.nodes.size() >= k_max_nodes) {
     m_graph.truncated = true;
     return;
@@ -66,7 +66,7 @@ void GraphTextReader::add_node(core::TraceGraphNode node) {
 }
 
 void GraphTextReader::add_placeholder(std::string_view name, std::string_view type, int line_number) {
-  core::TraceGraphNode node;
+  model::TraceGraphNode node;
   node.name = bounded(name);
   node.op = "placeholder";
   node.type = bounded(type);
@@ -127,7 +127,7 @@ void GraphTextReader::statement(std::string_view text, int line_number) {
   rhs = trim(rhs);
   if (!rhs.empty() && rhs.back() == ';') rhs.remove_suffix(1);
 
-  core::TraceGraphNode node;
+  model::TraceGraphNode node;
   node.name = bounded(name);
   node.type = bounded(type);
   node.shape = annotated ? shape_of(type) : std::string();

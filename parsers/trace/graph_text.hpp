@@ -10,7 +10,7 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "analyzer/core/trace_facts.hpp"
+#include "model/facts/trace.hpp"
 
 namespace aoti::parsers::trace {
 
@@ -18,18 +18,18 @@ class GraphTextReader {
  public:
   static constexpr std::size_t k_max_nodes = 20000;
 
-  explicit GraphTextReader(::aoti::core::TraceGraph& graph) : m_graph(graph) {}
+  explicit GraphTextReader(::aoti::model::TraceGraph& graph) : m_graph(graph) {}
   void line(std::string_view text, int line_number);
 
  private:
-  void add_node(::aoti::core::TraceGraphNode node);
+  void add_node(::aoti::model::TraceGraphNode node);
   // A graph input: `x: "f32[s77, 16]"`.
   void add_placeholder(std::string_view name, std::string_view type, int line_number);
   void parameters(std::string_view text, int line_number);  // `x: "f32[...]", y: "..."`
   void statement(std::string_view text, int line_number);
   void range_constraints(std::string_view text);
 
-  ::aoti::core::TraceGraph& m_graph;
+  ::aoti::model::TraceGraph& m_graph;
   std::unordered_set<std::string> m_names;
   std::string m_source;  // the last "# File:" comment
   bool m_in_parameters = false;

@@ -163,14 +163,14 @@ std::string TraceBuilder::resolve(const json& file_ref, int& id) const {
   return it == m_strings.end() ? std::string() : it->second;
 }
 
-std::vector<core::TraceFrame> TraceBuilder::frames(const json& stack, std::size_t keep_last) const {
-  std::vector<core::TraceFrame> out;
+std::vector<model::TraceFrame> TraceBuilder::frames(const json& stack, std::size_t keep_last) const {
+  std::vector<model::TraceFrame> out;
   if (!stack.is_array()) return out;
   const std::size_t first = stack.size() > keep_last ? stack.size() - keep_last : 0;
   for (std::size_t i = first; i < stack.size(); ++i) {
     const json& frame = stack[i];
     if (!frame.is_object()) continue;
-    core::TraceFrame f;
+    model::TraceFrame f;
     const json& file = member(frame, "filename");
     f.file = resolve(file.is_null() ? member(frame, "uninterned_filename") : file, f.file_id);
     f.line = static_cast<int>(int_of(frame, "line").value_or(0));
@@ -183,13 +183,13 @@ std::vector<core::TraceFrame> TraceBuilder::frames(const json& stack, std::size_
 
 // The innermost frames of the user's own code: from `user_stack` when the event has one, else
 // from the framework stack with PyTorch's and the runtime's frames left out.
-std::vector<core::TraceFrame> TraceBuilder::user_frames(const json& metadata, const json& envelope) const {
+std::vector<model::TraceFrame> TraceBuilder::user_frames(const json& metadata, const json& envelope) const {
   const json* stack = &member(metadata, "user_stack");
   if (!stack->is_array() || stack->empty()) stack = &member(metadata, "stack");
   if (!stack->is_array() || stack->empty()) stack = &member(envelope, "stack");
-  std::vector<core::TraceFrame> all = frames(*stack, SIZE_MAX);
-  std::vector<core::TraceFrame> user;
-  for (core::TraceFrame& frame : all)
+  std::vector<model::TraceFrame> all = frames(*stack, SIZE_MAX);
+  std::vector<model::TraceFrame> user;
+  for (model::TraceFrame& frame : all)
     if (!is_framework_file(frame.file)) user.push_back(std::move(frame));
   if (user.size() > k_max_user_frames) user.erase(user.begin(), user.end() - k_max_user_frames);
   return user;
@@ -257,7 +257,7 @@ void TraceBuilder::begin_record(int line, json envelope, const std::string& payl
   }
   if (record.use == PayloadUse::graph) {
     if (m_facts.graphs.size() < k_max_graphs) {
-      m_graph = std::make_unique<core::TraceGraph>();
+      m_graph = std::make_unique<model::TraceGraph>();
       m_graph_reader.emplace(*m_graph);
     } else {
       drop("graphs");
@@ -285,7 +285,7 @@ void TraceBuilder::payload_line(std::string_view text, int line, bool cut) {
   if (constexpr std::string_view k_output_path = "torch._inductor.config.aot_inductor.output_path = '";
       text.starts_with(k_output_path) && text.size() > k_output_path.size() + 1 && text.back() == '\'') {
     m_facts.aoti_output_path = std::string(text.substr(k_output_path.size(), text.size() - k_output_path.size() - 1));
-    m_facts.aoti_output_path_where = core::TraceRecord{record.payload_artifact, line, record.where.compile_id, record.where.attempt};
+    m_facts.aoti_output_path_where = model::TraceRecord{record.payload_artifact, line, record.where.compile_id, record.where.attempt};
   }
   switch (record.use) {
     case PayloadUse::none:
@@ -341,7 +341,7 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
 
   if (kind == "create_symbol" || kind == "create_unbacked_symbol") {
     if (m_facts.symbols.size() >= k_max_symbols) return drop("symbols");
-    core::TraceSymbol symbol;
+    model::TraceSymbol symbol;
     symbol.where = record.where;
     symbol.name = text_of(metadata, "symbol", 256);
     symbol.source = text_of(metadata, "source");
@@ -354,7 +354,7 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     m_facts.symbols.push_back(std::move(symbol));
   } else if (kind == "symbolic_shape_specialization") {
     if (m_facts.specializations.size() >= k_max_specializations) return drop("specializations");
-    core::TraceSpecialization spec;
+    model::TraceSpecialization spec;
     spec.where = record.where;
     spec.symbol = text_of(metadata, "symbol", 256);
     spec.value = text_of(metadata, "value", 256);
@@ -373,7 +373,7 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     auto& list = guard ? m_facts.guards : m_facts.data_dependent;
     if (guard) ++m_facts.guards_seen;
     if (list.size() >= (guard ? k_max_guards : k_max_data_dependent)) return drop(guard ? "guards" : "data_dependent");
-    core::TraceExprEvent event;
+    model::TraceExprEvent event;
     event.where = record.where;
     event.kind = kind;
     event.expr = text_of(metadata, "expr");
@@ -389,7 +389,7 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     const std::string fail_type = text_of(metadata, "fail_type", 1024);
     if (fail_type.empty()) return;
     if (m_facts.failures.size() >= k_max_failures) return drop("failures");
-    core::TraceFailure failure;
+    model::TraceFailure failure;
     failure.where = record.where;
     failure.origin = kind;
     failure.fail_type = fail_type;
@@ -402,7 +402,7 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
   const std::string name = text_of(metadata, "name", 256);
   if (kind == "artifact" && (name == "dynamo_error" || name == "make_fx_fail_partial")) {
     if (m_facts.failures.size() >= k_max_failures) return drop("failures");
-    core::TraceFailure failure;
+    model::TraceFailure failure;
     failure.where = record.where;
     failure.origin = "artifact:" + name;
     failure.fail_type = name == "dynamo_error" ? "dynamo_error" : "make_fx failed";
@@ -416,7 +416,7 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     m_facts.graphs.push_back(std::move(*m_graph));
   }
   if (record.use == PayloadUse::code) {
-    core::TraceCodeDump dump;
+    model::TraceCodeDump dump;
     dump.where = record.where;
     dump.name = name;
     dump.filename = text_of(metadata, "filename");
@@ -449,7 +449,7 @@ void TraceBuilder::track_export(const Current& record) {
       return;
     }
     if (i == 0) return;
-    std::vector<core::TraceFrame> site = frames(json::array({(*stack)[i - 1]}), 1);
+    std::vector<model::TraceFrame> site = frames(json::array({(*stack)[i - 1]}), 1);
     if (site.empty()) return;
     const bool same = m_export_open && !m_facts.exports.empty() &&
                       m_facts.exports.back().call_site.file == site[0].file &&
@@ -459,7 +459,7 @@ void TraceBuilder::track_export(const Current& record) {
       m_export_open = false;
       return drop("exports");
     }
-    core::TraceExportCall call;
+    model::TraceExportCall call;
     call.where = record.where;
     call.call_site = std::move(site[0]);
     m_facts.exports.push_back(std::move(call));
@@ -474,11 +474,11 @@ void TraceBuilder::finish() {
   // the first one most likely failed (a `Dim` specialized to a constant is a constraint
   // violation) and the user exported again. The trace itself holds no error record for it.
   for (std::size_t i = 0; i + 1 < m_facts.exports.size(); ++i) {
-    const core::TraceExportCall& call = m_facts.exports[i];
+    const model::TraceExportCall& call = m_facts.exports[i];
     if (call.compiled || call.specialized.empty() || m_facts.failures.size() >= k_max_failures) continue;
     const std::string& first = call.specialized.front();
     const std::size_t equals = first.find('=');
-    core::TraceFailure failure;
+    model::TraceFailure failure;
     failure.where = call.where;
     failure.origin = "inferred";
     failure.fail_type = "ConstraintViolation";
@@ -486,7 +486,7 @@ void TraceBuilder::finish() {
     failure.value = equals == std::string::npos ? "" : first.substr(equals + 1);
     failure.user_file = call.call_site.file;
     failure.user_line = call.call_site.line;
-    const core::TraceFrame& next = m_facts.exports[i + 1].call_site;
+    const model::TraceFrame& next = m_facts.exports[i + 1].call_site;
     failure.reason = "the export at line " + std::to_string(call.call_site.line) + " specialized " + failure.symbol +
                      " to " + failure.value + " and was not compiled; the export at line " +
                      std::to_string(next.line) + " followed (" + next.code.substr(0, 200) + ")";

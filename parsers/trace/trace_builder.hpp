@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analyzer/core/case.hpp"
+#include "model/case.hpp"
 #include "parsers/trace/graph_text.hpp"
 #include "parsers/trace/md5.hpp"
 
@@ -26,7 +26,7 @@ class TraceBuilder {
   static constexpr std::size_t k_max_code_bytes = 64u << 20;  // one kept code dump
   static constexpr std::size_t k_max_diagnostics_per_file = 64;
 
-  TraceBuilder(::aoti::core::TraceFacts& facts, std::vector<::aoti::core::Diagnostic>& diagnostics)
+  TraceBuilder(::aoti::model::TraceFacts& facts, std::vector<::aoti::model::Diagnostic>& diagnostics)
       : m_facts(facts), m_diagnostics(diagnostics) {}
 
   // A new file: its own string table and problem budget.
@@ -56,7 +56,7 @@ class TraceBuilder {
  private:
   enum class PayloadUse { none, code, graph, failure_text };
   struct Current {
-    ::aoti::core::TraceRecord where;
+    ::aoti::model::TraceRecord where;
     std::string kind;
     nlohmann::json envelope;
     std::string expected_md5;
@@ -72,21 +72,21 @@ class TraceBuilder {
 
   void commit(Current& record, bool md5_ok);
   void track_export(const Current& record);
-  std::vector<::aoti::core::TraceFrame> frames(const nlohmann::json& stack, std::size_t keep_last) const;
-  std::vector<::aoti::core::TraceFrame> user_frames(const nlohmann::json& metadata, const nlohmann::json& envelope) const;
+  std::vector<::aoti::model::TraceFrame> frames(const nlohmann::json& stack, std::size_t keep_last) const;
+  std::vector<::aoti::model::TraceFrame> user_frames(const nlohmann::json& metadata, const nlohmann::json& envelope) const;
   std::string resolve(const nlohmann::json& file_ref, int& id) const;
   void supersede(const std::string& compile_key, int attempt);
   void bump(std::map<std::string, std::uint64_t>& counts, const std::string& key);
   void drop(const char* list) { ++m_facts.dropped[list]; }
 
-  ::aoti::core::TraceFacts& m_facts;
-  std::vector<::aoti::core::Diagnostic>& m_diagnostics;
+  ::aoti::model::TraceFacts& m_facts;
+  std::vector<::aoti::model::Diagnostic>& m_diagnostics;
   std::string m_file;
   std::size_t m_file_problems = 0;
   std::unordered_map<std::int64_t, std::string> m_strings;
   std::size_t m_string_bytes = 0;
   std::optional<Current> m_current;
-  std::unique_ptr<::aoti::core::TraceGraph> m_graph;
+  std::unique_ptr<::aoti::model::TraceGraph> m_graph;
   std::optional<GraphTextReader> m_graph_reader;
   std::map<std::string, int> m_last_attempt;  // compile id without attempt -> highest attempt
   std::set<int> m_ranks;

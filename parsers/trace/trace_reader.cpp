@@ -66,7 +66,7 @@ std::string read_head(const fs::path& path) {
 }
 
 // One TORCH_TRACE log: headers, each followed by its tab-indented payload lines.
-void read_log(const fs::path& path, const std::string& display, TraceBuilder& builder, std::vector<core::Diagnostic>& diagnostics) {
+void read_log(const fs::path& path, const std::string& display, TraceBuilder& builder, std::vector<model::Diagnostic>& diagnostics) {
   LineReader reader(path);
   if (!reader.is_open()) {
     diagnostics.push_back({display, "cannot open: " + reader.error()});
@@ -156,7 +156,7 @@ void read_payload_file(const fs::path& folder, const std::string& relative, int 
 // tlparse's raw.jsonl: a string table, then one envelope per record (chromium events and `str`
 // records left out) with timestamp, thread, pathname, lineno and payload_filename added.
 void read_raw_jsonl(const fs::path& path, const std::string& display, const fs::path& folder,
-                    const std::string& folder_display, TraceBuilder& builder, std::vector<core::Diagnostic>& diagnostics) {
+                    const std::string& folder_display, TraceBuilder& builder, std::vector<model::Diagnostic>& diagnostics) {
   LineReader reader(path);
   if (!reader.is_open()) {
     diagnostics.push_back({display, "cannot open: " + reader.error()});

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzer/core/case.hpp"
+#include "model/case.hpp"
 #include "parsers/parse_error.hpp"
 
 namespace aoti::parsers::trace {
@@ -26,8 +26,8 @@ bool looks_like_trace(std::string_view head);
 bool is_tlparse_folder(const std::filesystem::path& dir);
 
 struct TraceRead {
-  ::aoti::core::TraceFacts facts;
-  std::vector<::aoti::core::Diagnostic> diagnostics;
+  ::aoti::model::TraceFacts facts;
+  std::vector<::aoti::model::Diagnostic> diagnostics;
 };
 
 // A trace file, a raw.jsonl, a tlparse output folder, or a folder of trace files. Fails only when
@@ -35,6 +35,6 @@ struct TraceRead {
 Parsed<TraceRead> read_trace(const std::filesystem::path& path_or_folder, const std::string& display);
 
 // A quick look for `aoti-analyze --summary TRACE`.
-std::string render_trace_summary(const ::aoti::core::TraceFacts& facts);
+std::string render_trace_summary(const ::aoti::model::TraceFacts& facts);
 
 }  // namespace aoti::parsers::trace

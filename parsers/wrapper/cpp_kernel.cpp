@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "analyzer/core/index_assert.hpp"
+#include "torch/index_assert.hpp"
 #include "parsers/wrapper/text_scan.hpp"
 
 namespace aoti::parsers::wrapper {
@@ -68,7 +68,7 @@ bool CppKernelReader::opens_kernel(std::string_view line) { return !declared_nam
 
 CppKernelReader::CppKernelReader(std::string_view line, int number) {
   m_kernel.name = std::string(declared_name(line));
-  m_kernel.language = core::KernelLanguage::cpp;
+  m_kernel.language = model::KernelLanguage::cpp;
   m_kernel.line = number;
   m_kernel.source_begin = number;
   read_signature_text(line.substr(line.find('(') + 1), number);
@@ -140,7 +140,7 @@ void CppKernelReader::read_body_line(std::string_view line, int number) {
   // A multi-line value (`auto tmp9 =` then a lambda, closed by a line `;`).
   if (!m_open_var.empty()) {
     if (line == ";") {
-      m_kernel.assignments[core::scoped_name(m_open_var, m_scope)] = std::move(m_open_value);
+      m_kernel.assignments[model::scoped_name(m_open_var, m_scope)] = std::move(m_open_value);
       m_open_var.clear();
       m_open_value.clear();
       return;
@@ -166,7 +166,7 @@ void CppKernelReader::read_body_line(std::string_view line, int number) {
         return;
       }
       if (value.ends_with(';')) value.remove_suffix(1);
-      m_kernel.assignments[core::scoped_name(var, m_scope)] = std::string(trim(value).substr(0, k_max_value));
+      m_kernel.assignments[model::scoped_name(var, m_scope)] = std::string(trim(value).substr(0, k_max_value));
     }
   }
   read_accesses(line, number, var);
@@ -180,14 +180,14 @@ void CppKernelReader::read_check(std::string_view line, int number, std::size_t 
   if (!items || items->size() < 2) return;
   const auto message = unquote(items->back());
   if (!message) return;
-  core::TritonAssert assertion;
+  model::TritonAssert assertion;
   assertion.message = *message;
   assertion.condition = std::string((*items)[0]);
   assertion.line = number;
   assertion.text = std::string(line);
   assertion.scope = m_scope;
-  if (const auto form = core::parse_index_assert(*message);
-      form && message->starts_with(core::k_index_assert_prefix)) {
+  if (const auto form = torch::parse_index_assert(*message);
+      form && message->starts_with(torch::k_index_assert_prefix)) {
     assertion.index_var = form->index_var;
     assertion.bound = form->upper;
   }
@@ -215,7 +215,7 @@ void CppKernelReader::read_accesses(std::string_view line, int number, const std
       } else {
         continue;
       }
-      core::TritonLoad access;
+      model::TritonLoad access;
       access.var = var;
       access.pointer = param;
       access.offset = std::string(strip_outer_parens(offset));
@@ -228,13 +228,13 @@ void CppKernelReader::read_accesses(std::string_view line, int number, const std
   }
 }
 
-core::TritonKernel CppKernelReader::finish(int last_line) {
+model::TritonKernel CppKernelReader::finish(int last_line) {
   m_kernel.source_end = last_line;
   return std::move(m_kernel);
 }
 
-std::vector<core::TritonKernel> read_cpp_kernels(std::string_view text, const core::Location& where) {
-  std::vector<core::TritonKernel> kernels;
+std::vector<model::TritonKernel> read_cpp_kernels(std::string_view text, const model::Location& where) {
+  std::vector<model::TritonKernel> kernels;
   std::optional<CppKernelReader> reader;
   int number = 0;
   std::size_t begin = 0;
@@ -263,7 +263,7 @@ std::vector<core::TritonKernel> read_cpp_kernels(std::string_view text, const co
   return kernels;
 }
 
-void add_kernel_source(core::WrapperFacts& wrapper, std::string_view text, const core::Location& where,
+void add_kernel_source(model::WrapperFacts& wrapper, std::string_view text, const model::Location& where,
                        int line_offset) {
   for (auto& kernel : read_cpp_kernels(text, where)) {
     if (line_offset != 0) {
@@ -271,8 +271,8 @@ void add_kernel_source(core::WrapperFacts& wrapper, std::string_view text, const
       for (auto& assertion : kernel.asserts) assertion.line += line_offset;
       for (auto& access : kernel.loads) access.line += line_offset;
     }
-    const auto known = std::find_if(wrapper.kernels.begin(), wrapper.kernels.end(), [&](const core::TritonKernel& k) {
-      return k.language == core::KernelLanguage::cpp && k.name == kernel.name;
+    const auto known = std::find_if(wrapper.kernels.begin(), wrapper.kernels.end(), [&](const model::TritonKernel& k) {
+      return k.language == model::KernelLanguage::cpp && k.name == kernel.name;
     });
     if (known != wrapper.kernels.end())
       *known = std::move(kernel);

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzer/core/case.hpp"
+#include "model/case.hpp"
 
 namespace aoti::parsers::wrapper {
 
@@ -29,7 +29,7 @@ class CppKernelReader {
   bool defined() const { return m_body_seen; }
   // True when the opening line alone held the whole declaration or definition.
   bool finished() const { return m_done; }
-  ::aoti::core::TritonKernel finish(int last_line);
+  ::aoti::model::TritonKernel finish(int last_line);
 
  private:
   void read_signature_text(std::string_view text, int number);
@@ -37,7 +37,7 @@ class CppKernelReader {
   void read_check(std::string_view line, int number, std::size_t open);
   void read_accesses(std::string_view line, int number, const std::string& var);
 
-  ::aoti::core::TritonKernel m_kernel;
+  ::aoti::model::TritonKernel m_kernel;
   std::string m_signature;   // the parameter list, gathered over its lines
   bool m_in_signature = true;
   bool m_body_seen = false;
@@ -50,12 +50,12 @@ class CppKernelReader {
 
 // The C++ kernels defined in `text` (a <hash>.kernel.cpp or a trace's kernel dump), each with
 // `source` set to `where`.
-std::vector<::aoti::core::TritonKernel> read_cpp_kernels(std::string_view text, const ::aoti::core::Location& where);
+std::vector<::aoti::model::TritonKernel> read_cpp_kernels(std::string_view text, const ::aoti::model::Location& where);
 
 // Adds the kernels of a kernel source file to a wrapper's facts (a kernel the wrapper itself defines
 // is replaced). `line_offset` is added to every line: the text's line 1 is line 1 + line_offset of
 // `where` (a trace file holding the text from one of its lines on).
-void add_kernel_source(::aoti::core::WrapperFacts& wrapper, std::string_view text, const ::aoti::core::Location& where,
+void add_kernel_source(::aoti::model::WrapperFacts& wrapper, std::string_view text, const ::aoti::model::Location& where,
                        int line_offset = 0);
 
 }  // namespace aoti::parsers::wrapper

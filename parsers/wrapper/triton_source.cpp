@@ -2,7 +2,7 @@
 
 #include <optional>
 
-#include "analyzer/core/index_assert.hpp"
+#include "torch/index_assert.hpp"
 #include "parsers/wrapper/text_scan.hpp"
 
 namespace aoti::parsers::wrapper {
@@ -39,17 +39,17 @@ std::size_t find_top_level_plus(std::string_view text) {
 }
 
 // `index out of bounds: 0 <= tmp4 < ks0` -> ("tmp4", "ks0"); every form core/index_assert.hpp reads.
-void read_index_bound(core::TritonAssert& assertion) {
-  if (!assertion.message.starts_with(core::k_index_assert_prefix)) return;
-  const auto form = core::parse_index_assert(assertion.message);
+void read_index_bound(model::TritonAssert& assertion) {
+  if (!assertion.message.starts_with(torch::k_index_assert_prefix)) return;
+  const auto form = torch::parse_index_assert(assertion.message);
   if (!form) return;
   assertion.index_var = form->index_var;
   assertion.bound = form->upper;
 }
 
 // `ptr + (offset)` -> the access; the pointer alone when there is no offset.
-core::TritonLoad access_of(std::string_view address, int number, std::string_view line) {
-  core::TritonLoad access;
+model::TritonLoad access_of(std::string_view address, int number, std::string_view line) {
+  model::TritonLoad access;
   access.line = number;
   access.text = std::string(line);
   const std::size_t plus = find_top_level_plus(address);
@@ -131,7 +131,7 @@ void TritonSourceReader::read_body_line(std::string_view line, int number) {
     if (!items || items->size() < 2) return;
     const auto message = unquote((*items)[1]);
     if (!message) return;
-    core::TritonAssert assertion;
+    model::TritonAssert assertion;
     assertion.message = *message;
     assertion.condition = std::string((*items)[0]);
     assertion.line = number;
@@ -147,7 +147,7 @@ void TritonSourceReader::read_body_line(std::string_view line, int number) {
     if (!contents) return;
     const auto args = split_top_level(*contents);
     if (!args || args->empty()) return;
-    core::TritonLoad access = access_of((*args)[0], number, line);
+    model::TritonLoad access = access_of((*args)[0], number, line);
     access.is_store = true;
     m_kernel.loads.push_back(std::move(access));
     return;
@@ -170,13 +170,13 @@ void TritonSourceReader::read_body_line(std::string_view line, int number) {
     if (!contents) return;
     const auto args = split_top_level(*contents);
     if (!args || args->empty()) return;
-    core::TritonLoad load = access_of((*args)[0], number, line);
+    model::TritonLoad load = access_of((*args)[0], number, line);
     load.var = std::string(var);
     m_kernel.loads.push_back(std::move(load));
   }
 }
 
-core::TritonKernel TritonSourceReader::finish(int last_line) {
+model::TritonKernel TritonSourceReader::finish(int last_line) {
   m_kernel.source_end = last_line;
   for (auto& [key, type] : m_raw_signature) {
     const auto position = parse_index(key);

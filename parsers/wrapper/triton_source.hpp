@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzer/core/case.hpp"
+#include "model/case.hpp"
 
 namespace aoti::parsers::wrapper {
 
@@ -20,14 +20,14 @@ class TritonSourceReader {
   // holds no Python worth reading).
   bool read_line(std::string_view line, int number);
 
-  core::TritonKernel finish(int last_line);
+  model::TritonKernel finish(int last_line);
 
  private:
   void read_signature(std::string_view line);
   void read_def(std::string_view line, int number);
   void read_body_line(std::string_view line, int number);
 
-  core::TritonKernel m_kernel;
+  model::TritonKernel m_kernel;
   std::string m_closing;  // the quotes that end the source: ''' or """
   bool m_in_body = false;
   // All def parameters, constexprs included: older Triton signatures are keyed by position.

@@ -18,7 +18,7 @@ namespace aoti::parsers::wrapper {
 
 namespace {
 
-using core::InputCheckKind;
+using model::InputCheckKind;
 
 // Past the head, stray binary bytes are garbage inside a wrapper, not a sign that it is none.
 constexpr std::size_t k_sniff_bytes = 8192;
@@ -219,7 +219,7 @@ struct SourceNodes {
 
 class WrapperScanner {
  public:
-  explicit WrapperScanner(const core::Location& where) { m_facts.where = where; }
+  explicit WrapperScanner(const model::Location& where) { m_facts.where = where; }
 
   void scan_line(std::string_view raw, int number) {
     const std::string_view line = trim(raw);
@@ -284,7 +284,7 @@ class WrapperScanner {
     if (m_pending_nodes) end_nodes_scope_at_shim_call(line);
   }
 
-  core::WrapperFacts finish(int line_count) {
+  model::WrapperFacts finish(int line_count) {
     if (m_kernel) close_kernel(line_count);
     if (m_cpp_kernel) close_cpp_kernel(line_count);
     m_facts.line_count = line_count;
@@ -366,7 +366,7 @@ class WrapperScanner {
     const auto name = unquote(assignment->value);
     if (!name) return;
     m_info_index_by_name.try_emplace(*name, assignment->index);
-    m_inputs[assignment->index] = core::WrapperInput{assignment->index, *name, number};
+    m_inputs[assignment->index] = model::WrapperInput{assignment->index, *name, number};
   }
 
   void read_output(std::string_view line) {
@@ -381,7 +381,7 @@ class WrapperScanner {
     const std::string_view field = assignment->field;
     const std::string_view value = assignment->value;
     auto [it, inserted] = m_constants.try_emplace(assignment->index);
-    core::WrapperConstant& constant = it->second;
+    model::WrapperConstant& constant = it->second;
     if (inserted) {
       constant.index = assignment->index;
       constant.line = number;
@@ -464,7 +464,7 @@ class WrapperScanner {
     }
     if (!access || !value) return;
 
-    core::InputCheck check;
+    model::InputCheck check;
     if (op == "!=") {
       check.kind = access->is_stride ? InputCheckKind::stride_equal : InputCheckKind::dim_equal;
     } else if (op == "<" && !access->is_stride) {
@@ -489,7 +489,7 @@ class WrapperScanner {
     if (!contents) return;
     const auto args = split_top_level(*contents);
     if (!args) return;
-    core::KernelCall call;
+    model::KernelCall call;
     call.kernel = std::string(name.starts_with("call_") ? name.substr(5) : name);
     call.args.assign(args->begin(), args->end());
     call.line = number;
@@ -521,7 +521,7 @@ class WrapperScanner {
     if (!args || args->size() < 2) return;
     const auto node = parse_index((*args)[1]);
     if (!node) return;
-    core::ProxyCall call;
+    model::ProxyCall call;
     call.extern_node_index = *node;
     call.line = number;
     for (const auto arg : *args) {
@@ -549,13 +549,13 @@ class WrapperScanner {
     } else if (name.ends_with("_expected_device_type")) {
       read_expected_device(name.substr(0, name.size() - 21), value, number);
     } else if (const auto access = parse_dim_access(value)) {
-      m_facts.bindings.push_back(core::SymbolBinding{std::string(name), std::string(access->input),
+      m_facts.bindings.push_back(model::SymbolBinding{std::string(name), std::string(access->input),
                                                      access->dim, access->is_stride, number});
     } else if (value.starts_with("std::move(")) {
       const auto moved = bracket_contents(value, 9);
       if (moved && !moved->empty() && leading_identifier(*moved).size() == moved->size()) {
         m_facts.buffer_reuses.push_back(
-            core::BufferReuse{std::string(*moved), std::string(name), number});
+            model::BufferReuse{std::string(*moved), std::string(name), number});
       }
     }
   }
@@ -585,7 +585,7 @@ class WrapperScanner {
   }
 
   void read_expected_dtype(std::string_view input, std::string_view value, int number) {
-    core::InputCheck check;
+    model::InputCheck check;
     check.kind = InputCheckKind::dtype;
     check.value = -1;
     const std::string_view dtype = identifier_after(value, "dtype_");
@@ -599,7 +599,7 @@ class WrapperScanner {
   }
 
   void read_expected_device(std::string_view input, std::string_view value, int number) {
-    core::InputCheck check;
+    model::InputCheck check;
     check.kind = InputCheckKind::device_type;
     check.value = -1;
     const std::string_view device = identifier_after(value, "device_type_");
@@ -614,7 +614,7 @@ class WrapperScanner {
     add_typed_check(std::move(check), input, number);
   }
 
-  void add_typed_check(core::InputCheck check, std::string_view input, int number) {
+  void add_typed_check(model::InputCheck check, std::string_view input, int number) {
     check.input_name = std::string(input);
     check.input_index = input_index_of(check.input_name);
     check.line = number;
@@ -667,10 +667,10 @@ class WrapperScanner {
     return declared == m_info_index_by_name.end() ? -1 : declared->second;
   }
 
-  core::WrapperFacts m_facts;
-  std::map<int, core::WrapperInput> m_inputs;
+  model::WrapperFacts m_facts;
+  std::map<int, model::WrapperInput> m_inputs;
   std::map<int, std::string> m_outputs;
-  std::map<int, core::WrapperConstant> m_constants;
+  std::map<int, model::WrapperConstant> m_constants;
   std::map<std::string, int> m_input_index_by_name;  // from `input_handles[N]` in the checks
   std::map<std::string, int> m_info_index_by_name;   // from `inputs_info_[N].name`
   // The dtype / device check of each input, whose `if` line and printed label come after it.
@@ -685,7 +685,7 @@ class WrapperScanner {
 
 }  // namespace
 
-Parsed<core::WrapperFacts> parse_wrapper(std::string_view text, const core::Location& where) {
+Parsed<model::WrapperFacts> parse_wrapper(std::string_view text, const model::Location& where) {
   if (text.empty()) return fail("not a wrapper: empty");
   if (const auto offset = binary_offset(text)) {
     return fail(fmt::format("not a wrapper: binary data at byte {}", *offset));
@@ -707,9 +707,9 @@ Parsed<core::WrapperFacts> parse_wrapper(std::string_view text, const core::Loca
     scanner.scan_line(text.substr(begin, end - begin), ++number);
     begin = end + 1;
   }
-  core::WrapperFacts facts = scanner.finish(number);
+  model::WrapperFacts facts = scanner.finish(number);
   // The text itself travels with the facts, so that checks quote its lines instead of rebuilding them.
-  facts.source = core::SourceText(std::string(text));
+  facts.source = model::SourceText(std::string(text));
   return facts;
 }
 

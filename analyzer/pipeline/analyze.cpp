@@ -1,0 +1,534 @@
+#include "analyzer/pipeline/analyze.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <regex>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "checks/registry.hpp"
+#include "analyzer/pipeline/sniff.hpp"
+#include "parsers/coredump/core_reader.hpp"
+#include "parsers/elf/elf_reader.hpp"
+#include "parsers/logs/log_scanner.hpp"
+#include "parsers/source/source_reader.hpp"
+#include "parsers/trace/trace_reader.hpp"
+#include "parsers/pt2/pt2_package.hpp"
+#include "parsers/wrapper/cpp_kernel.hpp"
+#include "parsers/wrapper/wrapper_parser.hpp"
+
+namespace aoti::pipeline {
+using namespace aoti::model;
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::uint64_t k_max_wrapper_bytes = 64ull << 20;
+
+std::string basename_of(std::string_view path) {
+  const auto slash = path.find_last_of('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+// Parses a wrapper (its facts keep its text, so checks quote its lines as they are) and names it.
+std::optional<WrapperFacts> read_wrapper(const std::string& text, const Location& where, std::string file_name, int line_offset,
+                                         Case& c) {
+  auto parsed = parsers::wrapper::parse_wrapper(text, where);
+  if (!parsed) {
+    c.diagnostics.push_back({where.display(), "wrapper source: " + parsed.error().message});
+    return std::nullopt;
+  }
+  parsed->file_name = std::move(file_name);
+  parsed->line_offset = line_offset;
+  return std::move(*parsed);
+}
+
+void add_model(ModelFacts model, std::string text, const Location& where, Case& c) {
+  if (!text.empty()) model.wrapper = read_wrapper(std::move(text), where, basename_of(where.entry), 0, c);
+  c.models.push_back(std::move(model));
+}
+
+// Marks the artifact analyzed, or records why it could not be read; false in that case.
+template <class T>
+bool accepted(const parsers::Parsed<T>& parsed, const SniffedInput& input, Artifact& artifact, Case& c) {
+  if (parsed) {
+    artifact.analyzed = true;
+    return true;
+  }
+  artifact.note = parsed.error().message;
+  c.diagnostics.push_back({input.display, parsed.error().message});
+  return false;
+}
+
+void load_package(const SniffedInput& input, Artifact& artifact, Case& c) {
+  auto contents = parsers::pt2::read_package(input.path, input.display);
+  if (!accepted(contents, input, artifact, c)) return;
+  for (auto& d : contents->diagnostics) c.diagnostics.push_back(std::move(d));
+  for (std::size_t i = 0; i < contents->models.size(); ++i) {
+    ModelFacts& model = contents->models[i];
+    std::string text = i < contents->wrapper_sources.size() ? std::move(contents->wrapper_sources[i]) : std::string();
+    const auto entry = std::find_if(model.files.begin(), model.files.end(), [](const std::string& f) {
+      return f.ends_with(".wrapper.cpp");
+    });
+    const Location where{input.display, entry == model.files.end() ? "" : *entry, 0};
+    add_model(std::move(model), std::move(text), where, c);
+    // A CPU model's kernels are in <hash>.kernel.cpp, beside the wrapper that calls them.
+    auto& wrapper = c.models.back().wrapper;
+    if (wrapper && i < contents->kernel_sources.size() && !contents->kernel_sources[i].empty())
+      parsers::wrapper::add_kernel_source(*wrapper, contents->kernel_sources[i],
+                                          Location{input.display, contents->kernel_entries[i], 0});
+  }
+  artifact.note = fmt::format("{} model(s), {} entries", contents->models.size(), contents->package.entries.size());
+  c.packages.push_back(std::move(contents->package));
+}
+
+// A bare model .so (torch._export.aot_compile): a model of its own, read as ELF like the .so inside a
+// package. Its wrapper comes from a wrapper source given beside it or from a trace's dump.
+void load_model_so(const SniffedInput& input, Artifact& artifact, Case& c) {
+  auto facts = parsers::elf::read_shared_object_file(input.path, Location{input.display, "", 0});
+  if (!accepted(facts, input, artifact, c)) return;
+  artifact.note = fmt::format("AOTI model .so ({} model container functions exported{}{})", facts->aoti_exports.size(),
+                              facts->build_id.empty() ? "" : ", build-id " + facts->build_id,
+                              facts->needed.empty() ? "" : ", needs " + fmt::format("{}", fmt::join(facts->needed, ", ")));
+  ModelFacts model;
+  model.name = input.path.filename().string();
+  model.package = input.display;
+  model.so = std::move(*facts);
+  c.models.push_back(std::move(model));
+}
+
+void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c) {
+  if (input.size > k_max_wrapper_bytes) {
+    artifact.note = fmt::format("{} bytes, more than the {} MiB limit for a wrapper", input.size, k_max_wrapper_bytes >> 20);
+    c.diagnostics.push_back({input.display, artifact.note});
+    return;
+  }
+  std::ifstream in(input.path, std::ios::binary);
+  std::string text(input.size, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  auto wrapper = read_wrapper(std::move(text), Location{input.display, "", 0}, input.path.filename().string(), 0, c);
+  if (!wrapper) {
+    artifact.note = "wrapper source: " + c.diagnostics.back().message;
+    return;
+  }
+  ModelFacts model;
+  model.name = input.path.stem().string();
+  model.wrapper = std::move(*wrapper);
+  artifact.analyzed = true;
+  c.models.push_back(std::move(model));
+}
+
+void load_log(const SniffedInput& input, Artifact& artifact, Case& c) {
+  auto scan = parsers::logs::scan_log_file(input.path, input.display);
+  if (!accepted(scan, input, artifact, c)) return;
+  artifact.note = fmt::format("{} lines, {} event(s)", scan->lines, scan->events.size());
+  for (auto& d : scan->diagnostics) c.diagnostics.push_back(std::move(d));
+  for (auto& e : scan->events) c.log_events.push_back(std::move(e));
+}
+
+void load_core(const SniffedInput& input, Artifact& artifact, Case& c) {
+  std::vector<parsers::coredump::ModelObject> objects;
+  for (const auto& model : c.models)
+    if (model.so && !model.so->build_id.empty())
+      objects.push_back({model.so->build_id, model.so->where.artifact, model.so->where.entry});
+  auto facts = parsers::coredump::read_core(input.path, input.display, objects);
+  if (!accepted(facts, input, artifact, c)) return;
+  artifact.note = fmt::format("{}{}, {} thread(s), {} module(s)", input.what,
+                              facts->signal_name.empty() ? "" : ", " + facts->signal_name, facts->threads.size(),
+                              facts->modules.size());
+  // What limits the reading of a core is worth a line among the diagnostics too.
+  for (const auto& note : facts->health)
+    if (!note.starts_with("decompressed")) c.diagnostics.push_back({input.display, note});
+  c.cores.push_back(std::move(*facts));
+}
+
+void load_trace(const SniffedInput& input, Artifact& artifact, Case& c) {
+  auto read = parsers::trace::read_trace(input.path, input.display);
+  if (!accepted(read, input, artifact, c)) return;
+  artifact.note = fmt::format("{}, {} records", input.what, read->facts.records);
+  for (auto& d : read->diagnostics) c.diagnostics.push_back(std::move(d));
+  c.traces.push_back(std::move(read->facts));
+}
+
+void load_source(const SniffedInput& input, Artifact& artifact, Case& c, const parsers::source::SourceOptions& options) {
+  auto read = parsers::source::read_source(input.path, input.display, options);
+  if (!accepted(read, input, artifact, c)) return;
+  artifact.note = fmt::format("{} source, {} op(s), {} kernel(s), {} pattern(s)", read->facts.language,
+                              read->facts.ops.size(), read->facts.kernels.size(), read->facts.violations.size());
+  for (auto& d : read->diagnostics) c.diagnostics.push_back(std::move(d));
+  c.sources.push_back(std::move(read->facts));
+}
+
+// The file name without its last extension: "<hash>.wrapper.so" and "<hash>.wrapper.cpp" (torch >= 2.7),
+// "<hash>.so" and "<hash>.cpp" (older), name one compiled model.
+std::string stem_of(std::string_view path) {
+  std::string name = basename_of(path);
+  const auto dot = name.rfind('.');
+  if (dot != std::string::npos && dot > 0) name.resize(dot);
+  return name;
+}
+
+bool is_bare_so(const ModelFacts& model) { return model.so && model.so->where.entry.empty() && !model.package.empty(); }
+
+// A wrapper source given beside a bare model .so, with the same name, is that model's wrapper.
+void attach_wrappers_to_bare_sos(Case& c) {
+  for (std::size_t m = 0; m < c.models.size(); ++m) {
+    if (!is_bare_so(c.models[m]) || c.models[m].wrapper) continue;
+    const fs::path so = fs::path(c.models[m].package).lexically_normal();
+    for (std::size_t w = 0; w < c.models.size(); ++w) {
+      const ModelFacts& other = c.models[w];
+      if (w == m || !other.package.empty() || !other.wrapper || !other.wrapper->where.entry.empty()) continue;
+      const fs::path wrapper = fs::path(other.wrapper->where.artifact).lexically_normal();
+      if (wrapper.parent_path() != so.parent_path() || stem_of(wrapper.string()) != stem_of(so.string())) continue;
+      c.models[m].wrapper = std::move(c.models[w].wrapper);
+      c.models.erase(c.models.begin() + static_cast<std::ptrdiff_t>(w));
+      if (w < m) --m;
+      break;
+    }
+  }
+}
+
+// Ties each trace to the model whose wrapper it produced, by the wrapper's file name (the same
+// hash names the package entry and the trace's dump); a trace whose package is not in the case
+// brings its own wrapper dump, so its facts are still there.
+// The C++ kernels of the trace's `inductor_aot_kernel_code` dump, for a model that has none yet (a
+// wrapper given alone, or made from the trace's own wrapper dump).
+void adopt_trace_kernels(const TraceFacts& trace, WrapperFacts& w) {
+  const bool has_cpp = std::any_of(w.kernels.begin(), w.kernels.end(),
+                                   [](const TritonKernel& k) { return k.language == KernelLanguage::cpp; });
+  if (has_cpp) return;
+  for (const TraceCodeDump& dump : trace.code_dumps)
+    if (dump.name == "inductor_aot_kernel_code" && !dump.text.empty())
+      // The dump's lines are the payload file's lines from first_line on: kernels are quoted there.
+      parsers::wrapper::add_kernel_source(
+          w, dump.text, Location{dump.payload_artifact.empty() ? trace.artifact : dump.payload_artifact, "", 0},
+          dump.first_line > 0 ? dump.first_line - 1 : 0);
+}
+
+void adopt_trace_wrappers(Case& c) {
+  for (auto& trace : c.traces) {
+    const TraceCodeDump* dump = trace.wrapper_code();
+    if (!dump) continue;
+    const std::string name = basename_of(dump->filename);
+    for (std::size_t m = 0; m < c.models.size() && trace.model < 0; ++m)
+      if (c.models[m].wrapper && !name.empty() &&
+          (c.models[m].wrapper->file_name == name || (is_bare_so(c.models[m]) && stem_of(c.models[m].package) == stem_of(name))))
+        trace.model = static_cast<int>(m);
+    if (trace.model >= 0) {
+      if (auto& tied = c.models[static_cast<std::size_t>(trace.model)].wrapper) adopt_trace_kernels(trace, *tied);
+      continue;
+    }
+    if (dump->text.empty()) continue;
+    // The dump's lines are the trace file's lines from first_line on, so quotes point there.
+    auto wrapper = read_wrapper(dump->text, Location{dump->payload_artifact, "", 0}, name, dump->first_line - 1, c);
+    if (!wrapper) continue;
+    adopt_trace_kernels(trace, *wrapper);
+    // A bare model .so is named after the wrapper it was compiled from, or is the output_path the
+    // trace's logged config names (aot_compile's options): the dump is its wrapper.
+    for (std::size_t m = 0; m < c.models.size() && trace.model < 0; ++m) {
+      ModelFacts& model = c.models[m];
+      if (!is_bare_so(model) || model.wrapper || name.empty()) continue;
+      const bool named_after = stem_of(model.package) == stem_of(name);
+      const bool output_path = !trace.aoti_output_path.empty() && basename_of(trace.aoti_output_path) == basename_of(model.package);
+      if (!named_after && !output_path) continue;
+      model.wrapper = std::move(*wrapper);
+      trace.model = static_cast<int>(m);
+    }
+    if (trace.model >= 0) continue;
+    ModelFacts model;
+    model.name = "model (from the trace)";
+    model.wrapper = std::move(*wrapper);
+    trace.model = static_cast<int>(c.models.size());
+    c.models.push_back(std::move(model));
+  }
+}
+
+// `L['ids'].size()[0]` -> "ids"; `L['kwargs']['ids']...` -> "ids"; positional `L['args'][0]` -> "".
+std::string argument_of_source(std::string_view source) {
+  static const std::regex k_local(R"(^L\['(\w+)'\](?:\['(\w+)'\])?)");
+  std::match_results<std::string_view::const_iterator> m;
+  if (!std::regex_search(source.begin(), source.end(), m, k_local)) return "";
+  if (m[1] == "kwargs" && m[2].matched) return m[2].str();
+  if (m[1] == "args" || m[1] == "kwargs" || m[1] == "self") return "";
+  return m[1].str();
+}
+
+// The `{0: Dim("b", min=1, max=64), ...}` entry of `argument` in an export call's dynamic_shapes.
+void dims_from_export_call(std::string_view code, WrapperInput& input) {
+  std::size_t at = std::string_view::npos;
+  for (const std::string& key : {"\"" + input.user_name + "\"", "'" + input.user_name + "'"})
+    if (const auto found = code.find(key + ":"); found != std::string_view::npos) at = found + key.size() + 1;
+  if (at == std::string_view::npos) return;
+  const auto open = code.find('{', at);
+  if (open == std::string_view::npos || code.substr(at, open - at).find_first_not_of(' ') != std::string_view::npos) return;
+  const auto close = code.find('}', open);
+  const std::string_view body = code.substr(open, close == std::string_view::npos ? code.size() - open : close - open);
+  static const std::regex k_dim(R"((\d+)\s*:\s*(?:torch\.export\.)?Dim\(\s*["'](\w+)["']\s*,?\s*([^)]*)\))");
+  for (std::regex_iterator<std::string_view::const_iterator> it(body.begin(), body.end(), k_dim), end; it != end; ++it) {
+    const int dim = std::stoi((*it)[1].str());
+    input.dim_names[dim] = (*it)[2].str();
+    if ((*it)[3].length() > 0) input.exported_ranges[dim] = (*it)[3].str();
+  }
+}
+
+// The user's names for each wrapper input, from the trace of the export that made it: symbol
+// sources name the forward argument, the export call's text names the Dims.
+void attach_user_names(Case& c) {
+  for (const auto& trace : c.traces) {
+    if (trace.model < 0) continue;
+    auto& model = c.models[static_cast<std::size_t>(trace.model)];
+    if (!model.wrapper) continue;
+    for (auto& input : model.wrapper->inputs) {
+      for (const auto& b : model.wrapper->bindings) {
+        if (b.input != input.name || b.is_stride) continue;
+        for (const auto& symbol : trace.symbols)
+          if (symbol.name == b.symbol)
+            if (auto argument = argument_of_source(symbol.source); !argument.empty()) input.user_name = std::move(argument);
+      }
+      if (input.user_name.empty()) continue;
+      for (const auto& call : trace.exports)
+        if (call.compiled) dims_from_export_call(call.call_site.code, input);
+    }
+  }
+}
+
+// How well an input-check error matches a model's own input contract: the error text repeats the
+// bound the wrapper was generated with, so a matching bound names the package that raised it.
+int contract_match(const LogEvent& e, const ModelFacts& model) {
+  if (!model.wrapper || e.input_index < 0) return 0;
+  const auto& w = *model.wrapper;
+  if (static_cast<std::size_t>(e.input_index) >= w.inputs.size()) return -1;
+  int score = 1;
+  for (const auto& check : w.input_checks) {
+    if (check.input_index != e.input_index) continue;
+    if (check.dim >= 0 && check.dim == e.dim && std::to_string(check.value) == e.expected) score += 2;
+  }
+  return score;
+}
+
+// How strongly an event's own text ties it to a model: an assert text only its kernels hold, its
+// wrapper's file name, one of its kernels' names, its input contract. Negative: ruled out.
+int content_match(const LogEvent& e, const ModelFacts& model) {
+  if (!model.wrapper) return 0;
+  const auto& w = *model.wrapper;
+  if (e.kind == LogEventKind::triton_assert) {
+    for (const auto& kernel : w.kernels)
+      for (const auto& a : kernel.asserts)
+        if (a.message == e.subject && (e.kernel.empty() || e.kernel == kernel.name)) return 10;
+  }
+  if (e.kind == LogEventKind::api_call_failed &&
+      basename_of(e.source_file) == w.file_name)
+    return 10;
+  if (e.kind == LogEventKind::input_check_error) return contract_match(e, model);
+  for (const auto& kernel : w.kernels)
+    if (e.text.find(kernel.name) != std::string::npos) return 6;
+  return 0;
+}
+
+std::string artifact_of(const ModelFacts& model) {
+  return !model.package.empty() ? model.package : model.wrapper ? model.wrapper->where.artifact : std::string();
+}
+
+fs::path folder_of(const std::string& artifact) { return fs::path(artifact).lexically_normal().parent_path(); }
+
+bool is_within(const fs::path& inner, const fs::path& outer) {
+  auto [end, ignored] = std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
+  return end == outer.end();
+}
+
+}  // namespace
+
+Case load_case(const std::vector<std::string>& paths) {
+  Case c;
+  const auto inputs = gather_inputs(paths, c.diagnostics);
+  parsers::source::SourceOptions source_options;
+  for (const auto& input : inputs)
+    if (input.path.filename() == "compile_commands.json") source_options.compile_commands = input.path;
+  std::vector<std::size_t> cores;  // read last: unwinding needs every package's model .so
+  for (const auto& input : inputs) {
+    Artifact artifact{input.display, input.kind, input.size, false, input.what};
+    switch (input.kind) {
+      case ArtifactKind::package: load_package(input, artifact, c); break;
+      case ArtifactKind::model_so: load_model_so(input, artifact, c); break;
+      case ArtifactKind::wrapper_source: load_wrapper_source(input, artifact, c); break;
+      case ArtifactKind::log: load_log(input, artifact, c); break;
+      case ArtifactKind::core_dump: cores.push_back(c.artifacts.size()); break;
+      case ArtifactKind::trace: load_trace(input, artifact, c); break;
+      case ArtifactKind::source: load_source(input, artifact, c, source_options); break;
+      case ArtifactKind::unknown:
+        artifact.note = input.what + "; skipped";
+        break;
+    }
+    c.artifacts.push_back(std::move(artifact));
+  }
+  for (std::size_t index : cores) {
+    const auto input = std::find_if(inputs.begin(), inputs.end(), [&](const SniffedInput& i) {
+      return i.display == c.artifacts[index].path;
+    });
+    load_core(*input, c.artifacts[index], c);
+  }
+  attach_wrappers_to_bare_sos(c);
+  adopt_trace_wrappers(c);
+  attach_user_names(c);
+  correlate(c);
+  return c;
+}
+
+void correlate(Case& c) {
+  for (auto& e : c.log_events) {
+    int best = -1, best_score = 0;
+    bool ruled_out_only_model = false;
+    for (std::size_t m = 0; m < c.models.size(); ++m) {
+      int score = content_match(e, c.models[m]);
+      if (score < 0) {
+        ruled_out_only_model = c.models.size() == 1;
+        continue;
+      }
+      // The artifacts of one run usually sit in one folder: a log beside (or below) a package is
+      // about that package when nothing in its text says otherwise.
+      if (is_within(folder_of(e.where.artifact), folder_of(artifact_of(c.models[m])))) score += 1;
+      if (score > best_score) best = static_cast<int>(m), best_score = score;
+    }
+    // With a single model in the case, every event is about it unless its contract rules it out.
+    if (best < 0 && c.models.size() == 1 && !ruled_out_only_model) best = 0;
+    e.model = best;
+  }
+}
+
+std::vector<Finding> run_checks(Case& c) {
+  std::vector<Finding> findings;
+  std::vector<Finding> last_resort;
+  for (const auto& check : checks::all_checks()) {
+    try {
+      auto found = check->run(c);
+      for (auto& f : found) {
+        if (f.check.empty()) f.check = std::string(check->id());
+        (check->last_resort() ? last_resort : findings).push_back(std::move(f));
+      }
+    } catch (const std::exception& ex) {
+      c.diagnostics.push_back({std::string(check->id()), std::string("check failed internally: ") + ex.what()});
+    }
+  }
+  merge_consequences(findings);
+  // The error that ended each log's run: its last exception (or a crash after it).
+  std::vector<Location> endings;
+  for (const auto& e : c.log_events)
+    if ((e.kind == LogEventKind::python_exception && e.final) || e.kind == LogEventKind::segfault) endings.push_back(e.where);
+  for (auto& f : findings)
+    f.ends_run = f.explains_failure && std::any_of(f.evidence.begin(), f.evidence.end(), [&](const Evidence& ev) {
+      return std::any_of(endings.begin(), endings.end(), [&](const Location& where) {
+        return where.line > 0 && ev.where.line == where.line && ev.where.artifact == where.artifact;
+      });
+    });
+  // A last-resort finding stands for an artifact whose error no other check explained: neither in it
+  // nor in another output of the same run (stdout beside stderr, in one folder).
+  std::vector<fs::path> explained;
+  for (const auto& f : findings)
+    if (f.explains_failure)
+      for (const auto& e : f.evidence) explained.push_back(folder_of(e.where.artifact));
+  for (auto& f : last_resort) {
+    const bool covered = !f.evidence.empty() && std::find(explained.begin(), explained.end(),
+                                                          folder_of(f.evidence.front().where.artifact)) != explained.end();
+    if (!covered) findings.push_back(std::move(f));
+  }
+  return findings;
+}
+
+void merge_consequences(std::vector<Finding>& findings) {
+  // One finding per cause. Two findings are one when
+  // - one is how another's failure surfaced: a failed AOTI runtime call ("API call failed at ...")
+  //   after an error another finding explains on an earlier line of the same log;
+  // - one is a generic failure (export failed, a runner error) of the same run (the same folder) as a
+  //   finding that names its cause (a missing fake kernel, a data-dependent guard, ...);
+  // - the same check found the same thing twice in one run (export retried in strict mode).
+  // The consequence joins the cause as evidence instead of standing as a second finding.
+  const auto first_quote = [](const Finding& f) -> const Evidence* {
+    for (const auto& e : f.evidence)
+      if (e.kind == EvidenceKind::quote) return &e;
+    return nullptr;
+  };
+  const auto one_run = [](const Finding& a, const Finding& b) {
+    return !a.evidence.empty() && !b.evidence.empty() &&
+           same_run(a.evidence.front().where.artifact, b.evidence.front().where.artifact);
+  };
+  const auto generic = [](const Finding& f) {
+    return f.check == "export.failed" || f.check == "runtime.runner-error" || f.check == "runtime.api-call-failed";
+  };
+  for (std::size_t i = 0; i < findings.size();) {
+    const Finding& consequence = findings[i];
+    const Evidence* failed = first_quote(consequence);
+    Finding* cause = nullptr;
+    for (std::size_t k = 0; k < findings.size() && !cause && consequence.explains_failure; ++k) {
+      Finding& other = findings[k];
+      if (k == i || !other.explains_failure) continue;
+      const Evidence* line = first_quote(other);
+      if (consequence.check == "runtime.api-call-failed") {
+        if (failed && line && other.check != consequence.check && line->where.artifact == failed->where.artifact &&
+            line->where.entry == failed->where.entry && line->where.line <= failed->where.line)
+          cause = &other;
+      } else if (generic(consequence) && !generic(other) && one_run(other, consequence)) {
+        cause = &other;
+      } else if (k < i && other.check == consequence.check && other.title == consequence.title && one_run(other, consequence)) {
+        cause = &other;
+      }
+    }
+    if (!cause) {
+      ++i;
+      continue;
+    }
+    if (cause->check != consequence.check) {
+      std::string surfaced = consequence.title;
+      if (!surfaced.empty()) surfaced[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(surfaced[0])));
+      cause->message += fmt::format(" It surfaced as {}.", surfaced);
+    }
+    for (const auto& e : consequence.evidence)
+      if (std::none_of(cause->evidence.begin(), cause->evidence.end(), [&](const Evidence& have) {
+            return have.where.artifact == e.where.artifact && have.where.line == e.where.line && have.excerpt == e.excerpt;
+          }))
+        cause->evidence.push_back(e);
+    for (const auto& step : consequence.next_steps)
+      if (std::none_of(cause->next_steps.begin(), cause->next_steps.end(),
+                       [&](const NextStep& s) { return s.command == step.command && s.what == step.what; }))
+        cause->next_steps.push_back(step);
+    findings.erase(findings.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+}
+
+namespace {
+// FNV-1a: a small, stable, dependency-free hash; fingerprints only need to be stable, not secret.
+std::string fingerprint_of(std::string_view text) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  for (unsigned char ch : text) {
+    hash ^= ch;
+    hash *= 0x100000001b3ull;
+  }
+  return fmt::format("{:016x}", hash);
+}
+}  // namespace
+
+void rank(std::vector<Finding>& findings) {
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    if (a.explains_failure != b.explains_failure) return a.explains_failure;
+    // Of two explained failures, the one that ended the run (a traceback's last exception) first.
+    if (a.explains_failure && a.severity == b.severity && a.ends_run != b.ends_run) return a.ends_run;
+    if (a.severity != b.severity) return a.severity > b.severity;
+    if (a.confidence != b.confidence) return a.confidence > b.confidence;
+    if (a.check != b.check) return a.check < b.check;
+    return a.subject < b.subject;
+  });
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    findings[i].rank = static_cast<int>(i + 1);
+    // The artifact (not the entry: wrapper names change at every build) tells apart the same
+    // problem in two packages of one scan.
+    const std::string artifact = findings[i].evidence.empty() ? "" : findings[i].evidence.front().where.artifact;
+    findings[i].fingerprint = fingerprint_of(findings[i].check + "\n" + findings[i].subject + "\n" + artifact);
+  }
+}
+
+bool anything_analyzed(const Case& c) {
+  return std::any_of(c.artifacts.begin(), c.artifacts.end(), [](const Artifact& a) { return a.analyzed; });
+}
+
+}  // namespace aoti::pipeline

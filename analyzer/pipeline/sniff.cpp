@@ -1,0 +1,200 @@
+#include "analyzer/pipeline/sniff.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <string_view>
+
+#include "parsers/coredump/core_reader.hpp"
+#include "parsers/elf/elf_reader.hpp"
+#include "parsers/source/source_reader.hpp"
+#include "parsers/trace/trace_reader.hpp"
+#include "parsers/wrapper/wrapper_parser.hpp"
+
+namespace aoti::pipeline {
+using namespace aoti::model;
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::size_t k_head_bytes = 4096;
+constexpr std::size_t k_zstd_block_bytes = 256 << 10;
+constexpr int k_max_depth = 16;
+
+std::string read_head(const fs::path& path, std::size_t count) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(count, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(count));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  return head;
+}
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+// ELF e_type at offset 16 (little-endian): 4 = ET_CORE, 3 = ET_DYN.
+std::string describe_elf(std::string_view head) {
+  if (head.size() < 18 || !starts_with(head, "\x7f" "ELF")) return {};
+  const int type = static_cast<unsigned char>(head[16]) | (static_cast<unsigned char>(head[17]) << 8);
+  if (type == 4) return "ELF core dump";
+  if (type == 3) return "ELF shared object";
+  return "ELF file";
+}
+
+bool is_binary(std::string_view head) {
+  return std::count(head.begin(), head.end(), '\0') > 0;
+}
+
+
+bool has_extension(const fs::path& path, std::initializer_list<std::string_view> extensions) {
+  const std::string ext = path.extension().string();
+  return std::find(extensions.begin(), extensions.end(), ext) != extensions.end();
+}
+
+}  // namespace
+
+SniffedInput sniff(const fs::path& path, std::string display) {
+  SniffedInput input;
+  input.path = path;
+  input.display = std::move(display);
+  std::error_code ec;
+  input.size = fs::file_size(path, ec);
+  const std::string head = read_head(path, k_head_bytes);
+
+  if (starts_with(head, "PK\x03\x04") || starts_with(head, "PK\x05\x06") || has_extension(path, {".pt2"})) {
+    input.kind = ArtifactKind::package;
+    input.what = "AOTI package";
+    return input;
+  }
+  if (const std::string elf = describe_elf(head); !elf.empty()) {
+    input.kind = elf == "ELF core dump" ? ArtifactKind::core_dump : ArtifactKind::unknown;
+    input.what = elf;
+    // A shared object exporting the AOTI model container API is a model (a bare torch._export.aot_compile
+    // .so); any other stays what it is, a library the analysis does not read (maybe a custom-op library).
+    if (elf == "ELF shared object") {
+      const auto facts = parsers::elf::read_shared_object_file(path, Location{input.display, "", 0});
+      if (facts && parsers::elf::is_aoti_model(*facts)) {
+        input.kind = ArtifactKind::model_so;
+        input.what = "AOTI model .so";
+      } else if (facts) {
+        input.what = "ELF shared object without the AOTI model API (AOTInductorModelContainer*)";
+      } else {
+        input.what = "ELF shared object that cannot be read (" + facts.error().message + ")";
+      }
+    }
+    return input;
+  }
+  const bool xz = starts_with(head, "\xfd" "7zXZ"), zstd = starts_with(head, "\x28\xb5\x2f\xfd");
+  if (xz || zstd) {
+    // The core reader knows its compressions; a zstd block decodes only whole (up to 128 KiB).
+    const bool core = parsers::coredump::looks_like_core(zstd ? read_head(path, k_zstd_block_bytes) : head);
+    input.kind = core ? ArtifactKind::core_dump : ArtifactKind::unknown;
+    input.what = std::string(xz ? "xz" : "zstd") + "-compressed " + (core ? "ELF core dump" : "file");
+    return input;
+  }
+  if (is_binary(head)) {
+    // Named as a source, it was given as one: the source reader says why it cannot be read.
+    if (has_extension(path, {".cpp", ".cc", ".cxx", ".cu", ".h", ".hpp", ".py"})) {
+      input.kind = ArtifactKind::source;
+      input.what = "custom-operator source";
+      return input;
+    }
+    input.what = "binary file";
+    return input;
+  }
+  if (parsers::trace::looks_like_trace(head)) {
+    input.kind = ArtifactKind::trace;
+    input.what = "TORCH_TRACE log";
+    return input;
+  }
+  if (parsers::wrapper::looks_like_wrapper(head)) {
+    input.kind = ArtifactKind::wrapper_source;
+    input.what = "AOTI wrapper source";
+    return input;
+  }
+  if (parsers::source::looks_like_source(path, head)) {
+    input.kind = ArtifactKind::source;
+    input.what = "custom-operator source";
+    return input;
+  }
+  // Documentation and JSON documents (a case's README, a saved report) are not error logs:
+  // reading them as logs would turn their prose into false events.
+  const auto first = head.find_first_not_of(" \t\r\n");
+  if (has_extension(path, {".md", ".rst"}) || (first != std::string::npos && head[first] == '{')) {
+    input.what = has_extension(path, {".md", ".rst"}) ? "documentation" : "JSON document";
+    return input;
+  }
+  input.kind = ArtifactKind::log;
+  input.what = "log";
+  return input;
+}
+
+std::vector<SniffedInput> gather_inputs(const std::vector<std::string>& paths,
+                                        std::vector<Diagnostic>& diagnostics, std::size_t max_files) {
+  std::vector<SniffedInput> inputs;
+  for (const auto& given : paths) {
+    const fs::path path(given);
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) {
+      diagnostics.push_back({given, "cannot read: " + (ec ? ec.message() : std::string("no such file or directory"))});
+      continue;
+    }
+    if (fs::is_regular_file(status)) {
+      std::ifstream probe(path, std::ios::binary);
+      if (!probe) {
+        diagnostics.push_back({given, "cannot read: permission denied or unreadable"});
+        continue;
+      }
+      inputs.push_back(sniff(path, given));
+      continue;
+    }
+    if (!fs::is_directory(status)) {
+      diagnostics.push_back({given, "not a regular file or folder"});
+      continue;
+    }
+    if (parsers::trace::is_tlparse_folder(path)) {
+      inputs.push_back({path, given, ArtifactKind::trace, 0, "tlparse output folder"});
+      continue;
+    }
+    std::vector<fs::path> files;
+    std::vector<fs::path> trace_folders;
+    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
+    if (ec) {
+      diagnostics.push_back({given, "cannot list folder: " + ec.message()});
+      continue;
+    }
+    for (; it != end; it.increment(ec)) {
+      if (ec) {
+        diagnostics.push_back({given, "cannot list part of the folder: " + ec.message()});
+        break;
+      }
+      if (it.depth() >= k_max_depth) it.disable_recursion_pending();
+      // A tlparse output folder is one trace: its payload files are not logs of their own.
+      if (it->is_directory(ec) && parsers::trace::is_tlparse_folder(it->path())) {
+        it.disable_recursion_pending();
+        trace_folders.push_back(it->path());
+        continue;
+      }
+      if (it->is_regular_file(ec)) files.push_back(it->path());
+      if (files.size() > max_files) {
+        diagnostics.push_back({given, "more than " + std::to_string(max_files) + " files; the rest were skipped"});
+        break;
+      }
+    }
+    std::sort(files.begin(), files.end());
+    std::sort(trace_folders.begin(), trace_folders.end());
+    for (const auto& folder : trace_folders)
+      inputs.push_back({folder, folder.string(), ArtifactKind::trace, 0, "tlparse output folder"});
+    for (const auto& file : files) {
+      std::ifstream probe(file, std::ios::binary);
+      if (!probe) {
+        diagnostics.push_back({file.string(), "cannot read: permission denied or unreadable"});
+        continue;
+      }
+      inputs.push_back(sniff(file, file.string()));
+    }
+  }
+  return inputs;
+}
+
+}  // namespace aoti::pipeline

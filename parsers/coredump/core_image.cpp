@@ -1,0 +1,320 @@
+#include "parsers/coredump/core_image.hpp"
+
+#include <elf.h>
+#include <gelf.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace aoti::parsers::coredump {
+
+namespace {
+
+// libelf's last error, never NULL (see last_dwfl_error in unwind.cpp).
+std::string last_elf_error() {
+  const char* message = elf_errmsg(-1);
+  return message ? message : "unknown libelf error";
+}
+
+
+// Note types we read (values from <elf.h>, spelled out because older headers lack some).
+// NT_PRPSINFO shares its number with NT_GNU_BUILD_ID: the owner name tells them apart.
+constexpr std::uint32_t k_nt_prstatus = 1;
+constexpr std::uint32_t k_nt_prpsinfo = 3;
+constexpr std::uint32_t k_nt_auxv = 6;
+constexpr std::uint32_t k_nt_siginfo = 0x53494749;
+constexpr std::uint32_t k_nt_file = 0x46494c45;
+
+// Little-endian fields of a note's descriptor, bounds-checked: notes can be corrupt.
+struct Desc {
+  std::span<const std::byte> bytes;
+
+  bool has(std::size_t offset, std::size_t size) const {
+    return offset <= bytes.size() && size <= bytes.size() - offset;
+  }
+  template <class T>
+  T get(std::size_t offset) const {
+    T value{};
+    if (has(offset, sizeof(T))) std::memcpy(&value, bytes.data() + offset, sizeof(T));
+    return value;
+  }
+  std::string text(std::size_t offset, std::size_t size) const {
+    if (!has(offset, size)) return {};
+    const char* begin = reinterpret_cast<const char*>(bytes.data() + offset);
+    return std::string(begin, strnlen(begin, size));
+  }
+};
+
+// Linux x86-64 signal numbers (the core's, not the analyzing host's).
+bool has_fault_address(int signo, int code) {
+  const bool fault = signo == 11 /*SEGV*/ || signo == 7 /*BUS*/ || signo == 4 /*ILL*/ || signo == 8 /*FPE*/ ||
+                     signo == 5 /*TRAP*/;
+  return fault && code > 0;  // code <= 0: sent by a process (kill, tkill, raise), no address
+}
+
+ThreadNote parse_prstatus(const Desc& desc) {
+  // struct elf_prstatus: pr_cursig at 12, pr_pid at 32, pr_reg (27 x u64) at 112.
+  ThreadNote thread;
+  thread.cursig = desc.get<std::int16_t>(12);
+  thread.tid = desc.get<std::int32_t>(32);
+  for (std::size_t i = 0; i < thread.regs.size(); ++i) thread.regs[i] = desc.get<std::uint64_t>(112 + 8 * i);
+  return thread;
+}
+
+SignalNote parse_siginfo(const Desc& desc) {
+  // The kernel's siginfo_t: si_signo 0, si_errno 4, si_code 8, then the union at 16.
+  SignalNote signal;
+  signal.signo = desc.get<std::int32_t>(0);
+  signal.error = desc.get<std::int32_t>(4);
+  signal.code = desc.get<std::int32_t>(8);
+  if (has_fault_address(signal.signo, signal.code) && desc.has(16, 8))
+    signal.address = desc.get<std::uint64_t>(16);
+  else if (signal.code <= 0 && desc.has(16, 4))
+    signal.sender_pid = desc.get<std::int32_t>(16);
+  return signal;
+}
+
+// NT_FILE: count, page_size, count x {start, end, page offset}, then count NUL-terminated paths.
+std::optional<std::vector<FileMapping>> parse_file_note(const Desc& desc, std::string& problem) {
+  const std::uint64_t count = desc.get<std::uint64_t>(0);
+  const std::uint64_t page_size = desc.get<std::uint64_t>(8);
+  std::uint64_t table_size = 0;
+  if (!desc.has(0, 16) || __builtin_mul_overflow(count, 24, &table_size) || !desc.has(16, table_size)) {
+    problem = "NT_FILE is malformed (its entry count does not fit the note)";
+    return std::nullopt;
+  }
+  std::vector<FileMapping> files;
+  files.reserve(count);
+  std::size_t name_at = 16 + table_size;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    FileMapping file;
+    file.start = desc.get<std::uint64_t>(16 + 24 * i);
+    file.end = desc.get<std::uint64_t>(16 + 24 * i + 8);
+    const std::uint64_t pages = desc.get<std::uint64_t>(16 + 24 * i + 16);
+    if (file.end < file.start || __builtin_mul_overflow(pages, page_size, &file.file_offset) ||
+        name_at >= desc.bytes.size()) {
+      problem = "NT_FILE is malformed at entry " + std::to_string(i);
+      break;
+    }
+    file.path = desc.text(name_at, desc.bytes.size() - name_at);
+    name_at += file.path.size() + 1;
+    files.push_back(std::move(file));
+  }
+  return files;
+}
+
+}  // namespace
+
+Parsed<CoreImage> CoreImage::open(FileDescriptor file, std::string_view name) {
+  const std::string who(name);
+  if (elf_version(EV_CURRENT) == EV_NONE) return fail("libelf is unusable: " + last_elf_error());
+  CoreImage image;
+  image.m_fd = std::move(file);
+  image.m_elf = elf_begin(image.m_fd.get(), ELF_C_READ_MMAP, nullptr);
+  if (!image.m_elf) return fail(who + ": not readable as ELF: " + last_elf_error());
+  GElf_Ehdr header;
+  if (elf_kind(image.m_elf) != ELF_K_ELF || !gelf_getehdr(image.m_elf, &header))
+    return fail(who + ": not an ELF file");
+  if (header.e_type != ET_CORE) return fail(who + ": an ELF file, but not a core dump (e_type " +
+                                            std::to_string(header.e_type) + ")");
+  if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_ident[EI_DATA] != ELFDATA2LSB ||
+      header.e_machine != EM_X86_64)
+    return fail(who + ": a core dump for another architecture (e_machine " + std::to_string(header.e_machine) +
+                "); only x86-64 cores are supported");
+  std::size_t size = 0;
+  const char* raw = elf_rawfile(image.m_elf, &size);
+  if (!raw) return fail(who + ": cannot map the file: " + last_elf_error());
+  image.m_file = {reinterpret_cast<const std::byte*>(raw), size};
+
+  std::size_t phnum = 0;
+  if (elf_getphdrnum(image.m_elf, &phnum) != 0) return fail(who + ": unreadable program headers: " + last_elf_error());
+  std::uint64_t previous = 0;
+  std::uint64_t first_load_data = UINT64_MAX;
+  std::uint64_t first_note = UINT64_MAX;
+  for (std::size_t i = 0; i < phnum; ++i) {
+    GElf_Phdr phdr;
+    if (!gelf_getphdr(image.m_elf, static_cast<int>(i), &phdr)) break;  // cut inside the table
+    if (phdr.p_type == PT_NOTE) first_note = std::min<std::uint64_t>(first_note, phdr.p_offset);
+    if (phdr.p_type != PT_LOAD) continue;
+    if (phdr.p_vaddr < previous) image.m_segments_were_sorted = false;
+    previous = phdr.p_vaddr;
+    if (phdr.p_filesz > 0) first_load_data = std::min<std::uint64_t>(first_load_data, phdr.p_offset);
+    // A segment claiming more file bytes than memory is corrupt: keep what memory can hold.
+    image.m_segments.push_back({phdr.p_vaddr, phdr.p_memsz, phdr.p_offset, std::min(phdr.p_filesz, phdr.p_memsz),
+                                phdr.p_flags});
+  }
+  image.m_notes_before_data = first_note < first_load_data;
+  std::sort(image.m_segments.begin(), image.m_segments.end(),
+            [](const Segment& a, const Segment& b) { return a.vaddr < b.vaddr; });
+  image.parse_notes();
+  return image;
+}
+
+CoreImage::CoreImage(CoreImage&& other) noexcept { *this = std::move(other); }
+
+CoreImage& CoreImage::operator=(CoreImage&& other) noexcept {
+  if (this != &other) {
+    if (m_elf) elf_end(m_elf);
+    m_fd = std::move(other.m_fd);
+    m_elf = std::exchange(other.m_elf, nullptr);
+    m_file = other.m_file;
+    m_segments = std::move(other.m_segments);
+    m_notes = std::move(other.m_notes);
+    m_segments_were_sorted = other.m_segments_were_sorted;
+    m_notes_before_data = other.m_notes_before_data;
+  }
+  return *this;
+}
+
+CoreImage::~CoreImage() {
+  if (m_elf) elf_end(m_elf);
+}
+
+// libdwfl reads only NT_AUXV and NT_FILE of these, and exposes none: we walk the notes with
+// libelf's gelf_getnote (core-dumps.md 0.1).
+void CoreImage::parse_notes() {
+  std::size_t phnum = 0;
+  elf_getphdrnum(m_elf, &phnum);
+  bool first = true;
+  for (std::size_t i = 0; i < phnum; ++i) {
+    GElf_Phdr phdr;
+    if (!gelf_getphdr(m_elf, static_cast<int>(i), &phdr) || phdr.p_type != PT_NOTE) continue;
+    if (phdr.p_offset >= m_file.size()) {
+      m_notes.problems.push_back("the notes are past the end of the file (truncated core)");
+      continue;
+    }
+    const std::uint64_t available = std::min<std::uint64_t>(phdr.p_filesz, m_file.size() - phdr.p_offset);
+    // As elfutils does: 8-byte aligned notes only when the segment says so.
+    Elf_Data* data = elf_getdata_rawchunk(m_elf, static_cast<int64_t>(phdr.p_offset), available,
+                                          phdr.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
+    if (!data) {
+      m_notes.problems.push_back(std::string("unreadable notes: ") + last_elf_error());
+      continue;
+    }
+    std::size_t offset = 0;
+    GElf_Nhdr note;
+    std::size_t name_at = 0;
+    std::size_t desc_at = 0;
+    while (offset < data->d_size) {
+      const std::size_t next = gelf_getnote(data, offset, &note, &name_at, &desc_at);
+      if (next == 0) break;
+      offset = next;
+      const char* owner = static_cast<const char*>(data->d_buf) + name_at;
+      const bool core_owner = note.n_namesz == 5 && std::memcmp(owner, "CORE", 5) == 0;
+      const Desc desc{{static_cast<const std::byte*>(data->d_buf) + desc_at, note.n_descsz}};
+      if (first) m_notes.prstatus_first = core_owner && note.n_type == k_nt_prstatus;
+      first = false;
+      if (!core_owner) continue;
+      switch (note.n_type) {
+        case k_nt_prstatus:
+          if (desc.has(112, 27 * 8)) m_notes.threads.push_back(parse_prstatus(desc));
+          else m_notes.problems.push_back("an NT_PRSTATUS note is too short");
+          break;
+        case k_nt_prpsinfo:
+          // struct elf_prpsinfo: pr_pid 24, pr_fname[16] at 40, pr_psargs[80] at 56.
+          m_notes.has_prpsinfo = desc.has(0, 136);
+          m_notes.pid = desc.get<std::int32_t>(24);
+          m_notes.fname = desc.text(40, 16);
+          m_notes.psargs = desc.text(56, 80);
+          while (!m_notes.psargs.empty() && m_notes.psargs.back() == ' ') m_notes.psargs.pop_back();
+          break;
+        case k_nt_siginfo:
+          if (!m_notes.signal) m_notes.signal = parse_siginfo(desc);
+          break;
+        case k_nt_auxv:
+          m_notes.auxv_bytes = desc.bytes;
+          for (std::size_t at = 0; desc.has(at, 16); at += 16) {
+            const auto type = desc.get<std::uint64_t>(at);
+            if (type == AT_NULL) break;
+            m_notes.auxv.emplace_back(type, desc.get<std::uint64_t>(at + 8));
+          }
+          break;
+        case k_nt_file: {
+          std::string problem;
+          m_notes.files = parse_file_note(desc, problem);
+          if (!problem.empty()) m_notes.problems.push_back(problem);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    if (offset < data->d_size || available < phdr.p_filesz)
+      m_notes.problems.push_back("the notes are cut short after " + std::to_string(offset) + " of " +
+                                 std::to_string(phdr.p_filesz) + " bytes");
+  }
+}
+
+std::uint64_t CoreImage::dumped_bytes() const {
+  std::uint64_t total = 0;
+  for (const Segment& segment : m_segments) total += segment.filesz;
+  return total;
+}
+
+std::uint64_t CoreImage::missing_bytes() const {
+  std::uint64_t missing = 0;
+  for (const Segment& segment : m_segments) {
+    if (segment.filesz == 0) continue;
+    if (segment.offset >= m_file.size()) missing += segment.filesz;
+    else if (segment.filesz > m_file.size() - segment.offset) missing += segment.filesz - (m_file.size() - segment.offset);
+  }
+  return missing;
+}
+
+const Segment* CoreImage::segment_at(std::uint64_t va) const {
+  auto after = std::upper_bound(m_segments.begin(), m_segments.end(), va,
+                                [](std::uint64_t address, const Segment& s) { return address < s.vaddr; });
+  if (after == m_segments.begin()) return nullptr;
+  const Segment& candidate = *std::prev(after);
+  return candidate.contains(va) ? &candidate : nullptr;
+}
+
+bool CoreImage::executable(std::uint64_t va) const {
+  const Segment* segment = segment_at(va);
+  return segment && (segment->flags & PF_X);
+}
+
+std::span<const std::byte> CoreImage::bytes_from(std::uint64_t va) const {
+  const Segment* segment = segment_at(va);
+  if (!segment) return {};
+  const std::uint64_t rel = va - segment->vaddr;
+  if (rel >= segment->filesz || segment->offset >= m_file.size()) return {};
+  const std::uint64_t in_file = std::min(segment->filesz, m_file.size() - segment->offset);
+  if (rel >= in_file) return {};
+  return m_file.subspan(segment->offset + rel, in_file - rel);
+}
+
+std::size_t CoreImage::read(std::uint64_t va, std::span<std::byte> out) const {
+  std::size_t done = 0;
+  // Loop: a read may span adjacent segments (a string crossing a VMA boundary).
+  while (done < out.size()) {
+    const auto bytes = bytes_from(va + done);
+    if (bytes.empty()) break;
+    const std::size_t count = std::min(bytes.size(), out.size() - done);
+    std::memcpy(out.data() + done, bytes.data(), count);
+    done += count;
+  }
+  return done;
+}
+
+std::optional<std::uint64_t> CoreImage::read_u64(std::uint64_t va) const {
+  std::uint64_t value = 0;
+  if (read(va, std::as_writable_bytes(std::span(&value, 1))) != sizeof value) return std::nullopt;
+  return value;
+}
+
+std::optional<std::string> CoreImage::read_string(std::uint64_t va, std::size_t max) const {
+  std::string text;
+  while (text.size() < max) {
+    const auto bytes = bytes_from(va + text.size());
+    if (bytes.empty()) return std::nullopt;
+    const std::size_t scan = std::min(bytes.size(), max - text.size());
+    const char* begin = reinterpret_cast<const char*>(bytes.data());
+    const std::size_t length = strnlen(begin, scan);
+    text.append(begin, length);
+    if (length < scan) return text;
+  }
+  return std::nullopt;
+}
+
+}  // namespace aoti::parsers::coredump

@@ -1,0 +1,210 @@
+#include "parsers/coredump/decompress.hpp"
+
+#include <fcntl.h>
+#include <lzma.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <thread>
+#include <vector>
+
+namespace aoti::parsers::coredump {
+
+namespace {
+
+constexpr unsigned char k_xz_magic[] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
+constexpr unsigned char k_zstd_magic[] = {0x28, 0xb5, 0x2f, 0xfd};
+constexpr std::size_t k_chunk = 1 << 20;
+
+bool starts_with(std::string_view head, const unsigned char* magic, std::size_t size) {
+  return head.size() >= size && std::memcmp(head.data(), magic, size) == 0;
+}
+
+std::string lzma_error(lzma_ret ret) {
+  switch (ret) {
+    case LZMA_FORMAT_ERROR: return "not an xz stream";
+    case LZMA_OPTIONS_ERROR: return "unsupported xz options";
+    case LZMA_DATA_ERROR: return "corrupt xz data";
+    case LZMA_BUF_ERROR: return "the xz stream ends early (the file was cut)";
+    case LZMA_MEM_ERROR: return "out of memory while decoding xz";
+    case LZMA_MEMLIMIT_ERROR: return "xz memory limit reached";
+    default: return "xz decoder error " + std::to_string(static_cast<int>(ret));
+  }
+}
+
+// Reads the compressed file in chunks and hands each to `feed(data, size, at_end)`, which
+// returns an error text to stop ("" to go on).
+template <class Feed>
+Parsed<void> for_each_chunk(int fd, Feed&& feed) {
+  std::vector<unsigned char> input(k_chunk);
+  for (;;) {
+    const ssize_t got = ::read(fd, input.data(), input.size());
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return fail(std::string("cannot read: ") + std::strerror(errno));
+    }
+    if (!feed(input.data(), static_cast<std::size_t>(got), got == 0)) return {};
+    if (got == 0) return {};
+  }
+}
+
+struct Sink {
+  int fd;
+  std::uint64_t max_bytes;
+  std::uint64_t size = 0;
+  std::string problem;
+  bool capped = false;
+
+  // Writes decoded bytes, up to the cap; false when the caller must stop.
+  bool take(const unsigned char* data, std::size_t count) {
+    const std::uint64_t room = max_bytes - size;
+    const std::size_t keep = static_cast<std::size_t>(std::min<std::uint64_t>(room, count));
+    if (auto written = write_sparse(fd, {data, keep}); !written) {
+      problem = written.error().message;
+      return false;
+    }
+    size += keep;
+    if (keep < count) {
+      capped = true;
+      problem = "decompression stopped at the configured limit of " + std::to_string(max_bytes >> 20) + " MiB";
+      return false;
+    }
+    return true;
+  }
+};
+
+Parsed<void> decode_xz(int in, Sink& sink) {
+  lzma_stream stream = LZMA_STREAM_INIT;
+  // The threaded decoder splits multi-block streams (xz -T) across cores; single-block
+  // streams decode as fast as with the plain decoder.
+  lzma_mt options{};
+  options.flags = LZMA_CONCATENATED;
+  options.threads = std::max(1u, std::thread::hardware_concurrency());
+  options.memlimit_threading = 1ull << 30;
+  options.memlimit_stop = UINT64_MAX;
+  if (lzma_ret ret = lzma_stream_decoder_mt(&stream, &options); ret != LZMA_OK)
+    return fail("cannot start the xz decoder: " + lzma_error(ret));
+  std::unique_ptr<lzma_stream, void (*)(lzma_stream*)> guard(&stream, lzma_end);
+  std::vector<unsigned char> output(k_chunk);
+  bool finished = false;
+  auto read = for_each_chunk(in, [&](const unsigned char* data, std::size_t size, bool at_end) {
+    stream.next_in = data;
+    stream.avail_in = size;
+    const lzma_action action = at_end ? LZMA_FINISH : LZMA_RUN;
+    for (;;) {
+      stream.next_out = output.data();
+      stream.avail_out = output.size();
+      const lzma_ret ret = lzma_code(&stream, action);
+      const std::size_t produced = output.size() - stream.avail_out;
+      if (produced > 0 && !sink.take(output.data(), produced)) return false;
+      if (ret == LZMA_STREAM_END) {
+        finished = true;
+        return false;
+      }
+      if (ret != LZMA_OK) {
+        sink.problem = lzma_error(ret);
+        return false;
+      }
+      // At the end keep calling: the decoder flushes what it holds, then says STREAM_END, or
+      // BUF_ERROR when the stream was cut.
+      if (!at_end && stream.avail_in == 0 && stream.avail_out != 0) return true;
+    }
+  });
+  if (!read) return read;
+  if (!finished && sink.problem.empty()) sink.problem = lzma_error(LZMA_BUF_ERROR);
+  return {};
+}
+
+Parsed<void> decode_zstd(int in, Sink& sink) {
+  std::unique_ptr<ZSTD_DStream, std::size_t (*)(ZSTD_DStream*)> stream(ZSTD_createDStream(), ZSTD_freeDStream);
+  if (!stream) return fail("cannot start the zstd decoder");
+  std::vector<unsigned char> output(ZSTD_DStreamOutSize());
+  std::size_t pending = 1;  // ZSTD_decompressStream's hint: 0 once a frame is complete
+  bool seen_input = false;
+  auto read = for_each_chunk(in, [&](const unsigned char* data, std::size_t size, bool at_end) {
+    if (at_end) return false;
+    seen_input = true;
+    ZSTD_inBuffer input{data, size, 0};
+    while (input.pos < input.size) {
+      ZSTD_outBuffer out{output.data(), output.size(), 0};
+      pending = ZSTD_decompressStream(stream.get(), &out, &input);
+      if (ZSTD_isError(pending)) {
+        sink.problem = std::string("corrupt zstd data: ") + ZSTD_getErrorName(pending);
+        return false;
+      }
+      if (out.pos > 0 && !sink.take(output.data(), out.pos)) return false;
+    }
+    return true;
+  });
+  if (!read) return read;
+  if (seen_input && pending != 0 && sink.problem.empty())
+    sink.problem = "the zstd stream ends early (the file was cut)";
+  return {};
+}
+
+}  // namespace
+
+Compression detect_compression(std::string_view head) {
+  if (starts_with(head, k_xz_magic, sizeof k_xz_magic)) return Compression::xz;
+  if (starts_with(head, k_zstd_magic, sizeof k_zstd_magic)) return Compression::zstd;
+  return Compression::none;
+}
+
+std::string_view to_string(Compression compression) {
+  switch (compression) {
+    case Compression::xz: return "xz";
+    case Compression::zstd: return "zstd";
+    case Compression::none: break;
+  }
+  return "";
+}
+
+std::string decode_head(std::string_view head, Compression compression, std::size_t limit) {
+  std::string out(limit, '\0');
+  std::size_t produced = 0;
+  if (compression == Compression::xz) {
+    lzma_stream stream = LZMA_STREAM_INIT;
+    if (lzma_stream_decoder(&stream, UINT64_MAX, 0) != LZMA_OK) return {};
+    stream.next_in = reinterpret_cast<const std::uint8_t*>(head.data());
+    stream.avail_in = head.size();
+    stream.next_out = reinterpret_cast<std::uint8_t*>(out.data());
+    stream.avail_out = out.size();
+    [[maybe_unused]] const lzma_ret ret = lzma_code(&stream, LZMA_RUN);  // an error just means fewer bytes: a sniff
+    produced = out.size() - stream.avail_out;
+    lzma_end(&stream);
+  } else if (compression == Compression::zstd) {
+    std::unique_ptr<ZSTD_DStream, std::size_t (*)(ZSTD_DStream*)> stream(ZSTD_createDStream(), ZSTD_freeDStream);
+    if (!stream) return {};
+    ZSTD_inBuffer input{head.data(), head.size(), 0};
+    ZSTD_outBuffer output{out.data(), out.size(), 0};
+    while (input.pos < input.size && output.pos < output.size) {
+      const std::size_t ret = ZSTD_decompressStream(stream.get(), &output, &input);
+      if (ZSTD_isError(ret) || ret == 0) break;
+    }
+    produced = output.pos;
+  }
+  out.resize(produced);
+  return out;
+}
+
+Parsed<Decompressed> decompress_to_private_file(const std::filesystem::path& path, Compression compression,
+                                                std::uint64_t max_bytes) {
+  FileDescriptor in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!in) return fail("cannot open " + path.string() + ": " + std::strerror(errno));
+  auto out = create_private_file();
+  if (!out) return tl::unexpected(out.error());
+  Sink sink{out->get(), max_bytes, 0, {}, false};
+  auto decoded = compression == Compression::xz ? decode_xz(in.get(), sink) : decode_zstd(in.get(), sink);
+  if (!decoded) return tl::unexpected(decoded.error());
+  if (sink.size == 0)
+    return fail("cannot decompress " + std::string(to_string(compression)) + " data: " +
+                (sink.problem.empty() ? "the stream is empty" : sink.problem));
+  if (auto sized = finish_sparse(out->get(), sink.size); !sized) return tl::unexpected(sized.error());
+  return Decompressed{std::move(*out), sink.size, sink.problem};
+}
+
+}  // namespace aoti::parsers::coredump

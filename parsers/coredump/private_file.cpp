@@ -1,0 +1,88 @@
+#include "parsers/coredump/private_file.hpp"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace aoti::parsers::coredump {
+
+FileDescriptor& FileDescriptor::operator=(FileDescriptor&& other) noexcept {
+  if (this != &other) {
+    if (m_fd >= 0) ::close(m_fd);
+    m_fd = other.release();
+  }
+  return *this;
+}
+
+FileDescriptor::~FileDescriptor() {
+  if (m_fd >= 0) ::close(m_fd);
+}
+
+Parsed<FileDescriptor> create_private_file() {
+  const char* tmpdir = std::getenv("TMPDIR");
+  const std::filesystem::path dir = tmpdir && *tmpdir ? tmpdir : "/tmp";
+  std::string pattern = (dir / "aoti-analyze-XXXXXX").string();
+  const int fd = ::mkostemp(pattern.data(), O_CLOEXEC);
+  if (fd < 0) return fail("cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno));
+  ::unlink(pattern.c_str());
+  return FileDescriptor(fd);
+}
+
+namespace {
+
+constexpr std::size_t k_page = 4096;
+
+Parsed<void> write_all(int fd, const unsigned char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t written = ::write(fd, data, size);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return fail(std::string("cannot write the temporary file: ") + std::strerror(errno));
+    }
+    data += written;
+    size -= static_cast<std::size_t>(written);
+  }
+  return {};
+}
+
+bool all_zero(const unsigned char* data, std::size_t size) {
+  return std::all_of(data, data + size, [](unsigned char byte) { return byte == 0; });
+}
+
+}  // namespace
+
+Parsed<void> write_sparse(int fd, std::span<const unsigned char> bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const std::size_t chunk = std::min(k_page, bytes.size() - done);
+    if (all_zero(bytes.data() + done, chunk)) {
+      if (::lseek(fd, static_cast<off_t>(chunk), SEEK_CUR) < 0)
+        return fail(std::string("cannot seek in the temporary file: ") + std::strerror(errno));
+      done += chunk;
+      continue;
+    }
+    // Extend the run over the following non-zero pages to write them in one call.
+    std::size_t run = chunk;
+    while (done + run < bytes.size()) {
+      const std::size_t next = std::min(k_page, bytes.size() - done - run);
+      if (all_zero(bytes.data() + done + run, next)) break;
+      run += next;
+    }
+    if (auto written = write_all(fd, bytes.data() + done, run); !written) return written;
+    done += run;
+  }
+  return {};
+}
+
+Parsed<void> finish_sparse(int fd, std::uint64_t size) {
+  if (::ftruncate(fd, static_cast<off_t>(size)) != 0)
+    return fail(std::string("cannot size the temporary file: ") + std::strerror(errno));
+  return {};
+}
+
+}  // namespace aoti::parsers::coredump
