@@ -1,4 +1,5 @@
 #include "parsers/random_access.hpp"
+#include "util/errno_text.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -34,7 +35,7 @@ class FileRange final : public RandomAccess {
                                   static_cast<off_t>(m_offset + offset + done));
       if (got < 0 && errno == EINTR) continue;
       if (got <= 0)
-        throw ReadError(got == 0 ? "file ended early" : std::string("read failed: ") + std::strerror(errno));
+        throw ReadError(got == 0 ? "file ended early" : std::string("read failed: ") + util::errno_text(errno));
       done += static_cast<std::size_t>(got);
     }
   }
@@ -63,7 +64,7 @@ class MemoryRange final : public RandomAccess {
 std::unique_ptr<RandomAccess> open_file_range(const std::filesystem::path& path,
                                               std::uint64_t offset, std::uint64_t length) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw ReadError("cannot open " + path.string() + ": " + std::strerror(errno));
+  if (fd < 0) throw ReadError("cannot open " + path.string() + ": " + util::errno_text(errno));
   return std::make_unique<FileRange>(fd, offset, length);
 }
 

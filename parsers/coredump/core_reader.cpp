@@ -14,6 +14,7 @@
 #include "parsers/coredump/decompress.hpp"
 #include "parsers/coredump/fault.hpp"
 #include "parsers/coredump/unwind.hpp"
+#include "util/errno_text.hpp"
 
 namespace aoti::parsers::coredump {
 
@@ -85,7 +86,7 @@ struct OpenedCore {
 Parsed<OpenedCore> open_core(const std::filesystem::path& path, const std::string& display,
                              const CoreReadOptions& options) {
   FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!file) return fail("cannot open " + display + ": " + std::strerror(errno));
+  if (!file) return fail("cannot open " + display + ": " + util::errno_text(errno));
   char head[8] = {};
   const ssize_t got = ::pread(file.get(), head, sizeof head, 0);
   const Compression compression = detect_compression({head, got > 0 ? static_cast<std::size_t>(got) : 0});

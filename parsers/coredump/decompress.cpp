@@ -1,4 +1,5 @@
 #include "parsers/coredump/decompress.hpp"
+#include "util/errno_text.hpp"
 
 #include <fcntl.h>
 #include <lzma.h>
@@ -45,7 +46,7 @@ Parsed<void> for_each_chunk(int fd, Feed&& feed) {
     const ssize_t got = ::read(fd, input.data(), input.size());
     if (got < 0) {
       if (errno == EINTR) continue;
-      return fail(std::string("cannot read: ") + std::strerror(errno));
+      return fail(std::string("cannot read: ") + util::errno_text(errno));
     }
     if (!feed(input.data(), static_cast<std::size_t>(got), got == 0)) return {};
     if (got == 0) return {};
@@ -194,7 +195,7 @@ std::string decode_head(std::string_view head, Compression compression, std::siz
 Parsed<Decompressed> decompress_to_private_file(const std::filesystem::path& path, Compression compression,
                                                 std::uint64_t max_bytes) {
   FileDescriptor in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!in) return fail("cannot open " + path.string() + ": " + std::strerror(errno));
+  if (!in) return fail("cannot open " + path.string() + ": " + util::errno_text(errno));
   auto out = create_private_file();
   if (!out) return tl::unexpected(out.error());
   Sink sink{out->get(), max_bytes, 0, {}, false};

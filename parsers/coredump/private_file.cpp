@@ -1,4 +1,5 @@
 #include "parsers/coredump/private_file.hpp"
+#include "util/errno_text.hpp"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ Parsed<FileDescriptor> create_private_file() {
   const std::filesystem::path dir = tmpdir && *tmpdir ? tmpdir : "/tmp";
   std::string pattern = (dir / "aoti-analyze-XXXXXX").string();
   const int fd = ::mkostemp(pattern.data(), O_CLOEXEC);
-  if (fd < 0) return fail("cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno));
+  if (fd < 0) return fail("cannot create a temporary file in " + dir.string() + ": " + util::errno_text(errno));
   ::unlink(pattern.c_str());
   return FileDescriptor(fd);
 }
@@ -42,7 +43,7 @@ Parsed<void> write_all(int fd, const unsigned char* data, std::size_t size) {
     const ssize_t written = ::write(fd, data, size);
     if (written < 0) {
       if (errno == EINTR) continue;
-      return fail(std::string("cannot write the temporary file: ") + std::strerror(errno));
+      return fail(std::string("cannot write the temporary file: ") + util::errno_text(errno));
     }
     data += written;
     size -= static_cast<std::size_t>(written);
@@ -62,7 +63,7 @@ Parsed<void> write_sparse(int fd, std::span<const unsigned char> bytes) {
     const std::size_t chunk = std::min(k_page, bytes.size() - done);
     if (all_zero(bytes.data() + done, chunk)) {
       if (::lseek(fd, static_cast<off_t>(chunk), SEEK_CUR) < 0)
-        return fail(std::string("cannot seek in the temporary file: ") + std::strerror(errno));
+        return fail(std::string("cannot seek in the temporary file: ") + util::errno_text(errno));
       done += chunk;
       continue;
     }
@@ -81,7 +82,7 @@ Parsed<void> write_sparse(int fd, std::span<const unsigned char> bytes) {
 
 Parsed<void> finish_sparse(int fd, std::uint64_t size) {
   if (::ftruncate(fd, static_cast<off_t>(size)) != 0)
-    return fail(std::string("cannot size the temporary file: ") + std::strerror(errno));
+    return fail(std::string("cannot size the temporary file: ") + util::errno_text(errno));
   return {};
 }
 

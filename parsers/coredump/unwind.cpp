@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "parsers/zip/zip_archive.hpp"
+#include "util/errno_text.hpp"
 
 namespace aoti::parsers::coredump {
 
@@ -237,7 +238,7 @@ class Session {
   static Parsed<FileDescriptor> copy_entry(const ModelObject& model) {
     if (model.entry.empty()) {
       FileDescriptor fd(::open(model.package.c_str(), O_RDONLY | O_CLOEXEC));
-      if (!fd) return fail(std::string("cannot open it: ") + std::strerror(errno));
+      if (!fd) return fail(std::string("cannot open it: ") + util::errno_text(errno));
       return fd;
     }
     auto archive = zip::ZipArchive::open(model.package);

@@ -1,4 +1,5 @@
 #include "parsers/trace/line_reader.hpp"
+#include "util/errno_text.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -16,7 +17,7 @@ LineReader::LineReader(const std::filesystem::path& path, std::size_t max_line)
     : m_max_line(std::max<std::size_t>(max_line, 16)) {
   m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (m_fd < 0) {
-    m_error = std::strerror(errno);
+    m_error = util::errno_text(errno);
     return;
   }
   ::posix_fadvise(m_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -43,7 +44,7 @@ bool LineReader::fill() {
       return true;
     }
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) m_error = std::strerror(errno);
+    if (got < 0) m_error = util::errno_text(errno);
     m_eof = true;
     return false;
   }
