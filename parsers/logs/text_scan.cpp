@@ -7,9 +7,6 @@
 namespace aoti::parsers::logs {
 
 namespace {
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_word(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
 // Length of the valid UTF-8 sequence at the start of `text`, 0 when it is not one (overlong forms
 // and surrogates included, as strict JSON encoders reject them).
@@ -37,60 +34,6 @@ std::size_t utf8_length(std::string_view text) {
   return length;
 }
 }  // namespace
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
-}
-
-std::string_view digits_at(std::string_view text, std::size_t pos) {
-  if (pos >= text.size()) return {};
-  std::size_t end = pos;
-  while (end < text.size() && is_digit(text[end])) ++end;
-  return text.substr(pos, end - pos);
-}
-
-std::string_view identifier_at(std::string_view text, std::size_t pos) {
-  if (pos >= text.size()) return {};
-  std::size_t end = pos;
-  while (end < text.size() && is_word(text[end])) ++end;
-  return text.substr(pos, end - pos);
-}
-
-std::optional<int> to_int(std::string_view digits) {
-  int value = 0;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (error != std::errc{} || end != digits.data() + digits.size() || digits.empty()) return std::nullopt;
-  return value;
-}
-
-std::string_view after(std::string_view text, std::string_view marker) {
-  const auto at = text.find(marker);
-  return at == std::string_view::npos ? std::string_view{} : text.substr(at + marker.size());
-}
-
-std::string_view between(std::string_view text, std::string_view open, std::string_view close) {
-  const auto at = text.find(open);
-  if (at == std::string_view::npos) return {};
-  const auto rest = text.substr(at + open.size());
-  const auto end = rest.find(close);
-  return end == std::string_view::npos ? std::string_view{} : rest.substr(0, end);
-}
-
-std::string_view first_word(std::string_view text) {
-  text = trim(text);
-  std::size_t end = 0;
-  while (end < text.size() && !is_space(text[end])) ++end;
-  return text.substr(0, end);
-}
-
-std::string_view last_word(std::string_view text) {
-  text = trim(text);
-  std::size_t start = text.size();
-  while (start > 0 && !is_space(text[start - 1])) --start;
-  return text.substr(start);
-}
 
 std::string clean_text(std::string_view text, std::size_t max_bytes) {
   std::string out;

@@ -9,20 +9,19 @@
 #include <string_view>
 #include <vector>
 
+#include "util/text.hpp"
+
 namespace aoti::parsers::logs {
 
-std::string_view trim(std::string_view text);
-// The run of ASCII digits starting at `pos` (empty when there is none or `pos` is past the end).
-std::string_view digits_at(std::string_view text, std::size_t pos);
-// The run of [A-Za-z0-9_] starting at `pos`.
-std::string_view identifier_at(std::string_view text, std::size_t pos);
-std::optional<int> to_int(std::string_view digits);
-// The text after the first `marker`, empty when it is absent.
-std::string_view after(std::string_view text, std::string_view marker);
-// The text between the first `open` and the next `close` after it, empty when either is absent.
-std::string_view between(std::string_view text, std::string_view open, std::string_view close);
-std::string_view first_word(std::string_view text);
-std::string_view last_word(std::string_view text);
+// Generic text helpers live in util/text.hpp.
+using util::after;
+using util::between;
+using util::digits_at;
+using util::first_word;
+using util::identifier_at;
+using util::last_word;
+using util::to_int;
+using util::trim;
 
 // A copy fit for reports: at most `max_bytes`, cut on a character boundary; invalid UTF-8 and
 // control characters become '?', ANSI colour sequences are dropped.

@@ -7,10 +7,6 @@ namespace aoti::parsers::wrapper {
 
 namespace {
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-}
-
 // The position just past the string literal whose opening quote is at `pos` (or the end of the
 // text when it is never closed: the rest of a broken line is not code either).
 std::size_t skip_string(std::string_view text, std::size_t pos) {
@@ -26,45 +22,6 @@ std::size_t skip_string(std::string_view text, std::size_t pos) {
 }
 
 }  // namespace
-
-std::string_view trim(std::string_view text) {
-  std::size_t begin = 0;
-  while (begin < text.size() && is_space(text[begin])) ++begin;
-  std::size_t end = text.size();
-  while (end > begin && is_space(text[end - 1])) --end;
-  return text.substr(begin, end - begin);
-}
-
-bool is_identifier_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-std::string_view leading_identifier(std::string_view text) {
-  if (text.empty() || (text[0] >= '0' && text[0] <= '9')) return {};
-  std::size_t end = 0;
-  while (end < text.size() && is_identifier_char(text[end])) ++end;
-  return text.substr(0, end);
-}
-
-std::optional<std::int64_t> parse_int(std::string_view text) {
-  text = trim(text);
-  while (!text.empty() &&
-         (text.back() == 'L' || text.back() == 'l' || text.back() == 'U' || text.back() == 'u')) {
-    text.remove_suffix(1);
-  }
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  if (text.empty()) return std::nullopt;
-  std::int64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
-std::optional<int> parse_index(std::string_view text) {
-  const auto value = parse_int(text);
-  if (!value || *value < 0 || *value > INT_MAX) return std::nullopt;
-  return static_cast<int>(*value);
-}
 
 std::size_t find_closing(std::string_view text, std::size_t open) {
   std::size_t depth = 0;

@@ -9,25 +9,20 @@
 #include <string_view>
 #include <vector>
 
+#include "util/text.hpp"
+
 namespace aoti::parsers::wrapper {
 
 // Lists longer than this are treated as garbage rather than facts, so that a hostile line of
 // millions of commas cannot turn into millions of strings.
 inline constexpr std::size_t k_max_list_items = 4096;
 
-std::string_view trim(std::string_view text);
-
-bool is_identifier_char(char c);
-
-// The identifier at the start of `text` (empty when `text` does not start with one).
-std::string_view leading_identifier(std::string_view text);
-
-// A C++ or Python integer literal, with an optional sign and `L`/`LL`/`U` suffixes; nullopt when
-// `text` is anything else or does not fit in 64 bits.
-std::optional<std::int64_t> parse_int(std::string_view text);
-
-// A non-negative integer that fits in an int: array indexes, dims, extern node numbers.
-std::optional<int> parse_index(std::string_view text);
+// Generic text helpers live in util/text.hpp.
+using util::is_identifier_char;
+using util::leading_identifier;
+using util::parse_index;
+using util::parse_int;
+using util::trim;
 
 // The position of the bracket closing the one at `open` ('(', '[' or '{'), skipping string
 // literals; npos when the line ends first.
