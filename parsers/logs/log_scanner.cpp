@@ -17,7 +17,9 @@
 
 #include "parsers/logs/failure_lines.hpp"
 #include "torch/index_assert.hpp"
-#include "parsers/logs/text_scan.hpp"
+#include "util/anchor_set.hpp"
+#include "util/text.hpp"
+#include "util/utf8.hpp"
 
 namespace aoti::parsers::logs {
 namespace {
@@ -105,8 +107,8 @@ enum AnchorFlag : std::uint64_t {
 constexpr std::uint64_t k_load_anchors = a_undefined_symbol | a_cannot_open_object | a_symbol_version | a_wrong_elf_class |
                                          a_invalid_elf | a_missing_schema | a_dlopen | a_package_loader;
 
-const AnchorSet& anchors() {
-  static const AnchorSet set({
+const util::AnchorSet& anchors() {
+  static const util::AnchorSet set({
       {"input_handles[", a_input_handles},
       {"Mixed-device constants", a_mixed_device},
       {"Expected all tensors to be on the same device", a_same_device},
@@ -199,7 +201,7 @@ std::string_view label_of(std::string_view printed) {
 // `path/to/file.py:33: ...` anywhere in `prefix`: the first `:<digits>:` and the path before it.
 bool find_source_location(std::string_view prefix, std::string& file, int& line) {
   for (auto colon = prefix.find(':'); colon != std::string_view::npos; colon = prefix.find(':', colon + 1)) {
-    const auto digits = digits_at(prefix, colon + 1);
+    const auto digits = util::digits_at(prefix, colon + 1);
     if (digits.empty() || colon + 1 + digits.size() >= prefix.size() || prefix[colon + 1 + digits.size()] != ':')
       continue;
     const auto start = prefix.find_last_of(" \t", colon);
@@ -207,18 +209,12 @@ bool find_source_location(std::string_view prefix, std::string& file, int& line)
                                     colon - (start == std::string_view::npos ? 0 : start + 1));
     // A timestamp's "12:00:00" has the same shape; a source path has an extension.
     if (path.find('.') == std::string_view::npos) continue;
-    file = clean_text(path, k_max_field);
-    line = to_int(digits).value_or(0);
+    file = util::clean_text(path, k_max_field);
+    line = util::to_int(digits).value_or(0);
     return true;
   }
   return false;
 }
-
-bool is_identifier_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-bool is_digit_char(char c) { return c >= '0' && c <= '9'; }
 
 // `2024-04-11T19:39:33.1626214Z` / `2024-04-11 19:39:33,123`: the length of an ISO timestamp at the
 // start of `text`, 0 when there is none.
@@ -228,12 +224,12 @@ std::size_t iso_timestamp_length(std::string_view text) {
   for (std::size_t i = 0; i < k_shape.size(); ++i) {
     const char want = k_shape[i];
     const char c = text[i];
-    if (want == 'd' ? !is_digit_char(c) : want == 'x' ? (c != 'T' && c != ' ') : c != want) return 0;
+    if (want == 'd' ? !util::is_digit(c) : want == 'x' ? (c != 'T' && c != ' ') : c != want) return 0;
   }
   std::size_t end = k_shape.size();
   if (end < text.size() && (text[end] == '.' || text[end] == ',')) {
     ++end;
-    while (end < text.size() && is_digit_char(text[end])) ++end;
+    while (end < text.size() && util::is_digit(text[end])) ++end;
   }
   if (end < text.size() && text[end] == 'Z') ++end;
   return end;
@@ -243,7 +239,7 @@ std::size_t iso_timestamp_length(std::string_view text) {
 // `2024-04-11T19:39:33.1626214Z ` (GitHub Actions), `ERROR 07-23 07:21:49 [core.py:586] ` (vLLM's
 // logger). glog's `[E1119 16:44:43.826 shim_common.cpp:403] ` stays: it names the file that spoke.
 std::string_view strip_log_prefix(std::string_view line) {
-  if (line.size() > 2 && line[0] == '[' && is_digit_char(line[1])) {
+  if (line.size() > 2 && line[0] == '[' && util::is_digit(line[1])) {
     const auto close = line.find("] ");
     if (close != std::string_view::npos && close < 48) line.remove_prefix(close + 2);
   } else if (const auto length = iso_timestamp_length(line); length > 0 && length < line.size() && line[length] == ' ') {
@@ -254,7 +250,7 @@ std::string_view strip_log_prefix(std::string_view line) {
       // `MM-DD HH:MM:SS [file.py:123] `
       const auto rest = line.substr(level.size());
       const auto close = rest.find("] ");
-      if (rest.size() > 15 && is_digit_char(rest[0]) && rest[2] == '-' && rest[5] == ' ' && close != std::string_view::npos &&
+      if (rest.size() > 15 && util::is_digit(rest[0]) && rest[2] == '-' && rest[5] == ' ' && close != std::string_view::npos &&
           close < 64 && rest.substr(0, close).find(" [") != std::string_view::npos)
         line.remove_prefix(level.size() + close + 2);
       break;
@@ -318,7 +314,7 @@ class Scanner {
     if ((found & a_data_dependent) && !exception_line && !m_saw_data_dependent) data_dependent();
     // Failures around the runtime: the build, the loader, the AOTI runtime's own error lines.
     if (found & (a_error_word | a_fatal_word | a_undefined_reference | a_cannot_find_library)) compiler_line();
-    if ((found & a_included_from) || (m_include_line == m_number - 1 && trim(line).starts_with("from "))) include_line();
+    if ((found & a_included_from) || (m_include_line == m_number - 1 && util::trim(line).starts_with("from "))) include_line();
     command_line(found);
     if (m_version_event >= 0) version_required_by(found);
     if (found & k_load_anchors) load_line();
@@ -382,7 +378,7 @@ class Scanner {
       return nullptr;
     }
     m_folded.emplace(std::move(full_key), m_events.size());
-    if (e.text.empty()) e.text = clean_text(trim(m_raw), k_max_text);
+    if (e.text.empty()) e.text = util::clean_text(util::trim(m_raw), k_max_text);
     m_events.push_back(std::move(e));
     const int index = static_cast<int>(m_events.size() - 1);
     switch (m_events.back().kind) {
@@ -407,7 +403,7 @@ class Scanner {
   void input_check() {
     const auto at = m_line.find("input_handles[");
     auto rest = m_line.substr(at + 14);
-    const auto index = digits_at(rest, 0);
+    const auto index = util::digits_at(rest, 0);
     if (index.empty() || !rest.substr(index.size()).starts_with("]: ")) return;
     rest.remove_prefix(index.size() + 3);
     const auto expected_at = rest.find("expected");
@@ -415,23 +411,23 @@ class Scanner {
     if (expected_at == std::string_view::npos || got_at == std::string_view::npos || got_at < expected_at) return;
 
     auto e = event(LogEventKind::input_check_error);
-    e.input_index = to_int(index).value_or(-1);
+    e.input_index = util::to_int(index).value_or(-1);
     auto problem = rest.substr(0, std::min(rest.find(", "), expected_at));
     if (const auto dim_at = problem.find(" at "); dim_at != std::string_view::npos) {
-      e.dim = to_int(digits_at(problem, dim_at + 4)).value_or(-1);
+      e.dim = util::to_int(util::digits_at(problem, dim_at + 4)).value_or(-1);
       problem = problem.substr(0, dim_at);
     }
-    e.problem = clean_text(trim(problem), k_max_field);
+    e.problem = util::clean_text(util::trim(problem), k_max_field);
     // "expected: 16", "expected to be <= 1024", "expected it to be >= 2": the value is the last word.
-    auto expected = trim(rest.substr(expected_at + 8, got_at - expected_at - 8));
+    auto expected = util::trim(rest.substr(expected_at + 8, got_at - expected_at - 8));
     if (expected.ends_with(',')) expected.remove_suffix(1);
-    expected = last_word(expected);
-    e.expected = clean_text(expected, k_max_field);
+    expected = util::last_word(expected);
+    e.expected = util::clean_text(expected, k_max_field);
     // torch 2.11 prints the runtime code and then the codegen'd label, which itself starts with the
     // code: `expected: 11(cuda)` is code 1 followed by "1(cuda)". `expected` stays as printed;
     // `value` gets the meaning from the label.
-    e.value = clean_text(label_of(expected), k_max_field);
-    e.actual = clean_text(first_word(trim(rest.substr(got_at + 8))), k_max_field);
+    e.value = util::clean_text(label_of(expected), k_max_field);
+    e.actual = util::clean_text(util::first_word(util::trim(rest.substr(got_at + 8))), k_max_field);
     const auto key = fmt::format("{}|{}|{}|{}|{}", e.input_index, e.problem, e.dim, e.expected, e.actual);
     add(std::move(e), key);
   }
@@ -439,7 +435,7 @@ class Scanner {
   // Error: Mixed-device constants are only supported when ... Constant 'linear_weight' was ...
   void mixed_device() {
     auto e = event(LogEventKind::mixed_device_constants);
-    e.subject = clean_text(between(m_line, "Constant '", "'"), k_max_field);
+    e.subject = util::clean_text(util::between(m_line, "Constant '", "'"), k_max_field);
     const auto key = e.subject;
     add(std::move(e), key);
   }
@@ -448,12 +444,12 @@ class Scanner {
   // "... but got index is on cpu, different from other tensors on cuda:0 (when checking ...)".
   void same_device() {
     auto e = event(LogEventKind::tensors_on_different_devices);
-    if (auto pair = between(m_line, "at least two devices, ", "!"); !pair.empty()) {
-      e.value = clean_text(pair, k_max_field);
+    if (auto pair = util::between(m_line, "at least two devices, ", "!"); !pair.empty()) {
+      e.value = util::clean_text(pair, k_max_field);
     } else {
-      const auto on = between(m_line, " is on ", ",");
-      const auto other = first_word(after(m_line, "different from other tensors on "));
-      if (!on.empty() && !other.empty()) e.value = clean_text(fmt::format("{} and {}", on, other), k_max_field);
+      const auto on = util::between(m_line, " is on ", ",");
+      const auto other = util::first_word(util::after(m_line, "different from other tensors on "));
+      if (!on.empty() && !other.empty()) e.value = util::clean_text(fmt::format("{} and {}", on, other), k_max_field);
     }
     const auto key = e.value;
     add(std::move(e), key);
@@ -468,11 +464,11 @@ class Scanner {
     auto e = event(LogEventKind::observed_shape);
     if (found & a_resized) {
       e.problem = "resized";
-      e.expected = clean_text(between(m_line, "it had shape [", "]"), k_max_field);
-      e.value = clean_text(between(m_line, "required output shape [", "]"), k_max_field);
+      e.expected = util::clean_text(util::between(m_line, "it had shape [", "]"), k_max_field);
+      e.value = util::clean_text(util::between(m_line, "required output shape [", "]"), k_max_field);
     } else {
       e.problem = "printed";
-      e.value = clean_text(between(m_line, "torch.Size([", "])"), k_max_field);
+      e.value = util::clean_text(util::between(m_line, "torch.Size([", "])"), k_max_field);
     }
     if (e.value.empty()) return;
     const auto key = e.problem + "|" + e.value;
@@ -481,8 +477,8 @@ class Scanner {
 
   void out_tensor() {
     auto e = event(LogEventKind::out_tensor_device);
-    e.expected = clean_text(between(m_line, "Expected out tensor to have device ", ","), k_max_field);
-    e.actual = clean_text(first_word(after(m_line, "but got ")), k_max_field);
+    e.expected = util::clean_text(util::between(m_line, "Expected out tensor to have device ", ","), k_max_field);
+    e.actual = util::clean_text(util::first_word(util::after(m_line, "but got ")), k_max_field);
     e.value = e.actual;
     const auto key = e.expected + "|" + e.actual;
     add(std::move(e), key);
@@ -491,13 +487,13 @@ class Scanner {
   // run_func_( ... ) API call failed at /pytorch/.../model_container_runner.cpp, line 144
   void api_call_failed() {
     const auto at = m_line.find("API call failed at ");
-    auto call = trim(m_line.substr(0, at));
+    auto call = util::trim(m_line.substr(0, at));
     // Drop whatever the program printed before the call ("cpu error: RuntimeError ", terminate's
     // "what():  "): the call starts at the identifier before its first parenthesis.
-    if (call.starts_with("what():")) call = trim(call.substr(7));
+    if (call.starts_with("what():")) call = util::trim(call.substr(7));
     if (const auto paren = call.find('('); paren != std::string_view::npos) {
       auto start = paren;
-      while (start > 0 && (is_identifier_char(call[start - 1]) || call[start - 1] == ':' || call[start - 1] == '.'))
+      while (start > 0 && (util::is_identifier_char(call[start - 1]) || call[start - 1] == ':' || call[start - 1] == '.'))
         --start;
       call.remove_prefix(start);
     }
@@ -505,10 +501,10 @@ class Scanner {
     const auto comma = location.rfind(", line ");
     if (comma == std::string_view::npos) return;
     auto e = event(LogEventKind::api_call_failed);
-    e.subject = clean_text(call, k_max_field);
-    e.source_file = clean_text(location.substr(0, comma), k_max_field);
-    const auto line = digits_at(location, comma + 7);
-    e.source_line = to_int(line).value_or(0);
+    e.subject = util::clean_text(call, k_max_field);
+    e.source_file = util::clean_text(location.substr(0, comma), k_max_field);
+    const auto line = util::digits_at(location, comma + 7);
+    e.source_line = util::to_int(line).value_or(0);
     e.value = std::string(line);
     const auto key = fmt::format("{}|{}|{}", e.subject, e.source_file, e.source_line);
     add(std::move(e), key);
@@ -532,7 +528,7 @@ class Scanner {
     if (!out_of_bounds && !on_device) return;
 
     auto e = event(out_of_bounds ? LogEventKind::triton_assert : LogEventKind::cuda_error);
-    e.subject = clean_text(message, k_max_field);
+    e.subject = util::clean_text(message, k_max_field);
     if (!out_of_bounds) e.value = "device-side assert triggered";
     find_source_location(prefix, e.source_file, e.source_line);
     // The value is part of the key so that these never fold into a generic CUDA error event.
@@ -547,22 +543,22 @@ class Scanner {
   void index_check() {
     const auto at = m_line.find(torch::k_index_assert_prefix);
     if (at > 0 && (m_line[at - 1] == '`' || m_line[at - 1] == '\'')) return;
-    const auto message = trim(m_line.substr(at));
+    const auto message = util::trim(m_line.substr(at));
     if (!torch::parse_index_assert(message)) return;
     auto e = event(LogEventKind::triton_assert);
-    e.subject = clean_text(message, k_max_field);
+    e.subject = util::clean_text(message, k_max_field);
     // `kernel, /tmp/.../x.main.cpp:25, ` just before the message: the kernel file and line.
     auto prefix = m_line.substr(0, at);
     if (prefix.ends_with(", ")) {
       prefix.remove_suffix(2);
       const auto colon = prefix.rfind(':');
-      const auto digits = colon == std::string_view::npos ? std::string_view{} : digits_at(prefix, colon + 1);
+      const auto digits = colon == std::string_view::npos ? std::string_view{} : util::digits_at(prefix, colon + 1);
       if (!digits.empty() && colon + 1 + digits.size() == prefix.size()) {
         const auto start = prefix.find_last_of(" \t", colon);
         const auto path = prefix.substr(start == std::string_view::npos ? 0 : start + 1,
                                         colon - (start == std::string_view::npos ? 0 : start + 1));
-        e.source_file = clean_text(path, k_max_field);
-        e.source_line = to_int(digits).value_or(0);
+        e.source_file = util::clean_text(path, k_max_field);
+        e.source_line = util::to_int(digits).value_or(0);
       }
     }
     const auto key = fmt::format("cpp|{}|{}|{}", e.subject, e.source_file, e.source_line);
@@ -579,18 +575,18 @@ class Scanner {
     LogEvent& e = m_events[m_index_check];
     m_index_check_line = 0;
     if (!e.kernel.empty()) return;
-    const auto rest = after(m_line, "Exception raised from ");
+    const auto rest = util::after(m_line, "Exception raised from ");
     const auto function = rest.substr(0, rest.find(' '));
-    if (function.empty() || !std::all_of(function.begin(), function.end(), is_identifier_char)) return;
+    if (function.empty() || !std::all_of(function.begin(), function.end(), util::is_identifier_char)) return;
     e.kernel = std::string(function);
-    auto location = after(rest, " at ");
+    auto location = util::after(rest, " at ");
     location = location.substr(0, location.find(" ("));
     const auto colon = location.rfind(':');
     if (colon == std::string_view::npos) return;
-    const auto digits = digits_at(location, colon + 1);
+    const auto digits = util::digits_at(location, colon + 1);
     if (digits.empty() || !e.source_file.empty()) return;
-    e.source_file = clean_text(location.substr(0, colon), k_max_field);
-    e.source_line = to_int(digits).value_or(0);
+    e.source_file = util::clean_text(location.substr(0, colon), k_max_field);
+    e.source_line = util::to_int(digits).value_or(0);
   }
 
   // The error text is the value (so the same error seen as `CUDA error: X` and as its enum name
@@ -600,25 +596,25 @@ class Scanner {
     std::string_view value;
     if (found & a_cuda_error) {
       e.subject = "CUDA error";
-      value = after(m_line, "CUDA error: ");
+      value = util::after(m_line, "CUDA error: ");
     } else if (found & a_cuda_driver) {
       e.subject = "CUDA driver error";
-      value = after(m_line, "CUDA driver error: ");
+      value = util::after(m_line, "CUDA driver error: ");
     } else if (found & a_triton_error) {
       e.subject = "Triton Error [CUDA]";
-      value = after(m_line, "Triton Error [CUDA]: ");
+      value = util::after(m_line, "Triton Error [CUDA]: ");
     } else if (found & a_cublas) {
-      value = identifier_at(m_line, m_line.find("CUBLAS_STATUS_"));
+      value = util::identifier_at(m_line, m_line.find("CUBLAS_STATUS_"));
       e.subject = std::string(value);
     } else {
-      const auto name = identifier_at(m_line, m_line.find("cudaError"));
+      const auto name = util::identifier_at(m_line, m_line.find("cudaError"));
       if (name == "cudaError" || name.starts_with("cudaError_")) return;  // the type, "cudaError_t"
       e.subject = std::string(name);
       value = cuda_enum_message(name);
     }
-    value = trim(value);
+    value = util::trim(value);
     if (value.empty()) return;
-    e.value = clean_text(value, k_max_field);
+    e.value = util::clean_text(value, k_max_field);
     const auto key = e.value;
     add(std::move(e), key);
   }
@@ -627,14 +623,14 @@ class Scanner {
   //   what():  CUDA error: device-side assert triggered
   void terminate() {
     auto e = event(LogEventKind::terminate);
-    e.subject = clean_text(between(m_line, "an instance of '", "'"), k_max_field);
-    e.text = clean_text(trim(m_raw), k_max_text);  // added only once the next line is read
+    e.subject = util::clean_text(util::between(m_line, "an instance of '", "'"), k_max_field);
+    e.text = util::clean_text(util::trim(m_raw), k_max_text);  // added only once the next line is read
     m_pending_terminate = std::move(e);
   }
 
   void finish_terminate() {
-    if (const auto what = trim(m_line); what.starts_with("what():"))
-      m_pending_terminate->value = clean_text(trim(what.substr(7)), k_max_field);
+    if (const auto what = util::trim(m_line); what.starts_with("what():"))
+      m_pending_terminate->value = util::clean_text(util::trim(what.substr(7)), k_max_field);
     commit_terminate();
   }
 
@@ -662,7 +658,7 @@ class Scanner {
     } else {
       // "Bus error" alone is too common a phrase; only the shell's report of the signal counts.
       if (m_line.find("Bus error (core dumped)") == std::string_view::npos &&
-          trim(m_line) != "Bus error")
+          util::trim(m_line) != "Bus error")
         return;
       e.subject = "SIGBUS";
       e.value = "Bus error";
@@ -685,7 +681,7 @@ class Scanner {
 
   // Export's messages about one symbol come on several lines; they merge into one event per symbol.
   LogEvent* specialized(std::string_view symbol) {
-    const auto name = clean_text(symbol, k_max_field);
+    const auto name = util::clean_text(symbol, k_max_field);
     if (auto it = m_specialized.find(name); it != m_specialized.end()) return &m_events[it->second];
     auto e = event(LogEventKind::export_specialized);
     e.subject = name;
@@ -696,40 +692,40 @@ class Scanner {
 
   void set_constant(LogEvent* e, std::string_view value) {
     if (!e || value.empty()) return;
-    e->value = clean_text(value, k_max_field);
+    e->value = util::clean_text(value, k_max_field);
     e->problem = "specialized to a constant";
   }
 
   // Constraints violated (batch, seq)! For more information, run with TORCH_LOGS="+dynamic".
   void constraints_violated() {
-    auto symbols = between(m_line, "Constraints violated (", ")");
+    auto symbols = util::between(m_line, "Constraints violated (", ")");
     while (!symbols.empty()) {
       const auto comma = symbols.find(',');
-      if (const auto symbol = trim(symbols.substr(0, comma)); !symbol.empty()) specialized(symbol);
+      if (const auto symbol = util::trim(symbols.substr(0, comma)); !symbol.empty()) specialized(symbol);
       symbols = comma == std::string_view::npos ? std::string_view{} : symbols.substr(comma + 1);
     }
   }
 
   // You marked batch as dynamic but your code specialized it to be a constant (8).
   void marked_dynamic() {
-    const auto symbol = between(m_line, "You marked ", " as dynamic");
+    const auto symbol = util::between(m_line, "You marked ", " as dynamic");
     if (symbol.empty()) return;
     auto* e = specialized(symbol);
-    set_constant(e, digits_at(after(m_line, "specialized it to be a constant ("), 0));
+    set_constant(e, util::digits_at(util::after(m_line, "specialized it to be a constant ("), 0));
   }
 
   // Not all values of batch = L['x'].size()[0] in the specified range ... are valid because batch
   // was inferred to be a constant (8).   /   ... satisfy the generated guard Ne(...).
   void not_all_values() {
-    const auto symbol = between(m_line, "Not all values of ", " = ");
+    const auto symbol = util::between(m_line, "Not all values of ", " = ");
     if (symbol.empty()) return;
     auto* e = specialized(symbol);
     if (!e) return;
-    if (const auto constant = digits_at(after(m_line, "inferred to be a constant ("), 0); !constant.empty()) {
+    if (const auto constant = util::digits_at(util::after(m_line, "inferred to be a constant ("), 0); !constant.empty()) {
       set_constant(e, constant);
-    } else if (auto guard = trim(after(m_line, "satisfy the generated guard ")); !guard.empty()) {
+    } else if (auto guard = util::trim(util::after(m_line, "satisfy the generated guard ")); !guard.empty()) {
       if (guard.ends_with('.')) guard.remove_suffix(1);
-      if (e->problem.empty()) e->problem = clean_text(fmt::format("violates the guard {}", guard), k_max_field);
+      if (e->problem.empty()) e->problem = util::clean_text(fmt::format("violates the guard {}", guard), k_max_field);
     }
   }
 
@@ -740,11 +736,11 @@ class Scanner {
       if (m_line.find("Suggested fixes:") == std::string_view::npos) m_in_suggested_fixes = false;
       return;
     }
-    const auto line = trim(m_line);
+    const auto line = util::trim(m_line);
     const auto eq = line.find(" = ");
     if (eq == std::string_view::npos) return;
     const auto value = line.substr(eq + 3);
-    if (value.empty() || digits_at(value, 0).size() != value.size()) return;
+    if (value.empty() || util::digits_at(value, 0).size() != value.size()) return;
     set_constant(specialized(line.substr(0, eq)), value);
   }
 
@@ -756,7 +752,7 @@ class Scanner {
     e.subject = at != std::string_view::npos ? "GuardOnDataDependentSymNode" : "data-dependent expression";
     e.problem = "data-dependent guard";
     auto message = m_line.find("Could not ");
-    e.value = clean_text(trim(m_line.substr(message == std::string_view::npos ? 0 : message)), k_max_field);
+    e.value = util::clean_text(util::trim(m_line.substr(message == std::string_view::npos ? 0 : message)), k_max_field);
     m_saw_data_dependent = true;
     const auto key = e.subject + "|" + e.value;
     add(std::move(e), key);
@@ -783,8 +779,8 @@ class Scanner {
     }
     const std::size_t end = type.size();
     auto e = event(LogEventKind::python_exception);
-    e.subject = clean_text(type, k_max_field);
-    e.value = clean_text(trim(body.substr(std::min(end + 1, body.size()))), k_max_field);
+    e.subject = util::clean_text(type, k_max_field);
+    e.value = util::clean_text(util::trim(body.substr(std::min(end + 1, body.size()))), k_max_field);
     classify_exception(e, body);
     e.frames = std::move(m_frames);
     m_frames.clear();
@@ -818,17 +814,17 @@ class Scanner {
 
   void push_frame(std::vector<model::LogFrame>& frames, const PythonFrame& frame) {
     if (frames.size() >= k_max_frames) frames.erase(frames.begin());
-    frames.push_back({clean_text(frame.file, k_max_field), frame.line, clean_text(frame.function, k_max_field), "", m_number,
-                      false, clean_text(trim(m_raw), k_max_text)});
+    frames.push_back({util::clean_text(frame.file, k_max_field), frame.line, util::clean_text(frame.function, k_max_field), "", m_number,
+                      false, util::clean_text(util::trim(m_raw), k_max_text)});
   }
 
   // The code line under a frame (`    gm = _export_to_torch_ir(`), not the caret line under it.
   void set_code(std::vector<model::LogFrame>& frames, std::string_view body) {
-    const auto code = trim(body);
+    const auto code = util::trim(body);
     if (frames.empty() || code.empty() || code.find_first_not_of("^~ ") == std::string_view::npos) return;
     auto& frame = frames.back();
     if (frame.native || !frame.code.empty() || frame.log_line != m_number - 1) return;
-    frame.code = clean_text(code, k_max_field);
+    frame.code = util::clean_text(code, k_max_field);
   }
 
   static int user_frame_of(const std::vector<model::LogFrame>& frames) {
@@ -862,7 +858,7 @@ class Scanner {
       end_detail(e);
       return false;
     }
-    if (trim(body).empty()) {
+    if (util::trim(body).empty()) {
       if (++m_detail_blank >= 3) {
         end_detail(e);
         return false;
@@ -870,7 +866,7 @@ class Scanner {
     } else {
       m_detail_blank = 0;
     }
-    e.detail.push_back(clean_text(m_raw, k_max_text));
+    e.detail.push_back(util::clean_text(m_raw, k_max_text));
     // Dynamo's `from user code:` frames: the model line that failed to trace.
     if (const auto frame = python_frame(body)) {
       push_frame(e.frames, *frame);
@@ -883,7 +879,7 @@ class Scanner {
 
   // The message ends: blank lines before whatever stopped it are not part of it.
   void end_detail(LogEvent& e) {
-    while (!e.detail.empty() && trim(e.detail.back()).empty()) e.detail.pop_back();
+    while (!e.detail.empty() && util::trim(e.detail.back()).empty()) e.detail.pop_back();
     m_detail_event = -1;
   }
 
@@ -891,14 +887,14 @@ class Scanner {
   static bool is_log_record_start(std::string_view line) {
     if (line.starts_with('[')) line.remove_prefix(1);
     if (line.size() < 6 || std::string_view("DIWEFV").find(line[0]) == std::string_view::npos) return false;
-    return digits_at(line, 1).size() == 4 && line[5] == ' ';
+    return util::digits_at(line, 1).size() == 4 && line[5] == ' ';
   }
 
   // `RuntimeError: method->execute() failed with error 0x12` or `ImportError: ...` outside any
   // traceback (a paste of the last line only), or an exception a program printed itself
   // (`aot_compile failed: InductorError: ...`).
   void bare_exception() {
-    const auto line = trim(m_line);
+    const auto line = util::trim(m_line);
     const auto is_error_type = [](std::string_view type) {
       const auto last = type.substr(type.rfind('.') == std::string_view::npos ? 0 : type.rfind('.') + 1);
       return (last.ends_with("Error") && last != "Error") || (last.ends_with("Exception") && last != "Exception");
@@ -920,9 +916,9 @@ class Scanner {
     // A line that already said something more specific (`ImportError: x.so: undefined symbol: f`).
     if (m_line_had_event) return;
     auto e = event(LogEventKind::python_exception);
-    e.subject = clean_text(type, k_max_field);
+    e.subject = util::clean_text(type, k_max_field);
     const auto body = line.substr(start);
-    e.value = clean_text(trim(body.substr(type.size() + 1)), k_max_field);
+    e.value = util::clean_text(util::trim(body.substr(type.size() + 1)), k_max_field);
     classify_exception(e, body);
     const auto key = e.subject + "|" + e.value;
     const LogEvent* added = add(std::move(e), key);
@@ -938,33 +934,33 @@ class Scanner {
     auto e = event(LogEventKind::pointer_on_host);
     e.problem = "tensor on host";
     const LogEvent* added = add(std::move(e), "tensor on host");
-    if (!appended(added) || trim(m_line).ends_with(".")) return;
+    if (!appended(added) || util::trim(m_line).ends_with(".")) return;
     m_statement_event = index_of(added);
   }
 
   void continue_statement() {
     auto& e = m_events[static_cast<std::size_t>(m_statement_event)];
-    if (static_cast<int>(e.detail.size()) != m_number - e.where.line - 1 || e.detail.size() >= 3 || trim(m_line).empty()) {
+    if (static_cast<int>(e.detail.size()) != m_number - e.where.line - 1 || e.detail.size() >= 3 || util::trim(m_line).empty()) {
       m_statement_event = -1;
       return;
     }
-    e.detail.push_back(clean_text(m_raw, k_max_text));
-    if (trim(m_line).ends_with(".")) m_statement_event = -1;
+    e.detail.push_back(util::clean_text(m_raw, k_max_text));
+    if (util::trim(m_line).ends_with(".")) m_statement_event = -1;
   }
 
   // unittest's summary of a failed test: `ERROR: test_x (module.Class.test_x)` (`FAIL:` for a failed
   // assertion), the test whose run the errors around it belong to.
   void test_result() {
-    const auto line = trim(m_line);
+    const auto line = util::trim(m_line);
     std::string_view rest;
     if (line.starts_with("ERROR: test")) rest = line.substr(7);
     else if (line.starts_with("FAIL: test")) rest = line.substr(6);
     else return;
-    const auto name = identifier_at(rest, 0);
+    const auto name = util::identifier_at(rest, 0);
     if (name.empty() || !rest.substr(name.size()).starts_with(" (") || !rest.ends_with(")")) return;
     auto e = event(LogEventKind::test_failure);
-    e.subject = clean_text(name, k_max_field);
-    e.value = clean_text(rest.substr(name.size() + 2, rest.size() - name.size() - 3), k_max_field);
+    e.subject = util::clean_text(name, k_max_field);
+    e.value = util::clean_text(rest.substr(name.size() + 2, rest.size() - name.size() - 3), k_max_field);
     e.problem = line.starts_with("ERROR") ? "error" : "failure";
     const auto key = e.subject;
     add(std::move(e), key);
@@ -977,15 +973,15 @@ class Scanner {
     if (!d) return;
     auto e = event(LogEventKind::compile_error);
     e.problem = d->problem;
-    e.subject = clean_text(d->subject, k_max_field);
-    e.value = clean_text(d->message, k_max_field);
-    e.source_file = clean_text(d->file, k_max_field);
+    e.subject = util::clean_text(d->subject, k_max_field);
+    e.value = util::clean_text(d->message, k_max_field);
+    e.source_file = util::clean_text(d->file, k_max_field);
     e.source_line = d->line;
     if (m_include_line > 0 && m_number - m_include_line <= 8) e.unit = m_include_root;
     // A bare `error:` is a compiler's when its source excerpt follows, or when the log already
     // holds compiler output.
     if (d->bare && !m_saw_compiler) {
-      e.text = clean_text(trim(m_raw), k_max_text);
+      e.text = util::clean_text(util::trim(m_raw), k_max_text);
       m_pending_bare = std::move(e);
       m_diagnostic_event = -1;
       return;
@@ -1013,13 +1009,13 @@ class Scanner {
         m_pending_bare.reset();
         commit_diagnostic(std::move(e));
       } else {
-        m_pending_bare->detail.push_back(clean_text(m_raw, k_max_text));
+        m_pending_bare->detail.push_back(util::clean_text(m_raw, k_max_text));
         return;
       }
     }
     if (m_diagnostic_event < 0) return;
     auto& e = m_events[static_cast<std::size_t>(m_diagnostic_event)];
-    const auto body = trim(m_line);
+    const auto body = util::trim(m_line);
     const bool excerpt = is_compiler_excerpt(m_line) || body.starts_with('|');
     const bool continued = e.detail.empty() && e.source_file.empty() && !body.empty() && !compiler_diagnostic(m_line);
     const bool after_excerpt = !e.detail.empty() && is_compiler_excerpt(e.detail.back()) && !body.empty() &&
@@ -1029,20 +1025,20 @@ class Scanner {
       m_diagnostic_event = -1;
       return;
     }
-    e.detail.push_back(clean_text(m_raw, k_max_text));
+    e.detail.push_back(util::clean_text(m_raw, k_max_text));
   }
 
   void include_line() {
     const auto file = include_chain_file(m_line);
     if (file.empty()) return;
-    m_include_root = clean_text(file, k_max_field);
+    m_include_root = util::clean_text(file, k_max_field);
     m_include_line = m_number;
   }
 
   void command_line(std::uint64_t found) {
     if (!(found & a_called_process)) {
       // Most lines are not commands: only a short first word can name a compiler.
-      const auto first = first_word(m_line);
+      const auto first = util::first_word(m_line);
       if (first.empty() || first.size() > 120 || (first != "+" && first != "$" && first.find("cc") == std::string_view::npos &&
                                                   first.find("++") == std::string_view::npos &&
                                                   first.find("clang") == std::string_view::npos && first != "icpx" && first != "icx"))
@@ -1051,9 +1047,9 @@ class Scanner {
     const auto command = compiler_command(m_line);
     if (!command) return;
     auto e = event(LogEventKind::compile_command);
-    e.subject = clean_text(command->compiler, k_max_field);
-    e.source_file = clean_text(command->source, k_max_field);
-    e.value = clean_text(command->output, k_max_field);
+    e.subject = util::clean_text(command->compiler, k_max_field);
+    e.source_file = util::clean_text(command->source, k_max_field);
+    e.value = util::clean_text(command->output, k_max_field);
     if (!command->status.empty()) e.problem = "exit status " + command->status;
     const auto key = fmt::format("{}|{}|{}", e.subject, e.source_file, e.value);
     add(std::move(e), key);
@@ -1066,9 +1062,9 @@ class Scanner {
     if (!failure) return;
     auto e = event(LogEventKind::load_error);
     e.problem = failure->problem;
-    e.subject = clean_text(failure->library, k_max_field);
-    e.value = clean_text(failure->detail, k_max_field);
-    e.source_file = clean_text(failure->required_by, k_max_field);
+    e.subject = util::clean_text(failure->library, k_max_field);
+    e.value = util::clean_text(failure->detail, k_max_field);
+    e.source_file = util::clean_text(failure->required_by, k_max_field);
     const auto key = fmt::format("{}|{}|{}", e.problem, e.subject, e.value);
     const bool wants_requirer = e.problem == "missing symbol version" && e.source_file.empty();
     const LogEvent* added = add(std::move(e), key);
@@ -1081,24 +1077,24 @@ class Scanner {
     auto& e = m_events[static_cast<std::size_t>(m_version_event)];
     m_version_event = -1;
     if (!(found & a_required_by) || e.where.line != m_number - 1) return;
-    e.source_file = clean_text(between(m_line, "(required by ", ")"), k_max_field);
-    e.detail.push_back(clean_text(m_raw, k_max_text));
+    e.source_file = util::clean_text(util::between(m_line, "(required by ", ")"), k_max_field);
+    e.detail.push_back(util::clean_text(m_raw, k_max_text));
   }
 
   // strace: `openat(AT_FDCWD, "/m/model.so", O_RDONLY) = 3` remembers what descriptor 3 is;
   // `mmap(NULL, 6144375816, PROT_READ|PROT_WRITE, MAP_PRIVATE, 3, 0xd8000) = -1 EINVAL (...)` on a
   // shared object's descriptor is its loading failing.
   void syscall_line() {
-    const auto line = trim(m_line);
-    const auto name = identifier_at(line, 0);
+    const auto line = util::trim(m_line);
+    const auto name = util::identifier_at(line, 0);
     if (name.empty() || line.size() <= name.size() || line[name.size()] != '(') return;
     const auto result_at = line.rfind(") = ");
     if (result_at == std::string_view::npos) return;
     const auto result = line.substr(result_at + 4);
     if (name == "openat" || name == "open") {
-      const auto path = between(line, "\"", "\"");
-      const auto fd = digits_at(result, 0);
-      if (!path.empty() && !fd.empty() && m_descriptors.size() < 4096) m_descriptors[std::string(fd)] = clean_text(path, k_max_field);
+      const auto path = util::between(line, "\"", "\"");
+      const auto fd = util::digits_at(result, 0);
+      if (!path.empty() && !fd.empty() && m_descriptors.size() < 4096) m_descriptors[std::string(fd)] = util::clean_text(path, k_max_field);
       return;
     }
     if ((name != "mmap" && name != "mmap2") || !result.starts_with("-1 E")) return;
@@ -1108,7 +1104,7 @@ class Scanner {
       const auto comma = args.find(',');
       args = comma == std::string_view::npos ? std::string_view{} : args.substr(comma + 1);
     }
-    const auto fd = digits_at(trim(args), 0);
+    const auto fd = util::digits_at(util::trim(args), 0);
     const auto it = m_descriptors.find(std::string(fd));
     if (fd.empty() || it == m_descriptors.end()) return;
     const auto& path = it->second;
@@ -1116,7 +1112,7 @@ class Scanner {
     auto e = event(LogEventKind::load_error);
     e.problem = "mmap failed";
     e.subject = path;
-    e.value = clean_text(first_word(result.substr(3)), k_max_field);
+    e.value = util::clean_text(util::first_word(result.substr(3)), k_max_field);
     const auto key = fmt::format("{}|{}|{}", e.problem, e.subject, e.value);
     add(std::move(e), key);
   }
@@ -1125,20 +1121,20 @@ class Scanner {
   // an exception raised while it ran a graph node. Without the exception's own line (a paste that
   // kept only its message), the non-blank line above is that message.
   void while_executing() {
-    if (!trim(m_line).starts_with("While executing %")) return;
+    if (!util::trim(m_line).starts_with("While executing %")) return;
     if (m_last_exception >= 0 && m_number - m_events[static_cast<std::size_t>(m_last_exception)].where.line <= 3) return;
     int message_line = 0;
     std::string message;
     for (const auto& [number, text] : m_recent)
-      if (number < m_number && number >= m_number - 3 && !trim(text).empty()) message_line = number, message = text;
+      if (number < m_number && number >= m_number - 3 && !util::trim(text).empty()) message_line = number, message = text;
     if (message_line == 0) return;
     auto e = event(LogEventKind::python_exception);
     e.where.line = message_line;
-    e.text = clean_text(trim(message), k_max_text);
-    e.value = clean_text(trim(strip_log_prefix(message)), k_max_field);
+    e.text = util::clean_text(util::trim(message), k_max_text);
+    e.value = util::clean_text(util::trim(strip_log_prefix(message)), k_max_field);
     for (const auto& [number, text] : m_recent)
-      if (number > message_line && number < m_number) e.detail.push_back(clean_text(text, k_max_text));
-    e.detail.push_back(clean_text(m_raw, k_max_text));
+      if (number > message_line && number < m_number) e.detail.push_back(util::clean_text(text, k_max_text));
+    e.detail.push_back(util::clean_text(m_raw, k_max_text));
     const auto key = "|" + e.value;
     exception_added(add(std::move(e), key));
   }
@@ -1153,10 +1149,10 @@ class Scanner {
     e.subject = "draft_export";
     if (found & a_draft_data_dependent) {
       e.problem = "data-dependent guard";
-      e.value = clean_text(between(m_line, "unable to evaluate the value of `", "`"), k_max_field);
+      e.value = util::clean_text(util::between(m_line, "unable to evaluate the value of `", "`"), k_max_field);
     } else {
       e.problem = "missing fake";
-      e.value = clean_text(first_word(trim(m_line)), k_max_field);
+      e.value = util::clean_text(util::first_word(util::trim(m_line)), k_max_field);
     }
     const auto key = e.problem + "|" + e.value;
     const LogEvent* added = add(std::move(e), key);
@@ -1185,7 +1181,7 @@ class Scanner {
   // ---- the AOTI runtime's own error lines ------------------------------------------------------
 
   void runtime_line(std::uint64_t found) {
-    const auto line = trim(m_line);
+    const auto line = util::trim(m_line);
     auto e = event(LogEventKind::runtime_error);
     if ((found & a_raised_from) && line.starts_with("Exception raised from ")) {
       // c10: `Exception raised from make_tensor at aten/src/ATen/Functions.cpp:25 (most recent call first):`
@@ -1195,25 +1191,25 @@ class Scanner {
         auto& error = m_events[static_cast<std::size_t>(m_last_error)];
         if (static_cast<int>(error.detail.size()) == m_number - error.where.line - 1 && m_number - error.where.line <= 2 &&
             m_detail_event != m_last_error)
-          error.detail.push_back(clean_text(m_raw, k_max_text));
+          error.detail.push_back(util::clean_text(m_raw, k_max_text));
       }
       return;
     } else if (found & a_shim_exception) {
       // `[E1119 16:44:43.826 shim_common.cpp:403] Exception in aoti_torch: Specified device ...`
       e.problem = "shim exception";
       e.subject = "aoti_torch";
-      e.value = clean_text(trim(after(m_line, "Exception in aoti_torch: ")), k_max_field);
+      e.value = util::clean_text(util::trim(util::after(m_line, "Exception in aoti_torch: ")), k_max_field);
       find_glog_location(m_line, e.source_file, e.source_line);
     } else if ((found & a_device_guard) && line.find("GuardImpl initialized with non-") != std::string_view::npos) {
       // c10's device guard of one device type given another: `CUDAGuardImpl initialized with non-CUDA DeviceType: cpu`.
       e.problem = "device guard";
-      e.value = clean_text(line, k_max_field);
+      e.value = util::clean_text(line, k_max_field);
     } else if ((found & a_unknown_exception) && line.starts_with("Unknown exception occurred.")) {
       e.problem = "unknown exception";
     } else if ((found & a_error_prefix) && line.starts_with("Error: ") && !m_line_had_event) {
       // The AOTI runtime's interface prints `Error: <what()>` before returning a failure code.
       e.problem = "error";
-      e.value = clean_text(trim(line.substr(7)), k_max_field);
+      e.value = util::clean_text(util::trim(line.substr(7)), k_max_field);
     } else {
       return;
     }
@@ -1226,16 +1222,16 @@ class Scanner {
     if (!line.starts_with('[')) return;
     const auto close = line.find(']');
     if (close == std::string_view::npos) return;
-    const auto where = last_word(line.substr(1, close - 1));
+    const auto where = util::last_word(line.substr(1, close - 1));
     const auto colon = where.rfind(':');
     if (colon == std::string_view::npos) return;
-    file = clean_text(where.substr(0, colon), k_max_field);
-    number = to_int(digits_at(where, colon + 1)).value_or(0);
+    file = util::clean_text(where.substr(0, colon), k_max_field);
+    number = util::to_int(util::digits_at(where, colon + 1)).value_or(0);
   }
 
   // c10's and gdb's native frames belong to the error or crash just before them.
   void native_frame_line(std::uint64_t found) {
-    const auto line = trim(m_line);
+    const auto line = util::trim(m_line);
     if (!(found & a_c10_frame) && !(line.size() > 2 && line[0] == '#' && line[1] >= '0' && line[1] <= '9')) return;
     const auto frame = native_frame(m_line);
     if (!frame) return;
@@ -1243,8 +1239,8 @@ class Scanner {
     if (target < 0) return;
     auto& frames = m_events[static_cast<std::size_t>(target)].frames;
     if (frames.size() >= k_max_frames) return;
-    frames.push_back({clean_text(frame->module, k_max_field), 0, clean_text(frame->symbol, k_max_field), "", m_number,
-                      true, clean_text(trim(m_raw), k_max_text)});
+    frames.push_back({util::clean_text(frame->module, k_max_field), 0, util::clean_text(frame->symbol, k_max_field), "", m_number,
+                      true, util::clean_text(util::trim(m_raw), k_max_text)});
   }
 
   std::string m_display;

@@ -7,6 +7,7 @@
 
 #include "parsers/trace/line_reader.hpp"
 #include "parsers/trace/trace_builder.hpp"
+#include "util/text.hpp"
 
 namespace aoti::parsers::trace {
 namespace {
@@ -18,13 +19,9 @@ constexpr std::size_t k_max_files = 4096;
 constexpr std::size_t k_head_bytes = 4096;
 constexpr std::uintmax_t k_max_payload_file = 64u << 20;
 
-bool is_digit(char ch) { return ch >= '0' && ch <= '9'; }
-
-bool digits_at(std::string_view text, std::size_t at, std::size_t count) {
-  if (at + count > text.size()) return false;
-  for (std::size_t i = at; i < at + count; ++i)
-    if (!is_digit(text[i])) return false;
-  return true;
+// Whether `text` holds `count` digits at `at`.
+bool has_digits(std::string_view text, std::size_t at, std::size_t count) {
+  return util::digits_at(text, at).size() >= count;
 }
 
 // The metadata JSON of a record header, e.g.
@@ -32,19 +29,19 @@ bool digits_at(std::string_view text, std::size_t at, std::size_t count) {
 // or empty when `line` is not one. Checked by hand (no regex): the line may be huge.
 std::string_view header_json(std::string_view line) {
   if (line.size() < 26 || std::string_view("VIWEC").find(line[0]) == std::string_view::npos) return {};
-  if (!digits_at(line, 1, 4) || line[5] != ' ' || !digits_at(line, 6, 2) || line[8] != ':' ||
-      !digits_at(line, 9, 2) || line[11] != ':' || !digits_at(line, 12, 2) || line[14] != '.' ||
-      !digits_at(line, 15, 6) || line[21] != ' ')
+  if (!has_digits(line, 1, 4) || line[5] != ' ' || !has_digits(line, 6, 2) || line[8] != ':' ||
+      !has_digits(line, 9, 2) || line[11] != ':' || !has_digits(line, 12, 2) || line[14] != '.' ||
+      !has_digits(line, 15, 6) || line[21] != ' ')
     return {};
   std::size_t at = 22;
   const std::size_t pid = at;
-  while (at < line.size() && is_digit(line[at])) ++at;
+  while (at < line.size() && util::is_digit(line[at])) ++at;
   if (at == pid || at >= line.size() || line[at] != ' ') return {};
   const std::size_t colon = line.find(':', at);
   if (colon == std::string_view::npos) return {};
   at = colon + 1;
   const std::size_t lineno = at;
-  while (at < line.size() && is_digit(line[at])) ++at;
+  while (at < line.size() && util::is_digit(line[at])) ++at;
   if (at == lineno || line.substr(at, 3) != "] {") return {};
   return line.substr(at + 2);
 }

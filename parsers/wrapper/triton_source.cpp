@@ -3,7 +3,8 @@
 #include <optional>
 
 #include "torch/index_assert.hpp"
-#include "parsers/wrapper/text_scan.hpp"
+#include "parsers/wrapper/cxx_scan.hpp"
+#include "util/text.hpp"
 
 namespace aoti::parsers::wrapper {
 
@@ -14,12 +15,12 @@ constexpr std::string_view k_opening = "async_compile.triton(";
 std::optional<std::string_view> opened_kernel_name(std::string_view line) {
   const std::size_t at = line.find(k_opening);
   if (at == std::string_view::npos) return std::nullopt;
-  const std::string_view rest = trim(line.substr(at + k_opening.size()));
+  const std::string_view rest = util::trim(line.substr(at + k_opening.size()));
   if (rest.empty() || (rest[0] != '\'' && rest[0] != '"')) return std::nullopt;
   const std::size_t end = rest.find(rest[0], 1);
   if (end == std::string_view::npos) return std::nullopt;
   const std::string_view name = rest.substr(1, end - 1);
-  if (name.empty() || leading_identifier(name).size() != name.size()) return std::nullopt;
+  if (name.empty() || util::leading_identifier(name).size() != name.size()) return std::nullopt;
   return name;
 }
 
@@ -54,9 +55,9 @@ model::TritonLoad access_of(std::string_view address, int number, std::string_vi
   access.text = std::string(line);
   const std::size_t plus = find_top_level_plus(address);
   if (plus == std::string_view::npos) {
-    access.pointer = std::string(trim(address));
+    access.pointer = std::string(util::trim(address));
   } else {
-    access.pointer = std::string(trim(address.substr(0, plus)));
+    access.pointer = std::string(util::trim(address.substr(0, plus)));
     access.offset = std::string(strip_outer_parens(address.substr(plus + 1)));
   }
   return access;
@@ -97,7 +98,7 @@ void TritonSourceReader::read_signature(std::string_view line) {
   for (const auto item : *items) {
     const std::size_t colon = item.find(':');
     if (colon == std::string_view::npos) continue;
-    const std::string_view raw_key = trim(item.substr(0, colon));
+    const std::string_view raw_key = util::trim(item.substr(0, colon));
     const auto type = unquote(item.substr(colon + 1));
     if (!type) continue;
     const auto quoted_key = unquote(raw_key);
@@ -115,7 +116,7 @@ void TritonSourceReader::read_def(std::string_view line, int number) {
   m_kernel.line = number;
   m_in_body = true;
   for (const auto item : *items) {
-    const std::string_view name = leading_identifier(item);
+    const std::string_view name = util::leading_identifier(item);
     if (name.empty()) continue;
     m_all_params.emplace_back(name);
     if (item.find("constexpr") == std::string_view::npos) m_kernel.params.emplace_back(name);
@@ -153,15 +154,15 @@ void TritonSourceReader::read_body_line(std::string_view line, int number) {
     return;
   }
 
-  const std::string_view var = leading_identifier(line);
+  const std::string_view var = util::leading_identifier(line);
   if (var.empty()) return;
-  const std::string_view rest = trim(line.substr(var.size()));
+  const std::string_view rest = util::trim(line.substr(var.size()));
   if (rest.empty() || rest[0] != '=' || (rest.size() > 1 && rest[1] == '=')) return;
-  const std::string_view value = trim(rest.substr(1));
+  const std::string_view value = util::trim(rest.substr(1));
   m_kernel.assignments[std::string(var)] = std::string(value);
 
   if (var.ends_with("numel")) {
-    if (const auto numel = parse_int(value)) m_kernel.constant_numels[std::string(var)] = *numel;
+    if (const auto numel = util::parse_int(value)) m_kernel.constant_numels[std::string(var)] = *numel;
   }
 
   constexpr std::string_view k_load = "tl.load(";
@@ -179,7 +180,7 @@ void TritonSourceReader::read_body_line(std::string_view line, int number) {
 model::TritonKernel TritonSourceReader::finish(int last_line) {
   m_kernel.source_end = last_line;
   for (auto& [key, type] : m_raw_signature) {
-    const auto position = parse_index(key);
+    const auto position = util::parse_index(key);
     const bool by_position = position && static_cast<std::size_t>(*position) < m_all_params.size();
     m_kernel.signature[by_position ? m_all_params[*position] : key] = type;
   }

@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "parsers/wrapper/cpp_kernel.hpp"
-#include "parsers/wrapper/text_scan.hpp"
+#include "parsers/wrapper/cxx_scan.hpp"
 #include "parsers/wrapper/triton_source.hpp"
+#include "util/text.hpp"
 
 namespace aoti::parsers::wrapper {
 
@@ -90,7 +91,7 @@ std::optional<std::size_t> binary_offset(std::string_view text) {
 // The identifier that ends just before `end` in `text`.
 std::string_view identifier_before(std::string_view text, std::size_t end) {
   std::size_t begin = end;
-  while (begin > 0 && is_identifier_char(text[begin - 1])) --begin;
+  while (begin > 0 && util::is_identifier_char(text[begin - 1])) --begin;
   return text.substr(begin, end - begin);
 }
 
@@ -101,8 +102,8 @@ struct DimAccess {
   bool is_stride = false;
 };
 std::optional<DimAccess> parse_dim_access(std::string_view text) {
-  text = trim(text);
-  const std::string_view name = leading_identifier(text);
+  text = util::trim(text);
+  const std::string_view name = util::leading_identifier(text);
   DimAccess access;
   if (name.ends_with("_size")) {
     access.input = name.substr(0, name.size() - 5);
@@ -116,7 +117,7 @@ std::optional<DimAccess> parse_dim_access(std::string_view text) {
   if (access.input.empty() || rest.size() < 3 || rest.front() != '[' || rest.back() != ']') {
     return std::nullopt;
   }
-  const auto dim = parse_index(rest.substr(1, rest.size() - 2));
+  const auto dim = util::parse_index(rest.substr(1, rest.size() - 2));
   if (!dim) return std::nullopt;
   access.dim = *dim;
   return access;
@@ -129,26 +130,26 @@ struct Declaration {
 };
 std::optional<Declaration> parse_declaration(std::string_view line) {
   for (const std::string_view qualifier : {"static ", "constexpr ", "const "}) {
-    if (line.starts_with(qualifier)) line = trim(line.substr(qualifier.size()));
+    if (line.starts_with(qualifier)) line = util::trim(line.substr(qualifier.size()));
   }
   bool typed = false;
   for (const std::string_view type : {"int64_t ", "int32_t ", "auto ", "int "}) {
     if (line.starts_with(type)) {
-      line = trim(line.substr(type.size()));
+      line = util::trim(line.substr(type.size()));
       typed = true;
       break;
     }
   }
   if (!typed) return std::nullopt;
-  const std::string_view name = leading_identifier(line);
+  const std::string_view name = util::leading_identifier(line);
   if (name.empty()) return std::nullopt;
-  std::string_view rest = trim(line.substr(name.size()));
+  std::string_view rest = util::trim(line.substr(name.size()));
   if (rest.empty() || rest[0] != '=' || (rest.size() > 1 && rest[1] == '=')) return std::nullopt;
   rest = rest.substr(1);
   // What follows the statement is a comment at most (`auto buf2 = std::move(buf1);  // reuse`).
   const std::size_t semicolon = rest.rfind(';');
   if (semicolon != std::string_view::npos) rest = rest.substr(0, semicolon);
-  return Declaration{name, trim(rest)};
+  return Declaration{name, util::trim(rest)};
 }
 
 // `constants_info_[0].shape = {1000, 32};` -> (0, "shape", "{1000, 32}").
@@ -162,29 +163,29 @@ std::optional<IndexedAssignment> parse_indexed_assignment(std::string_view line,
   line = line.substr(prefix.size());
   const std::size_t close = line.find(']');
   if (close == std::string_view::npos) return std::nullopt;
-  const auto index = parse_index(line.substr(0, close));
+  const auto index = util::parse_index(line.substr(0, close));
   if (!index) return std::nullopt;
   std::string_view rest = line.substr(close + 1);
   if (rest.empty() || rest[0] != '.') return std::nullopt;
-  const std::string_view field = leading_identifier(rest.substr(1));
+  const std::string_view field = util::leading_identifier(rest.substr(1));
   if (field.empty()) return std::nullopt;
-  rest = trim(rest.substr(1 + field.size()));
+  rest = util::trim(rest.substr(1 + field.size()));
   if (rest.empty() || rest[0] != '=') return std::nullopt;
   rest = rest.substr(1);
   const std::size_t semicolon = rest.rfind(';');
   if (semicolon != std::string_view::npos) rest = rest.substr(0, semicolon);
-  return IndexedAssignment{*index, field, trim(rest)};
+  return IndexedAssignment{*index, field, util::trim(rest)};
 }
 
 // The identifier that follows `key` in `text`: `cached_torch_dtype_float32` -> "float32".
 std::string_view identifier_after(std::string_view text, std::string_view key) {
   const std::size_t at = text.find(key);
   if (at == std::string_view::npos) return {};
-  return leading_identifier(text.substr(at + key.size()));
+  return util::leading_identifier(text.substr(at + key.size()));
 }
 
 std::optional<std::vector<std::int64_t>> parse_int_list(std::string_view text) {
-  text = trim(text);
+  text = util::trim(text);
   if (text.empty() || text[0] != '{') return std::nullopt;
   const auto contents = bracket_contents(text, 0);
   if (!contents) return std::nullopt;
@@ -192,7 +193,7 @@ std::optional<std::vector<std::int64_t>> parse_int_list(std::string_view text) {
   if (!items) return std::nullopt;
   std::vector<std::int64_t> values;
   for (const auto item : *items) {
-    const auto value = parse_int(item);
+    const auto value = util::parse_int(item);
     if (!value) return std::nullopt;
     values.push_back(*value);
   }
@@ -201,7 +202,7 @@ std::optional<std::vector<std::int64_t>> parse_int_list(std::string_view text) {
 
 bool starts_cxx_definition(std::string_view raw) {
   if (raw.starts_with("}")) {
-    const std::string_view rest = trim(raw.substr(1));
+    const std::string_view rest = util::trim(raw.substr(1));
     return rest.empty() || rest.starts_with("//") || rest.starts_with(";");
   }
   for (const std::string_view keyword :
@@ -222,7 +223,7 @@ class WrapperScanner {
   explicit WrapperScanner(const model::Location& where) { m_facts.where = where; }
 
   void scan_line(std::string_view raw, int number) {
-    const std::string_view line = trim(raw);
+    const std::string_view line = util::trim(raw);
     if (m_cpp_kernel) {
       if (m_cpp_kernel->read_line(line, number)) return;
       close_cpp_kernel(number);
@@ -245,7 +246,7 @@ class WrapperScanner {
     if (raw[0] != ' ' && raw[0] != '\t' && raw[0] != '/') m_pending_nodes.reset();
 
     if (line.starts_with("//")) {
-      read_comment(trim(line.substr(2)), number);
+      read_comment(util::trim(line.substr(2)), number);
       return;
     }
     m_command = nullptr;
@@ -400,7 +401,7 @@ class WrapperScanner {
     } else if (field == "original_fqn") {
       if (const auto fqn = unquote(value)) constant.original_fqn = *fqn;
     } else if (field == "data_size") {
-      if (const auto size = parse_int(value)) constant.data_size = *size;
+      if (const auto size = util::parse_int(value)) constant.data_size = *size;
     } else if (field == "from_folded") {
       constant.from_folded = value == "true";
     } else if (field == "shape") {
@@ -412,9 +413,9 @@ class WrapperScanner {
 
   void read_spec(std::string_view line) {
     const bool is_in = line.starts_with("in_spec_");
-    std::string_view rest = trim(line.substr(is_in ? 8 : 9));
+    std::string_view rest = util::trim(line.substr(is_in ? 8 : 9));
     if (rest.empty() || rest[0] != '=') return;
-    rest = trim(rest.substr(1));
+    rest = util::trim(rest.substr(1));
     if (!rest.empty() && rest.back() == ';') rest.remove_suffix(1);
     if (const auto spec = unquote(rest)) (is_in ? m_facts.in_spec : m_facts.out_spec) = *spec;
   }
@@ -429,7 +430,7 @@ class WrapperScanner {
       return;
     }
     const std::size_t open = line.find('(');
-    if (open == std::string_view::npos || !trim(line.substr(2, open - 2)).empty()) return;
+    if (open == std::string_view::npos || !util::trim(line.substr(2, open - 2)).empty()) return;
     const auto condition = bracket_contents(line, open);
     if (!condition) return;
     const std::size_t op_at = condition->find_first_of("<>!=");
@@ -437,8 +438,8 @@ class WrapperScanner {
     const std::size_t op_size =
         op_at + 1 < condition->size() && (*condition)[op_at + 1] == '=' ? 2 : 1;
     std::string op(condition->substr(op_at, op_size));
-    const std::string_view lhs = trim(condition->substr(0, op_at));
-    const std::string_view rhs = trim(condition->substr(op_at + op_size));
+    const std::string_view lhs = util::trim(condition->substr(0, op_at));
+    const std::string_view rhs = util::trim(condition->substr(op_at + op_size));
 
     for (const auto kind : {InputCheckKind::dtype, InputCheckKind::device_type}) {
       const std::string_view suffix =
@@ -454,9 +455,9 @@ class WrapperScanner {
     auto access = parse_dim_access(lhs);
     std::optional<std::int64_t> value;
     if (access) {
-      value = parse_int(rhs);
+      value = util::parse_int(rhs);
     } else if ((access = parse_dim_access(rhs))) {
-      value = parse_int(lhs);
+      value = util::parse_int(lhs);
       if (op[0] == '<')
         op[0] = '>';
       else if (op[0] == '>')
@@ -483,7 +484,7 @@ class WrapperScanner {
   }
 
   void read_kernel_call(std::string_view line, int number) {
-    const std::string_view name = leading_identifier(line);
+    const std::string_view name = util::leading_identifier(line);
     if (name.size() >= line.size() || line[name.size()] != '(') return;
     const auto contents = bracket_contents(line, name.size());
     if (!contents) return;
@@ -505,8 +506,8 @@ class WrapperScanner {
   // Older wrappers pass the proxy executor named arrays: `AtenTensorHandle tensor_args_var_0[] =
   // {...};`.
   void read_tensor_array(std::string_view line) {
-    const std::string_view rest = trim(line.substr(16));
-    const std::string_view name = leading_identifier(rest);
+    const std::string_view rest = util::trim(line.substr(16));
+    const std::string_view name = util::leading_identifier(rest);
     const std::size_t open = rest.find('{');
     if (name.empty() || open == std::string_view::npos) return;
     m_tensor_arrays[std::string(name)] = bracketed_items(rest, open);
@@ -519,7 +520,7 @@ class WrapperScanner {
     if (!contents) return;
     const auto args = split_top_level(*contents);
     if (!args || args->size() < 2) return;
-    const auto node = parse_index((*args)[1]);
+    const auto node = util::parse_index((*args)[1]);
     if (!node) return;
     model::ProxyCall call;
     call.extern_node_index = *node;
@@ -528,7 +529,7 @@ class WrapperScanner {
       if (arg.find("AtenTensorHandle") != std::string_view::npos) {
         const std::size_t brace = arg.find('{');
         if (brace != std::string_view::npos) call.tensor_args = bracketed_items(arg, brace);
-      } else if (const auto named = m_tensor_arrays.find(std::string(leading_identifier(arg)));
+      } else if (const auto named = m_tensor_arrays.find(std::string(util::leading_identifier(arg)));
                  named != m_tensor_arrays.end()) {
         call.tensor_args = named->second;
       }
@@ -553,7 +554,7 @@ class WrapperScanner {
                                                      access->dim, access->is_stride, number});
     } else if (value.starts_with("std::move(")) {
       const auto moved = bracket_contents(value, 9);
-      if (moved && !moved->empty() && leading_identifier(*moved).size() == moved->size()) {
+      if (moved && !moved->empty() && util::leading_identifier(*moved).size() == moved->size()) {
         m_facts.buffer_reuses.push_back(
             model::BufferReuse{std::string(*moved), std::string(name), number});
       }
@@ -569,16 +570,16 @@ class WrapperScanner {
         std::string_view("<>!").find(line[equals - 1]) != std::string_view::npos) {
       return;
     }
-    const std::string_view target = trim(line.substr(0, equals));
+    const std::string_view target = util::trim(line.substr(0, equals));
     const std::string_view name = identifier_before(target, target.size());
     const std::string_view value = line.substr(equals + 1);
     for (const std::string_view array : {"input_handles[", "inputs["}) {
       const std::size_t at = value.find(array);
-      if (at == std::string_view::npos || (at > 0 && is_identifier_char(value[at - 1]))) continue;
+      if (at == std::string_view::npos || (at > 0 && util::is_identifier_char(value[at - 1]))) continue;
       const std::string_view rest = value.substr(at + array.size());
       const std::size_t close = rest.find(']');
       if (close == std::string_view::npos) return;
-      const auto index = parse_index(rest.substr(0, close));
+      const auto index = util::parse_index(rest.substr(0, close));
       if (index && !name.empty()) m_input_index_by_name[std::string(name)] = *index;
       return;
     }
@@ -603,7 +604,7 @@ class WrapperScanner {
     check.kind = InputCheckKind::device_type;
     check.value = -1;
     const std::string_view device = identifier_after(value, "device_type_");
-    const auto code = parse_int(value);
+    const auto code = util::parse_int(value);
     for (const auto& info : k_devices) {
       if ((code && *code == info.code) || (!code && info.name == device)) {
         check.value = info.code;
@@ -630,12 +631,12 @@ class WrapperScanner {
       const std::size_t at = line.find(suffix);
       if (at == std::string_view::npos) continue;
       const std::string_view after = line.substr(at + suffix.size());
-      if (!after.empty() && is_identifier_char(after[0])) continue;
+      if (!after.empty() && util::is_identifier_char(after[0])) continue;
       const auto found = m_typed_checks.find({std::string(identifier_before(line, at)), kind});
       if (found == m_typed_checks.end()) return;
-      std::string_view rest = trim(after);
+      std::string_view rest = util::trim(after);
       if (!rest.starts_with("<<")) return;
-      rest = trim(rest.substr(2));
+      rest = util::trim(rest.substr(2));
       if (rest.empty() || rest[0] != '"') return;
       const std::size_t end = rest.find('"', 1);
       if (end == std::string_view::npos) return;

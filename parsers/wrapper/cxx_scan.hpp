@@ -1,28 +1,20 @@
-// Small linear-time scanners over one line of generated code, shared by the wrapper parser and
-// the reader of the Triton sources embedded in it. None of them allocates more than its result
+// Small linear-time scanners over the C++ and Python literals of one line of generated code
+// (brackets, comma lists, string literals), shared by the wrapper parser and the readers of the
+// Triton and C++ kernels embedded in it. None of them allocates more than its result
 // and none of them recurses: lines can be megabytes of hostile bytes.
 #pragma once
 
-#include <cstdint>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "util/text.hpp"
 
 namespace aoti::parsers::wrapper {
 
 // Lists longer than this are treated as garbage rather than facts, so that a hostile line of
 // millions of commas cannot turn into millions of strings.
 inline constexpr std::size_t k_max_list_items = 4096;
-
-// Generic text helpers live in util/text.hpp.
-using util::is_identifier_char;
-using util::leading_identifier;
-using util::parse_index;
-using util::parse_int;
-using util::trim;
 
 // The position of the bracket closing the one at `open` ('(', '[' or '{'), skipping string
 // literals; npos when the line ends first.
