@@ -1,16 +1,9 @@
 #include "parsers/logs/log_scanner.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <climits>
-#include <cstring>
-#include <memory>
 #include <optional>
-#include <system_error>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -18,6 +11,7 @@
 #include "parsers/logs/failure_lines.hpp"
 #include "torch/index_assert.hpp"
 #include "util/anchor_set.hpp"
+#include "util/line_reader.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
 
@@ -30,7 +24,6 @@ using model::LogEventKind;
 // Longer lines are cut: no message we look for is anywhere near this long, and it bounds memory
 // for logs that are one huge line (a binary dump, a progress bar without newlines).
 constexpr std::size_t k_max_line = 64 * 1024;
-constexpr std::size_t k_read_chunk = 1024 * 1024;
 constexpr std::size_t k_max_text = 1000;
 constexpr std::size_t k_max_field = 300;
 // A hostile log may hold millions of distinct errors; past this many, new ones are only counted.
@@ -1279,95 +1272,39 @@ class Scanner {
   int m_index_check_line = 0;
 };
 
-// Splits a byte stream into lines and feeds them to the scanner, keeping at most k_max_line
-// bytes of each line, so memory stays bounded whatever the input.
-class LogReader {
- public:
-  explicit LogReader(const std::string& display) : m_display(display), m_scanner(display) {}
-
-  void feed(std::string_view chunk) {
-    while (!chunk.empty()) {
-      const auto* newline = static_cast<const char*>(std::memchr(chunk.data(), '\n', chunk.size()));
-      const std::size_t piece = newline ? static_cast<std::size_t>(newline - chunk.data()) : chunk.size();
-      if (newline && m_length == 0) {
-        // The common case: a whole line inside the chunk is scanned in place, without a copy.
-        m_length = piece;
-        emit(chunk.substr(0, std::min(piece, k_max_line)));
-      } else {
-        if (m_line.size() < k_max_line) m_line.append(chunk.data(), std::min(piece, k_max_line - m_line.size()));
-        m_length += piece;
-        if (newline) emit(m_line);
-      }
-      chunk.remove_prefix(newline ? piece + 1 : piece);
-    }
+// Scans every line `reader` gives; a line longer than the cap is scanned by its first bytes, and
+// the first such line is named in a diagnostic.
+LogScan scan_lines(util::LineReader& reader, const std::string& display) {
+  Scanner scanner(display);
+  util::Line line;
+  std::uint64_t lines = 0;
+  while (reader.next(line)) {
+    ++lines;
+    scanner.scan(line.text, line.number > INT_MAX ? INT_MAX : static_cast<int>(line.number));
   }
-
-  LogScan finish() {
-    if (m_length > 0) emit(m_line);
-    auto scan = m_scanner.finish(m_lines);
-    if (m_long_lines > 0) {
-      auto message = fmt::format("line {} is longer than {} bytes ({} bytes); only its first {} bytes were scanned",
-                                 m_first_long_line, k_max_line, m_first_long_length, k_max_line);
-      if (m_long_lines > 1) message += fmt::format(" ({} lines were cut the same way)", m_long_lines);
-      scan.diagnostics.insert(scan.diagnostics.begin(), model::Diagnostic{m_display, std::move(message)});
-    }
-    return scan;
+  auto scan = scanner.finish(lines);
+  if (reader.cut_lines() > 0) {
+    auto message = fmt::format("line {} is longer than {} bytes ({} bytes); only its first {} bytes were scanned",
+                               reader.first_cut_line(), k_max_line, reader.first_cut_length(), k_max_line);
+    if (reader.cut_lines() > 1) message += fmt::format(" ({} lines were cut the same way)", reader.cut_lines());
+    scan.diagnostics.insert(scan.diagnostics.begin(), model::Diagnostic{display, std::move(message)});
   }
-
- private:
-  void emit(std::string_view line) {
-    ++m_lines;
-    if (m_length > k_max_line) {
-      if (m_long_lines++ == 0) {
-        m_first_long_line = m_lines;
-        m_first_long_length = m_length;
-      }
-    }
-    m_scanner.scan(line, m_lines > INT_MAX ? INT_MAX : static_cast<int>(m_lines));
-    m_line.clear();
-    m_length = 0;
-  }
-
-  std::string m_display;
-  Scanner m_scanner;
-  std::string m_line;          // the current line's first k_max_line bytes, when it spans chunks
-  std::uint64_t m_length = 0;  // the current line's real length so far
-  std::uint64_t m_lines = 0;
-  std::uint64_t m_long_lines = 0;
-  std::uint64_t m_first_long_line = 0;
-  std::uint64_t m_first_long_length = 0;
-};
-
-std::string errno_text(int error) { return std::generic_category().message(error); }
+  return scan;
+}
 
 }  // namespace
 
 Parsed<LogScan> scan_log_file(const std::filesystem::path& path, const std::string& display) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return fail(fmt::format("cannot open {}: {}", path.string(), errno_text(errno)));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-
-  LogReader reader(display);
-  const auto buffer = std::make_unique<char[]>(k_read_chunk);
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer.get(), k_read_chunk);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail(fmt::format("cannot read {}: {}", path.string(), errno_text(errno)));
-    }
-    if (n == 0) break;
-    reader.feed(std::string_view(buffer.get(), static_cast<std::size_t>(n)));
-  }
-  return reader.finish();
+  util::LineReader reader(path, k_max_line);
+  if (!reader.is_open()) return fail(fmt::format("cannot open {}: {}", path.string(), reader.error()));
+  auto scan = scan_lines(reader, display);
+  if (!reader.error().empty()) return fail(fmt::format("cannot read {}: {}", path.string(), reader.error()));
+  return scan;
 }
 
 LogScan scan_log_text(std::string_view text, const std::string& display) {
-  LogReader reader(display);
-  reader.feed(text);
-  return reader.finish();
+  auto reader = util::LineReader::of_text(text, k_max_line);
+  return scan_lines(reader, display);
 }
 
 }  // namespace aoti::parsers::logs
