@@ -175,10 +175,8 @@ void CppKernelReader::read_body_line(std::string_view line, int number) {
 
 // `AOTI_TORCH_CHECK((0 <= tmp7) & (tmp7 < 1000L), "index out of bounds: 0 <= tmp7 < 1000L");`
 void CppKernelReader::read_check(std::string_view line, int number, std::size_t open) {
-  const auto contents = bracket_contents(line, open);
-  if (!contents) return;
-  const auto items = split_top_level(*contents);
-  if (!items || items->size() < 2) return;
+  const auto items = top_level_items(line, open, 2);
+  if (!items) return;
   const auto message = unquote(items->back());
   if (!message) return;
   model::TritonAssert assertion;

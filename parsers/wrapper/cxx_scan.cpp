@@ -76,6 +76,15 @@ std::optional<std::vector<std::string_view>> split_top_level(std::string_view te
   return items;
 }
 
+std::optional<std::vector<std::string_view>> top_level_items(std::string_view text, std::size_t open,
+                                                             std::size_t min_items) {
+  const auto contents = bracket_contents(text, open);
+  if (!contents) return std::nullopt;
+  auto items = split_top_level(*contents);
+  if (!items || items->size() < min_items) return std::nullopt;
+  return items;
+}
+
 std::optional<std::string> unquote(std::string_view text) {
   text = util::trim(text);
   if (text.size() >= 3 && text[0] == 'R' && text[1] == '"') {
@@ -120,9 +129,7 @@ std::string_view strip_outer_parens(std::string_view text) {
 
 std::vector<std::string> bracketed_items(std::string_view text, std::size_t open) {
   std::vector<std::string> result;
-  const auto contents = bracket_contents(text, open);
-  if (!contents) return result;
-  const auto items = split_top_level(*contents);
+  const auto items = top_level_items(text, open);
   if (!items) return result;
   for (const auto item : *items) {
     if (!item.empty()) result.emplace_back(item);

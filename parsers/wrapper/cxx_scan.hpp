@@ -27,6 +27,12 @@ std::optional<std::string_view> bracket_contents(std::string_view text, std::siz
 // trimmed and a trailing empty item (`{8L, }`) is dropped. nullopt past k_max_list_items.
 std::optional<std::vector<std::string_view>> split_top_level(std::string_view text);
 
+// The items of the bracketed list or call arguments whose bracket is at `open`: bracket_contents,
+// then split_top_level. nullopt when unbalanced, past k_max_list_items, or with fewer than
+// `min_items` items.
+std::optional<std::vector<std::string_view>> top_level_items(std::string_view text, std::size_t open,
+                                                             std::size_t min_items = 0);
+
 // The value of a C++ or Python string literal ("..." or '...', escapes resolved), or of a C++
 // raw string literal R"d(...)d"; nullopt when `text` is not exactly one literal.
 std::optional<std::string> unquote(std::string_view text);

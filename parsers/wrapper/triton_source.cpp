@@ -91,9 +91,7 @@ void TritonSourceReader::read_signature(std::string_view line) {
   const std::size_t key = line.find("'signature'");
   const std::size_t open = line.find('{', key);
   if (open == std::string_view::npos) return;
-  const auto contents = bracket_contents(line, open);
-  if (!contents) return;
-  const auto items = split_top_level(*contents);
+  const auto items = top_level_items(line, open);
   if (!items) return;
   for (const auto item : *items) {
     const std::size_t colon = item.find(':');
@@ -109,9 +107,7 @@ void TritonSourceReader::read_signature(std::string_view line) {
 void TritonSourceReader::read_def(std::string_view line, int number) {
   const std::size_t open = line.find('(');
   if (open == std::string_view::npos) return;
-  const auto contents = bracket_contents(line, open);
-  if (!contents) return;
-  const auto items = split_top_level(*contents);
+  const auto items = top_level_items(line, open);
   if (!items) return;
   m_kernel.line = number;
   m_in_body = true;
@@ -126,10 +122,8 @@ void TritonSourceReader::read_def(std::string_view line, int number) {
 void TritonSourceReader::read_body_line(std::string_view line, int number) {
   constexpr std::string_view k_assert = "tl.device_assert(";
   if (line.starts_with(k_assert)) {
-    const auto contents = bracket_contents(line, k_assert.size() - 1);
-    if (!contents) return;
-    const auto items = split_top_level(*contents);
-    if (!items || items->size() < 2) return;
+    const auto items = top_level_items(line, k_assert.size() - 1, 2);
+    if (!items) return;
     const auto message = unquote((*items)[1]);
     if (!message) return;
     model::TritonAssert assertion;
@@ -144,10 +138,8 @@ void TritonSourceReader::read_body_line(std::string_view line, int number) {
   // Stores address memory too: `tl.store(out_ptr0 + (x0), tmp1, xmask)`, `tl.atomic_add(...)`.
   for (const std::string_view store : {"tl.store(", "tl.atomic_add("}) {
     if (!line.starts_with(store)) continue;
-    const auto contents = bracket_contents(line, store.size() - 1);
-    if (!contents) return;
-    const auto args = split_top_level(*contents);
-    if (!args || args->empty()) return;
+    const auto args = top_level_items(line, store.size() - 1, 1);
+    if (!args) return;
     model::TritonLoad access = access_of((*args)[0], number, line);
     access.is_store = true;
     m_kernel.loads.push_back(std::move(access));
@@ -167,10 +159,8 @@ void TritonSourceReader::read_body_line(std::string_view line, int number) {
 
   constexpr std::string_view k_load = "tl.load(";
   if (value.starts_with(k_load)) {
-    const auto contents = bracket_contents(value, k_load.size() - 1);
-    if (!contents) return;
-    const auto args = split_top_level(*contents);
-    if (!args || args->empty()) return;
+    const auto args = top_level_items(value, k_load.size() - 1, 1);
+    if (!args) return;
     model::TritonLoad load = access_of((*args)[0], number, line);
     load.var = std::string(var);
     m_kernel.loads.push_back(std::move(load));
