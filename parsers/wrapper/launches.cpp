@@ -43,11 +43,7 @@ void LaunchReader::read_kernel_call(std::string_view line, int number) {
   call.args.assign(args->begin(), args->end());
   call.line = number;
   call.text = std::string(line);
-  if (m_pending_nodes) {
-    call.source_nodes = std::move(m_pending_nodes->nodes);
-    call.aten_ops = std::move(m_pending_nodes->aten_ops);
-    m_pending_nodes.reset();
-  }
+  take_source_nodes(call);
   m_facts.kernel_calls.push_back(std::move(call));
 }
 
@@ -80,11 +76,7 @@ void LaunchReader::read_proxy_call(std::string_view line, int number) {
       call.tensor_args = named->second;
     }
   }
-  if (m_pending_nodes) {
-    call.source_nodes = std::move(m_pending_nodes->nodes);
-    call.aten_ops = std::move(m_pending_nodes->aten_ops);
-    m_pending_nodes.reset();
-  }
+  take_source_nodes(call);
   m_facts.proxy_calls.push_back(std::move(call));
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/case.hpp"
@@ -31,6 +32,15 @@ class LaunchReader {
     std::vector<std::string> nodes;
     std::vector<std::string> aten_ops;
   };
+  // The launch ends the pending comment's scope and takes its nodes (KernelCall or ProxyCall).
+  template <typename Call>
+  void take_source_nodes(Call& call) {
+    if (!m_pending_nodes) return;
+    call.source_nodes = std::move(m_pending_nodes->nodes);
+    call.aten_ops = std::move(m_pending_nodes->aten_ops);
+    m_pending_nodes.reset();
+  }
+
   model::WrapperFacts& m_facts;
   std::map<std::string, std::vector<std::string>> m_tensor_arrays;
   std::optional<SourceNodes> m_pending_nodes;
