@@ -9,23 +9,12 @@
 #include <vector>
 
 #include "parsers/logs/failure_lines.hpp"
-#include "parsers/logs/log_scanner.hpp"
-#include "tests/support.hpp"
+#include "tests/parsers_logs_support.hpp"
 
-using aoti::model::LogEvent;
-using aoti::model::LogEventKind;
-using aoti::parsers::logs::LogScan;
-using aoti::parsers::logs::scan_log_text;
+using namespace aoti::test::logs;
 namespace logs = aoti::parsers::logs;
 
 namespace {
-
-std::vector<LogEvent> of_kind(const LogScan& scan, LogEventKind kind) {
-  std::vector<LogEvent> out;
-  std::copy_if(scan.events.begin(), scan.events.end(), std::back_inserter(out),
-               [&](const LogEvent& e) { return e.kind == kind; });
-  return out;
-}
 
 LogScan scan_wild(const std::string& name) {
   return scan_log_text(aoti::test::read_file(aoti::test::corpus_dir() / "wild" / name / "stderr.txt"), name);

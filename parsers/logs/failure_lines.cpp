@@ -2,14 +2,12 @@
 
 #include <array>
 
-#include "parsers/logs/text_scan.hpp"
+#include "util/text.hpp"
 
 namespace aoti::parsers::logs {
 namespace {
 
 constexpr std::size_t k_npos = std::string_view::npos;
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 std::string_view basename_of(std::string_view path) {
   const auto slash = path.find_last_of("/\\");
@@ -74,10 +72,10 @@ bool split_location(std::string_view prefix, std::string& file, int& line) {
     const auto open = prefix.rfind('(');
     if (open == k_npos || open == 0) return false;
     const auto inside = prefix.substr(open + 1, prefix.size() - open - 2);
-    const auto number = digits_at(inside, 0);
+    const auto number = util::digits_at(inside, 0);
     if (number.empty() || (number.size() != inside.size() && inside[number.size()] != ',')) return false;
     file = std::string(prefix.substr(0, open));
-    line = to_int(number).value_or(0);
+    line = util::to_int(number).value_or(0);
     return true;
   }
   // Up to two trailing `:<digits>` groups.
@@ -93,7 +91,7 @@ bool split_location(std::string_view prefix, std::string& file, int& line) {
   }
   if (first_number.empty() || rest.empty() || rest.find(' ') != k_npos) return false;
   file = std::string(rest);
-  line = to_int(first_number).value_or(0);
+  line = util::to_int(first_number).value_or(0);
   return true;
 }
 
@@ -105,7 +103,7 @@ void classify_message(CompilerDiagnostic& d, bool fatal) {
     auto name = message.substr(0, at);
     if (const auto include = name.find("Cannot open include file: "); include != k_npos) name = quoted(name.substr(include));
     d.problem = "missing header";
-    d.subject = std::string(trim(name));
+    d.subject = std::string(util::trim(name));
     return;
   }
   if (message.ends_with("file not found") && !quoted(message).empty()) {
@@ -135,7 +133,7 @@ bool is_framework_file(std::string_view file) {
 }
 
 std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
-  const std::string_view s = trim(line);
+  const std::string_view s = util::trim(line);
   if (s.empty()) return std::nullopt;
   CompilerDiagnostic d;
 
@@ -156,14 +154,14 @@ std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
   }
   // CUDA tools align their colon: `ptxas fatal   : ...`, `nvcc fatal   : ...`, `nvlink error   : ...`.
   {
-    const auto tool = first_word(s);
+    const auto tool = util::first_word(s);
     if (tool == "ptxas" || tool == "nvcc" || tool == "nvlink" || tool == "fatbinary") {
-      const auto rest = trim(s.substr(tool.size()));
-      const auto level = first_word(rest);
-      const auto colon_part = trim(rest.substr(level.size()));
+      const auto rest = util::trim(s.substr(tool.size()));
+      const auto level = util::first_word(rest);
+      const auto colon_part = util::trim(rest.substr(level.size()));
       if ((level == "fatal" || level == "error") && colon_part.starts_with(':')) {
         d.tool = std::string(tool);
-        d.message = std::string(trim(colon_part.substr(1)));
+        d.message = std::string(util::trim(colon_part.substr(1)));
         d.problem = tool == "ptxas" ? "assembler error" : tool == "nvlink" ? "link error" : "compile error";
         return d;
       }
@@ -176,7 +174,7 @@ std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
     for (auto pos = s.find(marker); pos != k_npos; pos = s.find(marker, pos + 1)) {
       auto tail = s.substr(pos + marker.size());
       std::size_t skip = marker.size();
-      if (tail.starts_with(" C") && tail.size() > 2 && is_digit(tail[2])) {  // MSVC's code
+      if (tail.starts_with(" C") && tail.size() > 2 && util::is_digit(tail[2])) {  // MSVC's code
         const auto code = tail.find(':');
         if (code == k_npos) continue;
         skip += code;
@@ -192,13 +190,13 @@ std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
     for (std::string_view marker : {"fatal error: ", "error: "})
       if (s.starts_with(marker)) {
         d.bare = true;
-        d.message = std::string(trim(s.substr(marker.size())));
+        d.message = std::string(util::trim(s.substr(marker.size())));
         classify_message(d, marker == "fatal error: ");
         return d;
       }
     return std::nullopt;
   }
-  d.message = std::string(trim(s.substr(std::min(message_at, s.size()))));
+  d.message = std::string(util::trim(s.substr(std::min(message_at, s.size()))));
   const auto prefix = s.substr(0, at);
   if (!split_location(prefix, d.file, d.line)) {
     if (!is_build_tool(prefix)) return std::nullopt;
@@ -209,13 +207,13 @@ std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
 }
 
 bool is_compiler_excerpt(std::string_view line) {
-  const auto s = trim(line);
-  const auto number = digits_at(s, 0);
+  const auto s = util::trim(line);
+  const auto number = util::digits_at(s, 0);
   return !number.empty() && s.substr(number.size()).starts_with(" |");
 }
 
 std::string_view include_chain_file(std::string_view line) {
-  auto s = trim(line);
+  auto s = util::trim(line);
   if (s.starts_with("In file included from ")) s.remove_prefix(22);
   else if (s.starts_with("from ") && line.starts_with("    ")) s.remove_prefix(5);
   else return {};
@@ -228,7 +226,7 @@ std::string_view include_chain_file(std::string_view line) {
 }
 
 std::optional<CompilerCommand> compiler_command(std::string_view line) {
-  std::string_view s = trim(line);
+  std::string_view s = util::trim(line);
   static constexpr std::array<std::string_view, 8> k_sources = {".cpp", ".cc", ".cxx", ".cu", ".c", ".ptx", ".o", ".cubin"};
   const auto is_source = [](std::string_view arg) {
     for (auto ext : k_sources)
@@ -241,7 +239,7 @@ std::optional<CompilerCommand> compiler_command(std::string_view line) {
     auto list = s.substr(at + 10);
     const auto end = list.find("]' returned non-zero exit status ");
     if (end != k_npos) {
-      command.status = std::string(digits_at(list, end + 33));
+      command.status = std::string(util::digits_at(list, end + 33));
       list = list.substr(0, end);
     }
     bool next_is_output = false;
@@ -268,14 +266,14 @@ std::optional<CompilerCommand> compiler_command(std::string_view line) {
   }
   // An echoed command: shell trace (`+ g++ ...`) or prompt (`$ g++ ...`) markers first.
   for (std::string_view marker : {"+ ", "$ ", "> "})
-    if (s.starts_with(marker)) s = trim(s.substr(marker.size()));
-  const auto compiler = first_word(s);
+    if (s.starts_with(marker)) s = util::trim(s.substr(marker.size()));
+  const auto compiler = util::first_word(s);
   if (compiler.empty() || !is_compiler_name(compiler)) return std::nullopt;
   command.compiler = std::string(basename_of(compiler));
   bool next_is_output = false;
   std::string_view rest = s.substr(compiler.size());
-  while (!(rest = trim(rest)).empty()) {
-    const auto arg = first_word(rest);
+  while (!(rest = util::trim(rest)).empty()) {
+    const auto arg = util::first_word(rest);
     rest = rest.substr(arg.size());
     if (next_is_output) command.output = std::string(arg), next_is_output = false;
     else if (arg == "-o") next_is_output = true;
@@ -287,14 +285,14 @@ std::optional<CompilerCommand> compiler_command(std::string_view line) {
 }
 
 std::optional<LoadFailure> load_failure(std::string_view line) {
-  const std::string_view s = trim(line);
+  const std::string_view s = util::trim(line);
   LoadFailure f;
   // The library a dlerror message names comes first: `<lib>: <reason>`. Before it, whatever the
   // caller prefixed (`ImportError: `, `OSError: `, `Error in dlopen: `).
   const auto library_before = [&](std::size_t at) {
-    auto before = trim(s.substr(0, at));
+    auto before = util::trim(s.substr(0, at));
     if (const auto colon = before.rfind(": "); colon != k_npos) before = before.substr(colon + 2);
-    return std::string(last_word(before));
+    return std::string(util::last_word(before));
   };
   if (const auto at = s.find(": undefined symbol: "); at != k_npos) {
     f.problem = "undefined symbol";
@@ -314,19 +312,19 @@ std::optional<LoadFailure> load_failure(std::string_view line) {
     const auto version = quoted(s.substr(at + 10));
     // ` not found (required by x)`, possibly on the next line when a paste broke this one.
     const bool stated = s.find(" not found", at) != k_npos ||
-                        (!version.empty() && trim(s.substr(at + 10)).size() <= version.size() + 2 + 4);
+                        (!version.empty() && util::trim(s.substr(at + 10)).size() <= version.size() + 2 + 4);
     if (!version.empty() && stated && version.find('_') != k_npos) {
       f.problem = "missing symbol version";
       f.library = library_before(at);
       f.detail = std::string(version);
-      f.required_by = std::string(between(s.substr(at), "(required by ", ")"));
+      f.required_by = std::string(util::between(s.substr(at), "(required by ", ")"));
       return f;
     }
   }
   if (const auto at = s.find(": wrong ELF class: "); at != k_npos) {
     f.problem = "wrong ELF class";
     f.library = library_before(at);
-    f.detail = std::string(first_word(s.substr(at + 19)));
+    f.detail = std::string(util::first_word(s.substr(at + 19)));
     return f;
   }
   if (const auto at = s.find(": invalid ELF header"); at != k_npos) {
@@ -351,31 +349,31 @@ std::optional<LoadFailure> load_failure(std::string_view line) {
   }
   if (const auto at = s.find("Failed to initialize zip archive: "); at != k_npos) {
     f.problem = "unreadable package";
-    f.detail = std::string(trim(s.substr(at + 34)));
+    f.detail = std::string(util::trim(s.substr(at + 34)));
     return f;
   }
   // ATen's DynamicLibrary without one of the reasons above: `Error in dlopen: <dlerror>`.
   if (const auto at = s.find("Error in dlopen"); at != k_npos) {
     f.problem = "dlopen failed";
     auto rest = s.substr(at);
-    if (const auto colon = rest.find(": "); colon != k_npos) f.detail = std::string(trim(rest.substr(colon + 2)));
+    if (const auto colon = rest.find(": "); colon != k_npos) f.detail = std::string(util::trim(rest.substr(colon + 2)));
     return f;
   }
   return std::nullopt;
 }
 
 std::optional<PythonFrame> python_frame(std::string_view line) {
-  const auto s = trim(line);
+  const auto s = util::trim(line);
   // torch.export.draft_export's report: `File /x/y.py, lineno 98, in _base_distribution`.
   if (s.starts_with("File ") && !s.starts_with("File \"")) {
     const auto at = s.find(", lineno ");
     if (at == k_npos || at <= 5) return std::nullopt;
     PythonFrame frame;
     frame.file = std::string(s.substr(5, at - 5));
-    const auto number = digits_at(s, at + 9);
+    const auto number = util::digits_at(s, at + 9);
     if (number.empty()) return std::nullopt;
-    frame.line = to_int(number).value_or(0);
-    if (const auto in = s.find(", in ", at + 9); in != k_npos) frame.function = std::string(trim(s.substr(in + 5)));
+    frame.line = util::to_int(number).value_or(0);
+    if (const auto in = s.find(", in ", at + 9); in != k_npos) frame.function = std::string(util::trim(s.substr(in + 5)));
     return frame;
   }
   if (!s.starts_with("File \"")) return std::nullopt;
@@ -383,24 +381,24 @@ std::optional<PythonFrame> python_frame(std::string_view line) {
   if (close == k_npos || !s.substr(close).starts_with("\", line ")) return std::nullopt;
   PythonFrame frame;
   frame.file = std::string(s.substr(6, close - 6));
-  const auto number = digits_at(s, close + 8);
+  const auto number = util::digits_at(s, close + 8);
   if (number.empty()) return std::nullopt;
-  frame.line = to_int(number).value_or(0);
-  if (const auto in = s.find(", in ", close + 8 + number.size()); in != k_npos) frame.function = std::string(trim(s.substr(in + 5)));
+  frame.line = util::to_int(number).value_or(0);
+  if (const auto in = s.find(", in ", close + 8 + number.size()); in != k_npos) frame.function = std::string(util::trim(s.substr(in + 5)));
   return frame;
 }
 
 std::optional<NativeFrame> native_frame(std::string_view line) {
-  const auto s = trim(line);
+  const auto s = util::trim(line);
   NativeFrame frame;
   if (s.starts_with("frame #")) {
     // c10: `frame #4: torch::f() + 0x49c (0x72167c8d833c in /tmp/x.so)`.
     const auto colon = s.find(": ");
-    if (colon == k_npos || digits_at(s, 7).empty()) return std::nullopt;
+    if (colon == k_npos || util::digits_at(s, 7).empty()) return std::nullopt;
     auto body = s.substr(colon + 2);
     const auto offset = body.rfind(" + 0x");
     const auto paren = body.rfind(" (0x");
-    frame.symbol = std::string(trim(body.substr(0, std::min(offset, paren))));
+    frame.symbol = std::string(util::trim(body.substr(0, std::min(offset, paren))));
     if (paren != k_npos) {
       auto where = body.substr(paren);
       if (const auto in = where.find(" in "); in != k_npos) {
@@ -412,8 +410,8 @@ std::optional<NativeFrame> native_frame(std::string_view line) {
     return frame.symbol.empty() ? std::nullopt : std::optional(frame);
   }
   // gdb: `#0  0x00007fffe511d3ed in f (args) at file.cpp:120` or `#1  f (args) at file.cpp:120`.
-  if (s.size() < 3 || s[0] != '#' || digits_at(s, 1).empty()) return std::nullopt;
-  auto body = trim(s.substr(1 + digits_at(s, 1).size()));
+  if (s.size() < 3 || s[0] != '#' || util::digits_at(s, 1).empty()) return std::nullopt;
+  auto body = util::trim(s.substr(1 + util::digits_at(s, 1).size()));
   if (body.empty()) return std::nullopt;
   if (body.starts_with("0x")) {
     const auto in = body.find(" in ");
@@ -422,9 +420,9 @@ std::optional<NativeFrame> native_frame(std::string_view line) {
   }
   frame.from_gdb = true;
   const auto args = body.find(" (");
-  frame.symbol = std::string(trim(body.substr(0, args)));
-  if (const auto at = body.rfind(" at "); at != k_npos && args != k_npos && at > args) frame.module = std::string(trim(body.substr(at + 4)));
-  else if (const auto from = body.rfind(" from "); from != k_npos) frame.module = std::string(trim(body.substr(from + 6)));
+  frame.symbol = std::string(util::trim(body.substr(0, args)));
+  if (const auto at = body.rfind(" at "); at != k_npos && args != k_npos && at > args) frame.module = std::string(util::trim(body.substr(at + 4)));
+  else if (const auto from = body.rfind(" from "); from != k_npos) frame.module = std::string(util::trim(body.substr(from + 6)));
   // A numbered line that is not a frame: "#1 of 3", a Markdown heading.
   if (frame.symbol.empty() ||
       (frame.symbol.find(' ') != k_npos && frame.symbol.find('(') == k_npos && frame.symbol.find('<') == k_npos))
@@ -436,7 +434,7 @@ std::string_view exception_type_at_start(std::string_view line) {
   std::size_t end = 0;
   while (end < line.size()) {
     const char c = line[end];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' || c == '.')) break;
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || util::is_digit(c) || c == '_' || c == '.')) break;
     ++end;
   }
   const auto type = line.substr(0, end);

@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "util/text.hpp"
+
 namespace aoti::parsers::trace {
 namespace {
 
@@ -12,23 +14,6 @@ constexpr std::size_t k_max_ranges = 4096;
 
 std::string bounded(std::string_view text) { return std::string(text.substr(0, k_max_field)); }
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  return text;
-}
-
-bool is_ident_start(char ch) { return std::isalpha(static_cast<unsigned char>(ch)) || ch == '_'; }
-bool is_ident_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }
-
-// The identifier at the start of `text` ("" when there is none).
-std::string_view leading_ident(std::string_view text) {
-  if (text.empty() || !is_ident_start(text[0])) return {};
-  std::size_t end = 1;
-  while (end < text.size() && is_ident_char(text[end])) ++end;
-  return text.substr(0, end);
-}
-
 // `: "TYPE"` at the start of `text`: the type, and `text` moved past it.
 bool take_annotation(std::string_view& text, std::string_view& type) {
   if (text.substr(0, 3) != ": \"") return false;
@@ -38,8 +23,6 @@ bool take_annotation(std::string_view& text, std::string_view& type) {
   text.remove_prefix(close + 1);
   return true;
 }
-
-bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
 }  // namespace
 
@@ -77,9 +60,9 @@ void GraphTextReader::add_placeholder(std::string_view name, std::string_view ty
 
 void GraphTextReader::parameters(std::string_view text, int line_number) {
   while (!text.empty()) {
-    text = trim(text);
-    while (!text.empty() && (text[0] == ',' || text[0] == '(')) text = trim(text.substr(1));
-    const std::string_view name = leading_ident(text);
+    text = util::trim(text);
+    while (!text.empty() && (text[0] == ',' || text[0] == '(')) text = util::trim(text.substr(1));
+    const std::string_view name = util::leading_identifier(text);
     if (name.empty()) return;
     text.remove_prefix(name.size());
     std::string_view type;
@@ -97,20 +80,20 @@ void GraphTextReader::range_constraints(std::string_view text) {
     const std::size_t colon = text.rfind(':', at);
     if (colon == std::string_view::npos) continue;
     std::size_t start = colon;
-    while (start > 0 && is_ident_char(text[start - 1])) --start;
+    while (start > 0 && util::is_identifier_char(text[start - 1])) --start;
     const std::size_t close = text.find(']', at);
     if (close == std::string_view::npos) return;
     const std::string_view bounds = text.substr(at + 3, close - at - 3);
     const std::size_t comma = bounds.find(',');
     if (comma == std::string_view::npos) continue;
     m_graph.range_constraints.push_back({bounded(text.substr(start, colon - start)),
-                                         bounded(trim(bounds.substr(0, comma))),
-                                         bounded(trim(bounds.substr(comma + 1)))});
+                                         bounded(util::trim(bounds.substr(0, comma))),
+                                         bounded(util::trim(bounds.substr(comma + 1)))});
   }
 }
 
 void GraphTextReader::statement(std::string_view text, int line_number) {
-  const std::string_view name = leading_ident(text);
+  const std::string_view name = util::leading_identifier(text);
   if (name.empty()) return;
   std::string_view rest = text.substr(name.size());
   std::string_view type;
@@ -120,11 +103,11 @@ void GraphTextReader::statement(std::string_view text, int line_number) {
     add_placeholder(name, type, line_number);
     return;
   }
-  if (!starts_with(rest, " = ")) return;
+  if (!rest.starts_with(" = ")) return;
   std::string_view rhs = rest.substr(3);
   // Drop the `;  x = None` that frees the inputs.
   if (const std::size_t semi = rhs.find(";  "); semi != std::string_view::npos) rhs = rhs.substr(0, semi);
-  rhs = trim(rhs);
+  rhs = util::trim(rhs);
   if (!rhs.empty() && rhs.back() == ';') rhs.remove_suffix(1);
 
   model::TraceGraphNode node;
@@ -135,12 +118,12 @@ void GraphTextReader::statement(std::string_view text, int line_number) {
   node.line = line_number;
   std::string_view arguments = rhs;
   const std::size_t open = rhs.find('(');
-  if (starts_with(rhs, "self.")) {
+  if (rhs.starts_with("self.")) {
     node.op = "get_attr";
     node.target = bounded(rhs);
-  } else if (open != std::string_view::npos && open > 0 && !leading_ident(rhs).empty()) {
+  } else if (open != std::string_view::npos && open > 0 && !util::leading_identifier(rhs).empty()) {
     node.op = "call";
-    node.target = bounded(trim(rhs.substr(0, open)));
+    node.target = bounded(util::trim(rhs.substr(0, open)));
     arguments = rhs.substr(open + 1);
   } else {
     node.op = "expr";
@@ -156,11 +139,15 @@ void GraphTextReader::statement(std::string_view text, int line_number) {
       ++i;
       continue;
     }
-    if (in_string || !is_ident_start(ch) || (i > 0 && (is_ident_char(arguments[i - 1]) || arguments[i - 1] == '.'))) {
+    if (in_string || (i > 0 && (util::is_identifier_char(arguments[i - 1]) || arguments[i - 1] == '.'))) {
       ++i;
       continue;
     }
-    const std::string_view ident = leading_ident(arguments.substr(i));
+    const std::string_view ident = util::leading_identifier(arguments.substr(i));
+    if (ident.empty()) {
+      ++i;
+      continue;
+    }
     i += ident.size();
     std::string key(ident);
     if (key != node.name && m_names.count(key)) node.inputs.push_back(std::move(key));
@@ -169,7 +156,7 @@ void GraphTextReader::statement(std::string_view text, int line_number) {
 }
 
 void GraphTextReader::line(std::string_view raw, int line_number) {
-  const std::string_view text = trim(raw);
+  const std::string_view text = util::trim(raw);
   if (text.empty()) return;
   if (m_in_parameters) {
     if (text[0] == ')') {
@@ -179,12 +166,12 @@ void GraphTextReader::line(std::string_view raw, int line_number) {
     parameters(text, line_number);
     return;
   }
-  if (starts_with(text, "# File: ")) {
+  if (text.starts_with("# File: ")) {
     m_source = bounded(text.substr(8));
     return;
   }
   if (text[0] == '#') return;
-  if (starts_with(text, "def forward(")) {
+  if (text.starts_with("def forward(")) {
     const std::string_view params = text.substr(12);
     const std::size_t close = params.rfind("):");
     if (close == std::string_view::npos) {
@@ -195,15 +182,15 @@ void GraphTextReader::line(std::string_view raw, int line_number) {
     }
     return;
   }
-  if (starts_with(text, "Range constraints:")) {
+  if (text.starts_with("Range constraints:")) {
     range_constraints(text.substr(18));
     return;
   }
-  if (starts_with(text, "return ")) {
+  if (text.starts_with("return ")) {
     if (!m_graph.outputs.empty()) return;  // keep the outer graph's, printed first
     std::string_view rest = text.substr(7);
     while (!rest.empty() && m_graph.outputs.size() < k_max_outputs) {
-      const std::string_view ident = leading_ident(rest);
+      const std::string_view ident = util::leading_identifier(rest);
       if (!ident.empty()) {
         m_graph.outputs.push_back(bounded(ident));
         rest.remove_prefix(ident.size());
@@ -213,7 +200,7 @@ void GraphTextReader::line(std::string_view raw, int line_number) {
     }
     return;
   }
-  if (starts_with(text, "class ")) return;
+  if (text.starts_with("class ")) return;
   statement(text, line_number);
 }
 

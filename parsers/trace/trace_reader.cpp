@@ -5,8 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "parsers/trace/line_reader.hpp"
 #include "parsers/trace/trace_builder.hpp"
+#include "util/line_reader.hpp"
+#include "util/text.hpp"
 
 namespace aoti::parsers::trace {
 namespace {
@@ -17,14 +18,12 @@ using nlohmann::json;
 constexpr std::size_t k_max_files = 4096;
 constexpr std::size_t k_head_bytes = 4096;
 constexpr std::uintmax_t k_max_payload_file = 64u << 20;
+// Longer lines are cut (and reported): a record's metadata or payload line is never near this long.
+constexpr std::size_t k_max_line = 16u << 20;
 
-bool is_digit(char ch) { return ch >= '0' && ch <= '9'; }
-
-bool digits_at(std::string_view text, std::size_t at, std::size_t count) {
-  if (at + count > text.size()) return false;
-  for (std::size_t i = at; i < at + count; ++i)
-    if (!is_digit(text[i])) return false;
-  return true;
+// Whether `text` holds `count` digits at `at`.
+bool has_digits(std::string_view text, std::size_t at, std::size_t count) {
+  return util::digits_at(text, at).size() >= count;
 }
 
 // The metadata JSON of a record header, e.g.
@@ -32,19 +31,19 @@ bool digits_at(std::string_view text, std::size_t at, std::size_t count) {
 // or empty when `line` is not one. Checked by hand (no regex): the line may be huge.
 std::string_view header_json(std::string_view line) {
   if (line.size() < 26 || std::string_view("VIWEC").find(line[0]) == std::string_view::npos) return {};
-  if (!digits_at(line, 1, 4) || line[5] != ' ' || !digits_at(line, 6, 2) || line[8] != ':' ||
-      !digits_at(line, 9, 2) || line[11] != ':' || !digits_at(line, 12, 2) || line[14] != '.' ||
-      !digits_at(line, 15, 6) || line[21] != ' ')
+  if (!has_digits(line, 1, 4) || line[5] != ' ' || !has_digits(line, 6, 2) || line[8] != ':' ||
+      !has_digits(line, 9, 2) || line[11] != ':' || !has_digits(line, 12, 2) || line[14] != '.' ||
+      !has_digits(line, 15, 6) || line[21] != ' ')
     return {};
   std::size_t at = 22;
   const std::size_t pid = at;
-  while (at < line.size() && is_digit(line[at])) ++at;
+  while (at < line.size() && util::is_digit(line[at])) ++at;
   if (at == pid || at >= line.size() || line[at] != ' ') return {};
   const std::size_t colon = line.find(':', at);
   if (colon == std::string_view::npos) return {};
   at = colon + 1;
   const std::size_t lineno = at;
-  while (at < line.size() && is_digit(line[at])) ++at;
+  while (at < line.size() && util::is_digit(line[at])) ++at;
   if (at == lineno || line.substr(at, 3) != "] {") return {};
   return line.substr(at + 2);
 }
@@ -65,43 +64,56 @@ std::string read_head(const fs::path& path) {
   return head;
 }
 
-// One TORCH_TRACE log: headers, each followed by its tab-indented payload lines.
-void read_log(const fs::path& path, const std::string& display, TraceBuilder& builder, std::vector<model::Diagnostic>& diagnostics) {
-  LineReader reader(path);
+// Line numbers past INT32_MAX are reported as INT32_MAX.
+int line_number(const util::Line& line) { return static_cast<int>(std::min<std::uint64_t>(line.number, INT32_MAX)); }
+
+// The skeleton both trace formats share: opens `path` (a diagnostic when it cannot be opened), and
+// between the builder's begin_file and end_file counts every line and hands each non-empty one to
+// `record` with its number (tlparse drops empty lines: log collectors stutter blank lines, and an
+// empty payload line is written as a lone tab). A read error ends the file with a problem.
+template <typename RecordFn>
+void for_each_line(const fs::path& path, const std::string& display, TraceBuilder& builder,
+                   std::vector<model::Diagnostic>& diagnostics, RecordFn&& record) {
+  util::LineReader reader(path, k_max_line, util::CarriageReturn::drop);
   if (!reader.is_open()) {
     diagnostics.push_back({display, "cannot open: " + reader.error()});
     return;
   }
   builder.begin_file(display);
-  Line line;
+  util::Line line;
   while (reader.next(line)) {
     builder.count_line();
-    const int number = static_cast<int>(std::min<std::uint64_t>(line.number, INT32_MAX));
-    // tlparse drops empty lines: log collectors stutter blank lines, and an empty payload line
-    // is written as a lone tab.
-    if (line.text.empty()) continue;
+    if (!line.text.empty()) record(line, line_number(line));
+  }
+  if (!reader.error().empty()) builder.problem(static_cast<int>(line.number), "read error: " + reader.error());
+  builder.end_file();
+}
+
+// One TORCH_TRACE log: headers, each followed by its tab-indented payload lines.
+void read_log(const fs::path& path, const std::string& display, TraceBuilder& builder, std::vector<model::Diagnostic>& diagnostics) {
+  for_each_line(path, display, builder, diagnostics, [&](const util::Line& line, int number) {
     if (line.text[0] == '\t') {
       if (builder.expects_payload())
         builder.payload_line(line.text.substr(1), number, line.cut());
       else
         builder.bad_line(number, "payload line outside a record that has a payload");
-      continue;
+      return;
     }
     builder.end_record();
     if (line.cut()) {
       builder.bad_line(number, "line of " + std::to_string(line.length) + " bytes is longer than the " +
-                                   std::to_string(LineReader::k_default_max_line) + "-byte cap; skipped");
-      continue;
+                                   std::to_string(k_max_line) + "-byte cap; skipped");
+      return;
     }
     const std::string_view metadata = header_json(line.text);
     if (metadata.empty()) {
       builder.bad_line(number, "not a trace record header");
-      continue;
+      return;
     }
     json envelope = json::parse(metadata, nullptr, false);
     if (envelope.is_discarded() || !envelope.is_object()) {
       builder.bad_json(number, envelope.is_discarded() ? "parse error" : "not an object");
-      continue;
+      return;
     }
     // `str` records define the interned file names that stack frames refer to.
     if (const auto str = envelope.find("str"); str != envelope.end()) {
@@ -111,12 +123,10 @@ void read_log(const fs::path& path, const std::string& display, TraceBuilder& bu
         builder.problem(number, "malformed str record");
       builder.begin_record(number, std::move(envelope), display, number + 1);
       builder.end_record();
-      continue;
+      return;
     }
     builder.begin_record(number, std::move(envelope), display, number + 1);
-  }
-  if (!reader.error().empty()) builder.problem(static_cast<int>(line.number), "read error: " + reader.error());
-  builder.end_file();
+  });
 }
 
 // A payload file written by tlparse, named by `payload_filename` relative to its output folder.
@@ -135,12 +145,12 @@ void read_payload_file(const fs::path& folder, const std::string& relative, int 
     builder.end_record(false);
     return;
   }
-  LineReader reader(path);
-  Line line;
+  util::LineReader reader(path, k_max_line, util::CarriageReturn::drop);
+  util::Line line;
   bool any = false;
   while (reader.next(line)) {
     any = true;
-    builder.payload_line(line.text, static_cast<int>(std::min<std::uint64_t>(line.number, INT32_MAX)), line.cut());
+    builder.payload_line(line.text, line_number(line), line.cut());
   }
   // A payload ending in "\n" was written with an empty last line that the reader does not return.
   if (reader.bytes_read() > 0) {
@@ -157,31 +167,21 @@ void read_payload_file(const fs::path& folder, const std::string& relative, int 
 // records left out) with timestamp, thread, pathname, lineno and payload_filename added.
 void read_raw_jsonl(const fs::path& path, const std::string& display, const fs::path& folder,
                     const std::string& folder_display, TraceBuilder& builder, std::vector<model::Diagnostic>& diagnostics) {
-  LineReader reader(path);
-  if (!reader.is_open()) {
-    diagnostics.push_back({display, "cannot open: " + reader.error()});
-    return;
-  }
-  builder.begin_file(display);
-  Line line;
-  while (reader.next(line)) {
-    builder.count_line();
-    const int number = static_cast<int>(std::min<std::uint64_t>(line.number, INT32_MAX));
-    if (line.text.empty()) continue;
+  for_each_line(path, display, builder, diagnostics, [&](const util::Line& line, int number) {
     if (line.cut()) {
       builder.bad_line(number, "line of " + std::to_string(line.length) + " bytes is longer than the cap; skipped");
-      continue;
+      return;
     }
     json object = json::parse(line.text, nullptr, false);
     if (object.is_discarded() || !object.is_object()) {
       builder.bad_json(number, object.is_discarded() ? "parse error" : "not an object");
-      continue;
+      return;
     }
     if (const auto table = object.find("string_table"); table != object.end() && object.size() == 1) {
       if (table->is_array())
         for (std::size_t id = 0; id < table->size(); ++id)
           if ((*table)[id].is_string()) builder.define_string(static_cast<std::int64_t>(id), (*table)[id].get<std::string>());
-      continue;
+      return;
     }
     std::string payload_file;
     if (const auto it = object.find("payload_filename"); it != object.end() && it->is_string())
@@ -192,8 +192,7 @@ void read_raw_jsonl(const fs::path& path, const std::string& display, const fs::
       read_payload_file(folder, payload_file, number, builder);
     else
       builder.end_record(false);  // payload not used: not read, not checked
-  }
-  builder.end_file();
+  });
 }
 
 std::string join(const fs::path& folder_display, const fs::path& name) { return (folder_display / name).string(); }

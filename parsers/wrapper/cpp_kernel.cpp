@@ -4,7 +4,8 @@
 #include <optional>
 
 #include "torch/index_assert.hpp"
-#include "parsers/wrapper/text_scan.hpp"
+#include "parsers/wrapper/cxx_scan.hpp"
+#include "util/text.hpp"
 
 namespace aoti::parsers::wrapper {
 
@@ -18,10 +19,10 @@ constexpr std::size_t k_max_signature = 65536;
 // The kernel's name in `extern "C"  void  NAME(`; empty when the line opens no kernel.
 std::string_view declared_name(std::string_view line) {
   if (!line.starts_with(k_extern_c)) return {};
-  std::string_view rest = trim(line.substr(k_extern_c.size()));
+  std::string_view rest = util::trim(line.substr(k_extern_c.size()));
   if (!rest.starts_with("void") || rest.size() < 5 || (rest[4] != ' ' && rest[4] != '\t')) return {};
-  rest = trim(rest.substr(4));
-  const std::string_view name = leading_identifier(rest);
+  rest = util::trim(rest.substr(4));
+  const std::string_view name = util::leading_identifier(rest);
   if (name.empty() || name.size() >= rest.size() || rest[name.size()] != '(') return {};
   // Inductor names them `cpp_fused_...` (`kernel` in torch.compile's own C++ modules).
   if (!name.starts_with("cpp_") && name != "kernel") return {};
@@ -88,14 +89,14 @@ void CppKernelReader::read_signature_text(std::string_view text, int number) {
       // `const int64_t* in_ptr0`: the name is the last identifier, the type what precedes it.
       std::size_t end = item.size();
       std::size_t begin = end;
-      while (begin > 0 && is_identifier_char(item[begin - 1])) --begin;
+      while (begin > 0 && util::is_identifier_char(item[begin - 1])) --begin;
       if (begin == end) continue;
       const std::string name(item.substr(begin, end - begin));
       m_kernel.params.push_back(name);
-      m_kernel.signature[name] = std::string(trim(item.substr(0, begin)));
+      m_kernel.signature[name] = std::string(util::trim(item.substr(0, begin)));
     }
   }
-  const std::string_view after = trim(text.substr(close + 1));
+  const std::string_view after = util::trim(text.substr(close + 1));
   if (after.starts_with(";")) {
     m_done = true;
   } else if (after.starts_with("{")) {
@@ -155,18 +156,18 @@ void CppKernelReader::read_body_line(std::string_view line, int number) {
 
   std::string var;
   if (line.starts_with("auto ")) {
-    const std::string_view rest = trim(line.substr(5));
-    const std::string_view name = leading_identifier(rest);
-    const std::string_view after = trim(rest.substr(name.size()));
+    const std::string_view rest = util::trim(line.substr(5));
+    const std::string_view name = util::leading_identifier(rest);
+    const std::string_view after = util::trim(rest.substr(name.size()));
     if (!name.empty() && after.starts_with("=") && !after.starts_with("==")) {
-      std::string_view value = trim(after.substr(1));
+      std::string_view value = util::trim(after.substr(1));
       var = std::string(name);
       if (value.empty()) {
         m_open_var = var;
         return;
       }
       if (value.ends_with(';')) value.remove_suffix(1);
-      m_kernel.assignments[model::scoped_name(var, m_scope)] = std::string(trim(value).substr(0, k_max_value));
+      m_kernel.assignments[model::scoped_name(var, m_scope)] = std::string(util::trim(value).substr(0, k_max_value));
     }
   }
   read_accesses(line, number, var);
@@ -174,10 +175,8 @@ void CppKernelReader::read_body_line(std::string_view line, int number) {
 
 // `AOTI_TORCH_CHECK((0 <= tmp7) & (tmp7 < 1000L), "index out of bounds: 0 <= tmp7 < 1000L");`
 void CppKernelReader::read_check(std::string_view line, int number, std::size_t open) {
-  const auto contents = bracket_contents(line, open);
-  if (!contents) return;
-  const auto items = split_top_level(*contents);
-  if (!items || items->size() < 2) return;
+  const auto items = top_level_items(line, open, 2);
+  if (!items) return;
   const auto message = unquote(items->back());
   if (!message) return;
   model::TritonAssert assertion;
@@ -201,7 +200,7 @@ void CppKernelReader::read_accesses(std::string_view line, int number, const std
     if (type == m_kernel.signature.end() || type->second.find('*') == std::string::npos) continue;
     for (std::size_t at = line.find(param); at != std::string_view::npos; at = line.find(param, at + 1)) {
       const std::size_t end = at + param.size();
-      if ((at > 0 && is_identifier_char(line[at - 1])) || (end < line.size() && is_identifier_char(line[end])))
+      if ((at > 0 && util::is_identifier_char(line[at - 1])) || (end < line.size() && util::is_identifier_char(line[end])))
         continue;
       const std::string_view after = line.substr(end);
       std::string_view offset;
@@ -211,7 +210,7 @@ void CppKernelReader::read_accesses(std::string_view line, int number, const std
         offset = *inside;
       } else if (after.starts_with(" + ") || after.starts_with(", ")) {
         const std::size_t begin = end + 2;
-        offset = trim(line.substr(begin, expression_end(line, begin) - begin));
+        offset = util::trim(line.substr(begin, expression_end(line, begin) - begin));
       } else {
         continue;
       }
@@ -241,7 +240,7 @@ std::vector<model::TritonKernel> read_cpp_kernels(std::string_view text, const m
   while (begin < text.size()) {
     std::size_t end = text.find('\n', begin);
     if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = trim(text.substr(begin, end - begin));
+    const std::string_view line = util::trim(text.substr(begin, end - begin));
     ++number;
     begin = end + 1;
     if (reader) {

@@ -3,7 +3,8 @@
 #include <optional>
 
 #include "torch/index_assert.hpp"
-#include "parsers/wrapper/text_scan.hpp"
+#include "parsers/wrapper/cxx_scan.hpp"
+#include "util/text.hpp"
 
 namespace aoti::parsers::wrapper {
 
@@ -14,12 +15,12 @@ constexpr std::string_view k_opening = "async_compile.triton(";
 std::optional<std::string_view> opened_kernel_name(std::string_view line) {
   const std::size_t at = line.find(k_opening);
   if (at == std::string_view::npos) return std::nullopt;
-  const std::string_view rest = trim(line.substr(at + k_opening.size()));
+  const std::string_view rest = util::trim(line.substr(at + k_opening.size()));
   if (rest.empty() || (rest[0] != '\'' && rest[0] != '"')) return std::nullopt;
   const std::size_t end = rest.find(rest[0], 1);
   if (end == std::string_view::npos) return std::nullopt;
   const std::string_view name = rest.substr(1, end - 1);
-  if (name.empty() || leading_identifier(name).size() != name.size()) return std::nullopt;
+  if (name.empty() || util::leading_identifier(name).size() != name.size()) return std::nullopt;
   return name;
 }
 
@@ -54,9 +55,9 @@ model::TritonLoad access_of(std::string_view address, int number, std::string_vi
   access.text = std::string(line);
   const std::size_t plus = find_top_level_plus(address);
   if (plus == std::string_view::npos) {
-    access.pointer = std::string(trim(address));
+    access.pointer = std::string(util::trim(address));
   } else {
-    access.pointer = std::string(trim(address.substr(0, plus)));
+    access.pointer = std::string(util::trim(address.substr(0, plus)));
     access.offset = std::string(strip_outer_parens(address.substr(plus + 1)));
   }
   return access;
@@ -90,14 +91,12 @@ void TritonSourceReader::read_signature(std::string_view line) {
   const std::size_t key = line.find("'signature'");
   const std::size_t open = line.find('{', key);
   if (open == std::string_view::npos) return;
-  const auto contents = bracket_contents(line, open);
-  if (!contents) return;
-  const auto items = split_top_level(*contents);
+  const auto items = top_level_items(line, open);
   if (!items) return;
   for (const auto item : *items) {
     const std::size_t colon = item.find(':');
     if (colon == std::string_view::npos) continue;
-    const std::string_view raw_key = trim(item.substr(0, colon));
+    const std::string_view raw_key = util::trim(item.substr(0, colon));
     const auto type = unquote(item.substr(colon + 1));
     if (!type) continue;
     const auto quoted_key = unquote(raw_key);
@@ -108,14 +107,12 @@ void TritonSourceReader::read_signature(std::string_view line) {
 void TritonSourceReader::read_def(std::string_view line, int number) {
   const std::size_t open = line.find('(');
   if (open == std::string_view::npos) return;
-  const auto contents = bracket_contents(line, open);
-  if (!contents) return;
-  const auto items = split_top_level(*contents);
+  const auto items = top_level_items(line, open);
   if (!items) return;
   m_kernel.line = number;
   m_in_body = true;
   for (const auto item : *items) {
-    const std::string_view name = leading_identifier(item);
+    const std::string_view name = util::leading_identifier(item);
     if (name.empty()) continue;
     m_all_params.emplace_back(name);
     if (item.find("constexpr") == std::string_view::npos) m_kernel.params.emplace_back(name);
@@ -125,10 +122,8 @@ void TritonSourceReader::read_def(std::string_view line, int number) {
 void TritonSourceReader::read_body_line(std::string_view line, int number) {
   constexpr std::string_view k_assert = "tl.device_assert(";
   if (line.starts_with(k_assert)) {
-    const auto contents = bracket_contents(line, k_assert.size() - 1);
-    if (!contents) return;
-    const auto items = split_top_level(*contents);
-    if (!items || items->size() < 2) return;
+    const auto items = top_level_items(line, k_assert.size() - 1, 2);
+    if (!items) return;
     const auto message = unquote((*items)[1]);
     if (!message) return;
     model::TritonAssert assertion;
@@ -143,33 +138,29 @@ void TritonSourceReader::read_body_line(std::string_view line, int number) {
   // Stores address memory too: `tl.store(out_ptr0 + (x0), tmp1, xmask)`, `tl.atomic_add(...)`.
   for (const std::string_view store : {"tl.store(", "tl.atomic_add("}) {
     if (!line.starts_with(store)) continue;
-    const auto contents = bracket_contents(line, store.size() - 1);
-    if (!contents) return;
-    const auto args = split_top_level(*contents);
-    if (!args || args->empty()) return;
+    const auto args = top_level_items(line, store.size() - 1, 1);
+    if (!args) return;
     model::TritonLoad access = access_of((*args)[0], number, line);
     access.is_store = true;
     m_kernel.loads.push_back(std::move(access));
     return;
   }
 
-  const std::string_view var = leading_identifier(line);
+  const std::string_view var = util::leading_identifier(line);
   if (var.empty()) return;
-  const std::string_view rest = trim(line.substr(var.size()));
+  const std::string_view rest = util::trim(line.substr(var.size()));
   if (rest.empty() || rest[0] != '=' || (rest.size() > 1 && rest[1] == '=')) return;
-  const std::string_view value = trim(rest.substr(1));
+  const std::string_view value = util::trim(rest.substr(1));
   m_kernel.assignments[std::string(var)] = std::string(value);
 
   if (var.ends_with("numel")) {
-    if (const auto numel = parse_int(value)) m_kernel.constant_numels[std::string(var)] = *numel;
+    if (const auto numel = util::parse_int(value)) m_kernel.constant_numels[std::string(var)] = *numel;
   }
 
   constexpr std::string_view k_load = "tl.load(";
   if (value.starts_with(k_load)) {
-    const auto contents = bracket_contents(value, k_load.size() - 1);
-    if (!contents) return;
-    const auto args = split_top_level(*contents);
-    if (!args || args->empty()) return;
+    const auto args = top_level_items(value, k_load.size() - 1, 1);
+    if (!args) return;
     model::TritonLoad load = access_of((*args)[0], number, line);
     load.var = std::string(var);
     m_kernel.loads.push_back(std::move(load));
@@ -179,7 +170,7 @@ void TritonSourceReader::read_body_line(std::string_view line, int number) {
 model::TritonKernel TritonSourceReader::finish(int last_line) {
   m_kernel.source_end = last_line;
   for (auto& [key, type] : m_raw_signature) {
-    const auto position = parse_index(key);
+    const auto position = util::parse_index(key);
     const bool by_position = position && static_cast<std::size_t>(*position) < m_all_params.size();
     m_kernel.signature[by_position ? m_all_params[*position] : key] = type;
   }

@@ -1,7 +1,6 @@
-#include "parsers/wrapper/text_scan.hpp"
+#include "parsers/wrapper/cxx_scan.hpp"
 
-#include <charconv>
-#include <climits>
+#include "util/text.hpp"
 
 namespace aoti::parsers::wrapper {
 
@@ -61,24 +60,33 @@ std::optional<std::vector<std::string_view>> split_top_level(std::string_view te
       ++depth;
     } else if (c == ')' || c == ']' || c == '}') {
       if (depth > 0) --depth;
-    } else if (c == '<' && i > 0 && is_identifier_char(text[i - 1]) && i + 1 < text.size() &&
+    } else if (c == '<' && i > 0 && util::is_identifier_char(text[i - 1]) && i + 1 < text.size() &&
                text[i + 1] != '<' && text[i + 1] != '=') {
       ++angle_depth;
     } else if (c == '>' && angle_depth > 0 && text[i - 1] != '-') {
       --angle_depth;
     } else if (c == ',' && depth == 0 && angle_depth == 0) {
       if (items.size() >= k_max_list_items) return std::nullopt;
-      items.push_back(trim(text.substr(start, i - start)));
+      items.push_back(util::trim(text.substr(start, i - start)));
       start = i + 1;
     }
   }
-  const std::string_view last = trim(text.substr(start));
+  const std::string_view last = util::trim(text.substr(start));
   if (!last.empty()) items.push_back(last);
   return items;
 }
 
+std::optional<std::vector<std::string_view>> top_level_items(std::string_view text, std::size_t open,
+                                                             std::size_t min_items) {
+  const auto contents = bracket_contents(text, open);
+  if (!contents) return std::nullopt;
+  auto items = split_top_level(*contents);
+  if (!items || items->size() < min_items) return std::nullopt;
+  return items;
+}
+
 std::optional<std::string> unquote(std::string_view text) {
-  text = trim(text);
+  text = util::trim(text);
   if (text.size() >= 3 && text[0] == 'R' && text[1] == '"') {
     const std::size_t paren = text.find('(');
     if (paren == std::string_view::npos) return std::nullopt;
@@ -112,18 +120,16 @@ std::optional<std::string> unquote(std::string_view text) {
 }
 
 std::string_view strip_outer_parens(std::string_view text) {
-  text = trim(text);
+  text = util::trim(text);
   if (text.size() >= 2 && text.front() == '(' && find_closing(text, 0) == text.size() - 1) {
-    return trim(text.substr(1, text.size() - 2));
+    return util::trim(text.substr(1, text.size() - 2));
   }
   return text;
 }
 
 std::vector<std::string> bracketed_items(std::string_view text, std::size_t open) {
   std::vector<std::string> result;
-  const auto contents = bracket_contents(text, open);
-  if (!contents) return result;
-  const auto items = split_top_level(*contents);
+  const auto items = top_level_items(text, open);
   if (!items) return result;
   for (const auto item : *items) {
     if (!item.empty()) result.emplace_back(item);

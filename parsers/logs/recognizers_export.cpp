@@ -1,0 +1,159 @@
+// Recognizers of torch.export's messages: deprecated APIs, shapes export specialized, data-dependent
+// guards and draft_export's report.
+#include "parsers/logs/scanner.hpp"
+
+#include <fmt/format.h>
+
+#include "util/text.hpp"
+#include "util/utf8.hpp"
+
+namespace aoti::parsers::logs {
+
+// torch._export.aot_compile / aot_load, called or in a traceback frame.
+void Scanner::deprecated_api(std::uint64_t found) {
+  if (found & a_aot_compile) deprecated("torch._export.aot_compile");
+  if (found & a_aot_load) deprecated("torch._export.aot_load");
+  if (found & a_export_frame) deprecated_frame();
+}
+
+void Scanner::deprecated(std::string_view api) {
+  auto e = event(LogEventKind::deprecated_api);
+  e.subject = std::string(api);
+  add(std::move(e), api);
+}
+
+// A traceback frame inside the deprecated functions, even when the caller's code line is not shown.
+void Scanner::deprecated_frame() {
+  if (m_line.ends_with(", in aot_compile")) deprecated("torch._export.aot_compile");
+  if (m_line.ends_with(", in aot_load")) deprecated("torch._export.aot_load");
+}
+
+// Export's messages about one symbol come on several lines; they merge into one event per symbol.
+LogEvent* Scanner::specialized(std::string_view symbol) {
+  const auto name = util::clean_text(symbol, k_max_field);
+  if (auto it = m_specialized.find(name); it != m_specialized.end()) return &m_events[it->second];
+  auto e = event(LogEventKind::export_specialized);
+  e.subject = name;
+  LogEvent* added = add(std::move(e), name);
+  if (added) m_specialized.emplace(name, static_cast<std::size_t>(added - m_events.data()));
+  return added;
+}
+
+void Scanner::set_constant(LogEvent* e, std::string_view value) {
+  if (!e || value.empty()) return;
+  e->value = util::clean_text(value, k_max_field);
+  e->problem = "specialized to a constant";
+}
+
+// Constraints violated (batch, seq)! For more information, run with TORCH_LOGS="+dynamic".
+void Scanner::constraints_violated(std::uint64_t) {
+  auto symbols = util::between(m_line, "Constraints violated (", ")");
+  while (!symbols.empty()) {
+    const auto comma = symbols.find(',');
+    if (const auto symbol = util::trim(symbols.substr(0, comma)); !symbol.empty()) specialized(symbol);
+    symbols = comma == std::string_view::npos ? std::string_view{} : symbols.substr(comma + 1);
+  }
+}
+
+// You marked batch as dynamic but your code specialized it to be a constant (8).
+void Scanner::marked_dynamic(std::uint64_t) {
+  const auto symbol = util::between(m_line, "You marked ", " as dynamic");
+  if (symbol.empty()) return;
+  auto* e = specialized(symbol);
+  set_constant(e, util::digits_at(util::after(m_line, "specialized it to be a constant ("), 0));
+}
+
+// Not all values of batch = L['x'].size()[0] in the specified range ... are valid because batch
+// was inferred to be a constant (8).   /   ... satisfy the generated guard Ne(...).
+void Scanner::not_all_values(std::uint64_t) {
+  const auto symbol = util::between(m_line, "Not all values of ", " = ");
+  if (symbol.empty()) return;
+  auto* e = specialized(symbol);
+  if (!e) return;
+  if (const auto constant = util::digits_at(util::after(m_line, "inferred to be a constant ("), 0); !constant.empty()) {
+    set_constant(e, constant);
+  } else if (auto guard = util::trim(util::after(m_line, "satisfy the generated guard ")); !guard.empty()) {
+    if (guard.ends_with('.')) guard.remove_suffix(1);
+    if (e->problem.empty()) e->problem = util::clean_text(fmt::format("violates the guard {}", guard), k_max_field);
+  }
+}
+
+void Scanner::start_suggested_fixes(std::uint64_t) {
+  m_in_suggested_fixes = true;
+}
+
+// Suggested fixes:
+//   batch = 8
+void Scanner::continue_suggested_fixes() {
+  if (m_line.empty() || (m_line[0] != ' ' && m_line[0] != '\t')) {
+    if (m_line.find("Suggested fixes:") == std::string_view::npos) m_in_suggested_fixes = false;
+    return;
+  }
+  const auto line = util::trim(m_line);
+  const auto eq = line.find(" = ");
+  if (eq == std::string_view::npos) return;
+  const auto value = line.substr(eq + 3);
+  if (value.empty() || util::digits_at(value, 0).size() != value.size()) return;
+  set_constant(specialized(line.substr(0, eq)), value);
+}
+
+// GuardOnDataDependentSymNode: Could not guard on data-dependent expression Eq(u2, -1) ...
+// printed outside a traceback (a logger, a summary); inside one the exception line reports it.
+void Scanner::data_dependent(std::uint64_t) {
+  if (m_exception_line || m_saw_data_dependent) return;
+  auto e = event(LogEventKind::python_exception);
+  const auto at = m_line.find("GuardOnDataDependentSymNode");
+  e.subject = at != std::string_view::npos ? "GuardOnDataDependentSymNode" : "data-dependent expression";
+  e.problem = "data-dependent guard";
+  auto message = m_line.find("Could not ");
+  e.value = util::clean_text(util::trim(m_line.substr(message == std::string_view::npos ? 0 : message)), k_max_field);
+  m_saw_data_dependent = true;
+  const auto key = e.subject + "|" + e.value;
+  add(std::move(e), key);
+}
+
+// `When exporting, we were unable to evaluate the value of `Eq(u0, 1)`.` (a data-dependent error)
+// and `torch.ops.ns.op.default is missing a fake kernel implementation.`; the report's
+// `File <path>, lineno <n>, in <f>` lines after them are their user stack.
+void Scanner::draft_export_failure(std::uint64_t found) {
+  auto e = event(LogEventKind::python_exception);
+  e.subject = "draft_export";
+  if (found & a_draft_data_dependent) {
+    e.problem = "data-dependent guard";
+    e.value = util::clean_text(util::between(m_line, "unable to evaluate the value of `", "`"), k_max_field);
+  } else {
+    e.problem = "missing fake";
+    e.value = util::clean_text(util::first_word(util::trim(m_line)), k_max_field);
+  }
+  const auto key = e.problem + "|" + e.value;
+  const LogEvent* added = add(std::move(e), key);
+  m_draft_event = appended(added) ? index_of(added) : -1;
+}
+
+// The lines after a draft_export report item: its frames, then the code under the last one.
+void Scanner::draft_export_continuation(std::uint64_t found) {
+  if (m_draft_event < 0) return;
+  if (found & a_draft_frame) draft_export_frame();
+  else draft_export_code();
+}
+
+void Scanner::draft_export_frame() {
+  auto& e = m_events[static_cast<std::size_t>(m_draft_event)];
+  const auto frame = python_frame(m_line);
+  if (!frame || m_number - e.where.line > 16) return;
+  push_frame(e.frames, *frame);
+  e.user_frame = user_frame_of(e.frames);
+}
+
+// The line under the report's last frame is its code; anything else ends the report's item.
+void Scanner::draft_export_code() {
+  auto& e = m_events[static_cast<std::size_t>(m_draft_event)];
+  if (e.frames.empty()) {
+    if (m_number - e.where.line > 4) m_draft_event = -1;
+    return;
+  }
+  set_code(e.frames, m_line);
+  m_draft_event = -1;
+}
+
+}  // namespace aoti::parsers::logs

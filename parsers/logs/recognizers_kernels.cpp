@@ -1,0 +1,213 @@
+// Recognizers of kernel failures: device asserts, C++ kernels' index checks, CUDA errors, and what
+// follows them in a process (terminate, a crash signal).
+#include "parsers/logs/scanner.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "torch/index_assert.hpp"
+#include "util/text.hpp"
+#include "util/utf8.hpp"
+
+namespace aoti::parsers::logs {
+
+namespace {
+
+// Messages of CUDA runtime error enums, so that `cudaErrorAssert` and `CUDA error: device-side
+// assert triggered` fold into one event.
+std::string_view cuda_enum_message(std::string_view name) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 8> k_messages{{
+      {"cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+      {"cudaErrorAssert", "device-side assert triggered"},
+      {"cudaErrorLaunchFailure", "unspecified launch failure"},
+      {"cudaErrorMemoryAllocation", "out of memory"},
+      {"cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+      {"cudaErrorMisalignedAddress", "misaligned address"},
+      {"cudaErrorIllegalInstruction", "an illegal instruction was encountered"},
+      {"cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
+  }};
+  for (const auto& [enum_name, message] : k_messages)
+    if (enum_name == name) return message;
+  return name;
+}
+
+// `path/to/file.py:33: ...` anywhere in `prefix`: the first `:<digits>:` and the path before it.
+bool find_source_location(std::string_view prefix, std::string& file, int& line) {
+  for (auto colon = prefix.find(':'); colon != std::string_view::npos; colon = prefix.find(':', colon + 1)) {
+    const auto digits = util::digits_at(prefix, colon + 1);
+    if (digits.empty() || colon + 1 + digits.size() >= prefix.size() || prefix[colon + 1 + digits.size()] != ':')
+      continue;
+    const auto start = prefix.find_last_of(" \t", colon);
+    const auto path = prefix.substr(start == std::string_view::npos ? 0 : start + 1,
+                                    colon - (start == std::string_view::npos ? 0 : start + 1));
+    // A timestamp's "12:00:00" has the same shape; a source path has an extension.
+    if (path.find('.') == std::string_view::npos) continue;
+    file = util::clean_text(path, k_max_field);
+    line = util::to_int(digits).value_or(0);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// Device asserts: `<file>:<line>: <function>: block: [..], thread: [..] Assertion `<msg>` failed.`
+// from Triton kernels and from ATen's CUDA kernels (whose message is a C++ condition).
+void Scanner::assertion(std::uint64_t) {
+  const auto at = m_line.find("Assertion ");
+  if (at + 11 > m_line.size() || (m_line[at + 10] != '`' && m_line[at + 10] != '\'')) return;
+  const auto begin = at + 11;
+  // glibc closes a backtick with a quote, CUDA with a backtick: take whichever comes first.
+  const auto close = std::min(m_line.find("` failed", begin), m_line.find("' failed", begin));
+  if (close == std::string_view::npos) return;
+  const auto message = m_line.substr(begin, close - begin);
+  const bool out_of_bounds = message.find("index out of bounds") != std::string_view::npos;
+  const auto prefix = m_line.substr(0, at);
+  const bool on_device = prefix.find("block: [") != std::string_view::npos ||
+                         prefix.find("thread: [") != std::string_view::npos;
+  // A failed host assert aborts the process, which the crash events already report.
+  if (!out_of_bounds && !on_device) return;
+
+  auto e = event(out_of_bounds ? LogEventKind::triton_assert : LogEventKind::cuda_error);
+  e.subject = util::clean_text(message, k_max_field);
+  if (!out_of_bounds) e.value = "device-side assert triggered";
+  find_source_location(prefix, e.source_file, e.source_line);
+  // The value is part of the key so that these never fold into a generic CUDA error event.
+  const auto key = fmt::format("{}|{}|{}|{}", e.value, e.subject, e.source_file, e.source_line);
+  add(std::move(e), key);
+}
+
+// A C++ kernel's index check that failed (cpp.py's `indirect_assert`, raised by AOTI_TORCH_CHECK /
+// TORCH_CHECK as a c10::Error). AOTI's runtime prints `Error: <what()>`, a C++ runner's terminate
+// `what():  <msg>`, a torch.compile'd kernel `RuntimeError: kernel, <file>.cpp:<line>, <msg>`.
+// Device asserts quote the same message inside `Assertion `...``: assertion() reads those.
+void Scanner::index_check(std::uint64_t) {
+  const auto at = m_line.find(torch::k_index_assert_prefix);
+  if (at > 0 && (m_line[at - 1] == '`' || m_line[at - 1] == '\'')) return;
+  const auto message = util::trim(m_line.substr(at));
+  if (!torch::parse_index_assert(message)) return;
+  auto e = event(LogEventKind::triton_assert);
+  e.subject = util::clean_text(message, k_max_field);
+  // `kernel, /tmp/.../x.main.cpp:25, ` just before the message: the kernel file and line.
+  auto prefix = m_line.substr(0, at);
+  if (prefix.ends_with(", ")) {
+    prefix.remove_suffix(2);
+    const auto colon = prefix.rfind(':');
+    const auto digits = colon == std::string_view::npos ? std::string_view{} : util::digits_at(prefix, colon + 1);
+    if (!digits.empty() && colon + 1 + digits.size() == prefix.size()) {
+      const auto start = prefix.find_last_of(" \t", colon);
+      const auto path = prefix.substr(start == std::string_view::npos ? 0 : start + 1,
+                                      colon - (start == std::string_view::npos ? 0 : start + 1));
+      e.source_file = util::clean_text(path, k_max_field);
+      e.source_line = util::to_int(digits).value_or(0);
+    }
+  }
+  const auto key = fmt::format("cpp|{}|{}|{}", e.subject, e.source_file, e.source_line);
+  if (LogEvent* added = add(std::move(e), key)) {
+    m_index_check = static_cast<std::size_t>(added - m_events.data());
+    m_index_check_line = m_number;
+  }
+}
+
+// `Exception raised from cpp_fused_embedding_mul_0 at /tmp/.../<hash>.kernel.cpp:26 (most recent
+// call first):` right after a C++ index check's message names its kernel and the check's line.
+void Scanner::exception_from(std::uint64_t) {
+  if (m_index_check_line == 0 || m_number != m_index_check_line + 1 || m_index_check >= m_events.size()) return;
+  LogEvent& e = m_events[m_index_check];
+  m_index_check_line = 0;
+  if (!e.kernel.empty()) return;
+  const auto rest = util::after(m_line, "Exception raised from ");
+  const auto function = rest.substr(0, rest.find(' '));
+  if (function.empty() || !std::all_of(function.begin(), function.end(), util::is_identifier_char)) return;
+  e.kernel = std::string(function);
+  auto location = util::after(rest, " at ");
+  location = location.substr(0, location.find(" ("));
+  const auto colon = location.rfind(':');
+  if (colon == std::string_view::npos) return;
+  const auto digits = util::digits_at(location, colon + 1);
+  if (digits.empty() || !e.source_file.empty()) return;
+  e.source_file = util::clean_text(location.substr(0, colon), k_max_field);
+  e.source_line = util::to_int(digits).value_or(0);
+}
+
+// The error text is the value (so the same error seen as `CUDA error: X` and as its enum name
+// folds); the subject says which spelling was seen first.
+void Scanner::cuda_error(std::uint64_t found) {
+  auto e = event(LogEventKind::cuda_error);
+  std::string_view value;
+  if (found & a_cuda_error) {
+    e.subject = "CUDA error";
+    value = util::after(m_line, "CUDA error: ");
+  } else if (found & a_cuda_driver) {
+    e.subject = "CUDA driver error";
+    value = util::after(m_line, "CUDA driver error: ");
+  } else if (found & a_triton_error) {
+    e.subject = "Triton Error [CUDA]";
+    value = util::after(m_line, "Triton Error [CUDA]: ");
+  } else if (found & a_cublas) {
+    value = util::identifier_at(m_line, m_line.find("CUBLAS_STATUS_"));
+    e.subject = std::string(value);
+  } else {
+    const auto name = util::identifier_at(m_line, m_line.find("cudaError"));
+    if (name == "cudaError" || name.starts_with("cudaError_")) return;  // the type, "cudaError_t"
+    e.subject = std::string(name);
+    value = cuda_enum_message(name);
+  }
+  value = util::trim(value);
+  if (value.empty()) return;
+  e.value = util::clean_text(value, k_max_field);
+  const auto key = e.value;
+  add(std::move(e), key);
+}
+
+// terminate called after throwing an instance of 'std::runtime_error'
+//   what():  CUDA error: device-side assert triggered
+void Scanner::terminate(std::uint64_t) {
+  auto e = event(LogEventKind::terminate);
+  e.subject = util::clean_text(util::between(m_line, "an instance of '", "'"), k_max_field);
+  e.text = util::clean_text(util::trim(m_raw), k_max_text);  // added only once the next line is read
+  m_pending_terminate = std::move(e);
+}
+
+void Scanner::finish_terminate() {
+  if (const auto what = util::trim(m_line); what.starts_with("what():"))
+    m_pending_terminate->value = util::clean_text(util::trim(what.substr(7)), k_max_field);
+  commit_terminate();
+}
+
+void Scanner::commit_terminate() {
+  auto e = std::move(*m_pending_terminate);
+  m_pending_terminate.reset();
+  const auto key = e.subject + "|" + e.value;
+  add(std::move(e), key);
+}
+
+// One event per signal: a crash is often reported twice (Python's faulthandler, then the shell).
+void Scanner::crash_signal(std::uint64_t found) {
+  auto e = event(LogEventKind::segfault);
+  if (found & (a_segfault | a_sigsegv)) {
+    e.subject = "SIGSEGV";
+    if (m_line.find("Fatal Python error: Segmentation fault") != std::string_view::npos)
+      e.value = "Fatal Python error: Segmentation fault";
+    else if (m_line.find("Segmentation fault (core dumped)") != std::string_view::npos)
+      e.value = "Segmentation fault (core dumped)";
+    else
+      e.value = (found & a_segfault) ? "Segmentation fault" : "SIGSEGV";
+  } else if (found & (a_aborted | a_fatal_abort)) {
+    e.subject = "SIGABRT";
+    e.value = (found & a_aborted) ? "Aborted (core dumped)" : "Fatal Python error: Aborted";
+  } else {
+    // "Bus error" alone is too common a phrase; only the shell's report of the signal counts.
+    if (m_line.find("Bus error (core dumped)") == std::string_view::npos &&
+        util::trim(m_line) != "Bus error")
+      return;
+    e.subject = "SIGBUS";
+    e.value = "Bus error";
+  }
+  const auto key = e.subject;
+  add(std::move(e), key);
+}
+
+}  // namespace aoti::parsers::logs

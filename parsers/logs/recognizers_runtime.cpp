@@ -1,0 +1,101 @@
+// Recognizers of the AOTI runtime's own error lines: a failed API call in the generated wrapper,
+// `Error:` and shim exceptions, c10's and gdb's native frames.
+#include "parsers/logs/scanner.hpp"
+
+#include <fmt/format.h>
+
+#include "util/text.hpp"
+#include "util/utf8.hpp"
+
+namespace aoti::parsers::logs {
+
+// run_func_( ... ) API call failed at /pytorch/.../model_container_runner.cpp, line 144
+void Scanner::api_call_failed(std::uint64_t) {
+  const auto at = m_line.find("API call failed at ");
+  auto call = util::trim(m_line.substr(0, at));
+  // Drop whatever the program printed before the call ("cpu error: RuntimeError ", terminate's
+  // "what():  "): the call starts at the identifier before its first parenthesis.
+  if (call.starts_with("what():")) call = util::trim(call.substr(7));
+  if (const auto paren = call.find('('); paren != std::string_view::npos) {
+    auto start = paren;
+    while (start > 0 && (util::is_identifier_char(call[start - 1]) || call[start - 1] == ':' || call[start - 1] == '.'))
+      --start;
+    call.remove_prefix(start);
+  }
+  const auto location = m_line.substr(at + 19);
+  const auto comma = location.rfind(", line ");
+  if (comma == std::string_view::npos) return;
+  auto e = event(LogEventKind::api_call_failed);
+  e.subject = util::clean_text(call, k_max_field);
+  e.source_file = util::clean_text(location.substr(0, comma), k_max_field);
+  const auto line = util::digits_at(location, comma + 7);
+  e.source_line = util::to_int(line).value_or(0);
+  e.value = std::string(line);
+  const auto key = fmt::format("{}|{}|{}", e.subject, e.source_file, e.source_line);
+  add(std::move(e), key);
+}
+
+void Scanner::runtime_line(std::uint64_t found) {
+  const auto line = util::trim(m_line);
+  auto e = event(LogEventKind::runtime_error);
+  if ((found & a_raised_from) && line.starts_with("Exception raised from ")) {
+    // c10: `Exception raised from make_tensor at aten/src/ATen/Functions.cpp:25 (most recent call first):`
+    // right under the error it locates is a line of that error (its frames follow); alone, the
+    // location states no error of its own.
+    if (m_last_error >= 0) {
+      auto& error = m_events[static_cast<std::size_t>(m_last_error)];
+      if (static_cast<int>(error.detail.size()) == m_number - error.where.line - 1 && m_number - error.where.line <= 2 &&
+          m_detail_event != m_last_error)
+        error.detail.push_back(util::clean_text(m_raw, k_max_text));
+    }
+    return;
+  } else if (found & a_shim_exception) {
+    // `[E1119 16:44:43.826 shim_common.cpp:403] Exception in aoti_torch: Specified device ...`
+    e.problem = "shim exception";
+    e.subject = "aoti_torch";
+    e.value = util::clean_text(util::trim(util::after(m_line, "Exception in aoti_torch: ")), k_max_field);
+    find_glog_location(m_line, e.source_file, e.source_line);
+  } else if ((found & a_device_guard) && line.find("GuardImpl initialized with non-") != std::string_view::npos) {
+    // c10's device guard of one device type given another: `CUDAGuardImpl initialized with non-CUDA DeviceType: cpu`.
+    e.problem = "device guard";
+    e.value = util::clean_text(line, k_max_field);
+  } else if ((found & a_unknown_exception) && line.starts_with("Unknown exception occurred.")) {
+    e.problem = "unknown exception";
+  } else if ((found & a_error_prefix) && line.starts_with("Error: ") && !m_line_had_event) {
+    // The AOTI runtime's interface prints `Error: <what()>` before returning a failure code.
+    e.problem = "error";
+    e.value = util::clean_text(util::trim(line.substr(7)), k_max_field);
+  } else {
+    return;
+  }
+  const auto key = fmt::format("{}|{}|{}|{}", e.problem, e.subject, e.value, e.source_file);
+  add(std::move(e), key);
+}
+
+// glog's `[E1119 16:44:43.826121120 shim_common.cpp:403] ...`: the file and line in the prefix.
+void Scanner::find_glog_location(std::string_view line, std::string& file, int& number) {
+  if (!line.starts_with('[')) return;
+  const auto close = line.find(']');
+  if (close == std::string_view::npos) return;
+  const auto where = util::last_word(line.substr(1, close - 1));
+  const auto colon = where.rfind(':');
+  if (colon == std::string_view::npos) return;
+  file = util::clean_text(where.substr(0, colon), k_max_field);
+  number = util::to_int(util::digits_at(where, colon + 1)).value_or(0);
+}
+
+// c10's and gdb's native frames belong to the error or crash just before them.
+void Scanner::native_frame_line(std::uint64_t found) {
+  const auto line = util::trim(m_line);
+  if (!(found & a_c10_frame) && !(line.size() > 2 && line[0] == '#' && line[1] >= '0' && line[1] <= '9')) return;
+  const auto frame = native_frame(m_line);
+  if (!frame) return;
+  const int target = frame->from_gdb && m_last_crash >= 0 ? m_last_crash : m_last_error;
+  if (target < 0) return;
+  auto& frames = m_events[static_cast<std::size_t>(target)].frames;
+  if (frames.size() >= k_max_frames) return;
+  frames.push_back({util::clean_text(frame->module, k_max_field), 0, util::clean_text(frame->symbol, k_max_field), "", m_number,
+                    true, util::clean_text(util::trim(m_raw), k_max_text)});
+}
+
+}  // namespace aoti::parsers::logs
