@@ -1,11 +1,13 @@
 #include "parsers/random_access.hpp"
 #include "util/errno_text.hpp"
+#include "util/fd.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 namespace aoti::parsers {
 namespace {
@@ -19,11 +21,8 @@ void check_range(std::uint64_t offset, std::size_t count, std::uint64_t size) {
 
 class FileRange final : public RandomAccess {
  public:
-  FileRange(int fd, std::uint64_t offset, std::uint64_t length)
-      : m_fd(fd), m_offset(offset), m_length(length) {}
-  ~FileRange() override { ::close(m_fd); }
-  FileRange(const FileRange&) = delete;
-  FileRange& operator=(const FileRange&) = delete;
+  FileRange(util::Fd fd, std::uint64_t offset, std::uint64_t length)
+      : m_fd(std::move(fd)), m_offset(offset), m_length(length) {}
 
   std::uint64_t size() const override { return m_length; }
 
@@ -31,7 +30,7 @@ class FileRange final : public RandomAccess {
     check_range(offset, out.size(), m_length);
     std::size_t done = 0;
     while (done < out.size()) {
-      const ssize_t got = ::pread(m_fd, out.data() + done, out.size() - done,
+      const ssize_t got = ::pread(m_fd.get(), out.data() + done, out.size() - done,
                                   static_cast<off_t>(m_offset + offset + done));
       if (got < 0 && errno == EINTR) continue;
       if (got <= 0)
@@ -41,7 +40,7 @@ class FileRange final : public RandomAccess {
   }
 
  private:
-  int m_fd;
+  util::Fd m_fd;
   std::uint64_t m_offset;
   std::uint64_t m_length;
 };
@@ -63,9 +62,9 @@ class MemoryRange final : public RandomAccess {
 
 std::unique_ptr<RandomAccess> open_file_range(const std::filesystem::path& path,
                                               std::uint64_t offset, std::uint64_t length) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw ReadError("cannot open " + path.string() + ": " + util::errno_text(errno));
-  return std::make_unique<FileRange>(fd, offset, length);
+  util::Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) throw ReadError("cannot open " + path.string() + ": " + util::errno_text(errno));
+  return std::make_unique<FileRange>(std::move(fd), offset, length);
 }
 
 std::unique_ptr<RandomAccess> open_file(const std::filesystem::path& path) {

@@ -105,7 +105,7 @@ std::optional<std::vector<FileMapping>> parse_file_note(const Desc& desc, std::s
 
 }  // namespace
 
-Parsed<CoreImage> CoreImage::open(FileDescriptor file, std::string_view name) {
+Parsed<CoreImage> CoreImage::open(util::Fd file, std::string_view name) {
   const std::string who(name);
   if (elf_version(EV_CURRENT) == EV_NONE) return fail("libelf is unusable: " + last_elf_error());
   CoreImage image;

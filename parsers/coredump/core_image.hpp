@@ -13,8 +13,8 @@
 
 #include <libelf.h>
 
-#include "parsers/coredump/private_file.hpp"
 #include "parsers/parse_error.hpp"
+#include "util/fd.hpp"
 
 namespace aoti::parsers::coredump {
 
@@ -72,7 +72,7 @@ struct CoreNotes {
 class CoreImage {
  public:
   // Takes the file; fails when it is not an ELF x86-64 core.
-  static Parsed<CoreImage> open(FileDescriptor file, std::string_view name);
+  static Parsed<CoreImage> open(util::Fd file, std::string_view name);
 
   CoreImage(CoreImage&&) noexcept;
   CoreImage& operator=(CoreImage&&) noexcept;
@@ -102,7 +102,7 @@ class CoreImage {
   CoreImage() = default;
   void parse_notes();
 
-  FileDescriptor m_fd;
+  util::Fd m_fd;
   Elf* m_elf = nullptr;
   std::span<const std::byte> m_file;  // libelf's mapping of the whole file
   std::vector<Segment> m_segments;

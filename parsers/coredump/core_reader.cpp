@@ -15,6 +15,7 @@
 #include "parsers/coredump/fault.hpp"
 #include "parsers/coredump/unwind.hpp"
 #include "util/errno_text.hpp"
+#include "util/fd.hpp"
 
 namespace aoti::parsers::coredump {
 
@@ -85,7 +86,7 @@ struct OpenedCore {
 
 Parsed<OpenedCore> open_core(const std::filesystem::path& path, const std::string& display,
                              const CoreReadOptions& options) {
-  FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  util::Fd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!file) return fail("cannot open " + display + ": " + util::errno_text(errno));
   char head[8] = {};
   const ssize_t got = ::pread(file.get(), head, sizeof head, 0);

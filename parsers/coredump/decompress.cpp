@@ -1,4 +1,5 @@
 #include "parsers/coredump/decompress.hpp"
+#include "parsers/coredump/private_file.hpp"
 #include "util/errno_text.hpp"
 
 #include <fcntl.h>
@@ -194,7 +195,7 @@ std::string decode_head(std::string_view head, Compression compression, std::siz
 
 Parsed<Decompressed> decompress_to_private_file(const std::filesystem::path& path, Compression compression,
                                                 std::uint64_t max_bytes) {
-  FileDescriptor in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  util::Fd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!in) return fail("cannot open " + path.string() + ": " + util::errno_text(errno));
   auto out = create_private_file();
   if (!out) return tl::unexpected(out.error());

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "parsers/coredump/private_file.hpp"
 #include "parsers/parse_error.hpp"
+#include "util/fd.hpp"
 
 namespace aoti::parsers::coredump {
 
@@ -23,7 +23,7 @@ std::string_view to_string(Compression compression);  // "", "xz", "zstd"
 std::string decode_head(std::string_view head, Compression compression, std::size_t limit);
 
 struct Decompressed {
-  FileDescriptor file;   // private, unlinked; positioned anywhere
+  util::Fd file;         // private, unlinked; positioned anywhere
   std::uint64_t size = 0;
   std::string problem;   // "" when the stream decoded completely; else why it stopped early
 };

@@ -15,7 +15,9 @@
 #include <map>
 #include <memory>
 
+#include "parsers/coredump/private_file.hpp"
 #include "parsers/zip/zip_archive.hpp"
+#include "util/fd.hpp"
 #include "util/errno_text.hpp"
 
 namespace aoti::parsers::coredump {
@@ -165,7 +167,7 @@ class Session {
     }
     if (!name || name[0] != '/') return -1;
     const std::string path = strip_deleted(name);
-    FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    util::Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
     struct stat info {};
     if (!fd || ::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) return -1;
     Elf* elf = elf_begin(fd.get(), ELF_C_READ_MMAP, nullptr);
@@ -225,7 +227,7 @@ class Session {
   int extracted(const ModelObject& model) {
     const std::string key = model.package + '\n' + model.entry;
     if (auto found = m_extracted.find(key); found != m_extracted.end()) return found->second.get();
-    FileDescriptor& slot = m_extracted[key];
+    util::Fd& slot = m_extracted[key];
     auto copied = copy_entry(model);
     if (!copied) {
       m_health.push_back("cannot use the model .so from " + model.package + ": " + copied.error().message);
@@ -235,9 +237,9 @@ class Session {
     return slot.get();
   }
 
-  static Parsed<FileDescriptor> copy_entry(const ModelObject& model) {
+  static Parsed<util::Fd> copy_entry(const ModelObject& model) {
     if (model.entry.empty()) {
-      FileDescriptor fd(::open(model.package.c_str(), O_RDONLY | O_CLOEXEC));
+      util::Fd fd(::open(model.package.c_str(), O_RDONLY | O_CLOEXEC));
       if (!fd) return fail(std::string("cannot open it: ") + util::errno_text(errno));
       return fd;
     }
@@ -424,7 +426,7 @@ class Session {
   std::vector<std::string>& m_health;
   Dwfl* m_dwfl = nullptr;
   std::string m_attach_error = "no thread notes";
-  std::map<std::string, FileDescriptor> m_extracted;  // package + entry -> private copy
+  std::map<std::string, util::Fd> m_extracted;  // package + entry -> private copy
 };
 
 int find_elf(Dwfl_Module* module, void**, const char* name, Dwarf_Addr, char** file_name, Elf** elf) {
