@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string>
 #include <utility>
 
 namespace aoti::parsers {
@@ -14,7 +15,7 @@ namespace {
 
 void check_range(std::uint64_t offset, std::size_t count, std::uint64_t size) {
   if (offset > size || count > size - offset)
-    throw ReadError("read of " + std::to_string(count) + " bytes at offset " +
+    throw util::ReadError("read of " + std::to_string(count) + " bytes at offset " +
                     std::to_string(offset) + " is past the end (" + std::to_string(size) +
                     " bytes)");
 }
@@ -34,7 +35,7 @@ class FileRange final : public RandomAccess {
                                   static_cast<off_t>(m_offset + offset + done));
       if (got < 0 && errno == EINTR) continue;
       if (got <= 0)
-        throw ReadError(got == 0 ? "file ended early" : std::string("read failed: ") + util::errno_text(errno));
+        throw util::ReadError(got == 0 ? "file ended early" : std::string("read failed: ") + util::errno_text(errno));
       done += static_cast<std::size_t>(got);
     }
   }
@@ -63,14 +64,14 @@ class MemoryRange final : public RandomAccess {
 std::unique_ptr<RandomAccess> open_file_range(const std::filesystem::path& path,
                                               std::uint64_t offset, std::uint64_t length) {
   util::Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd) throw ReadError("cannot open " + path.string() + ": " + util::errno_text(errno));
+  if (!fd) throw util::ReadError("cannot open " + path.string() + ": " + util::errno_text(errno));
   return std::make_unique<FileRange>(std::move(fd), offset, length);
 }
 
 std::unique_ptr<RandomAccess> open_file(const std::filesystem::path& path) {
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
-  if (ec) throw ReadError("cannot read " + path.string() + ": " + ec.message());
+  if (ec) throw util::ReadError("cannot read " + path.string() + ": " + ec.message());
   return open_file_range(path, 0, size);
 }
 

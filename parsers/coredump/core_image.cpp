@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "util/byte_reader.hpp"
+
 namespace aoti::parsers::coredump {
 
 namespace {
@@ -25,25 +27,12 @@ constexpr std::uint32_t k_nt_auxv = 6;
 constexpr std::uint32_t k_nt_siginfo = 0x53494749;
 constexpr std::uint32_t k_nt_file = 0x46494c45;
 
-// Little-endian fields of a note's descriptor, bounds-checked: notes can be corrupt.
-struct Desc {
-  std::span<const std::byte> bytes;
+using util::ByteView;
 
-  bool has(std::size_t offset, std::size_t size) const {
-    return offset <= bytes.size() && size <= bytes.size() - offset;
-  }
-  template <class T>
-  T get(std::size_t offset) const {
-    T value{};
-    if (has(offset, sizeof(T))) std::memcpy(&value, bytes.data() + offset, sizeof(T));
-    return value;
-  }
-  std::string text(std::size_t offset, std::size_t size) const {
-    if (!has(offset, size)) return {};
-    const char* begin = reinterpret_cast<const char*>(bytes.data() + offset);
-    return std::string(begin, strnlen(begin, size));
-  }
-};
+// A fixed-size text field of a note (pr_fname, pr_psargs): NUL-terminated unless it fills it.
+std::string fixed_text(const ByteView& desc, std::uint64_t offset, std::uint64_t size) {
+  return std::string(desc.sub(offset, size).c_string(0));
+}
 
 // Linux x86-64 signal numbers (the core's, not the analyzing host's).
 bool has_fault_address(int signo, int code) {
@@ -52,51 +41,52 @@ bool has_fault_address(int signo, int code) {
   return fault && code > 0;  // code <= 0: sent by a process (kill, tkill, raise), no address
 }
 
-ThreadNote parse_prstatus(const Desc& desc) {
+ThreadNote parse_prstatus(const ByteView& desc) {
   // struct elf_prstatus: pr_cursig at 12, pr_pid at 32, pr_reg (27 x u64) at 112.
   ThreadNote thread;
-  thread.cursig = desc.get<std::int16_t>(12);
-  thread.tid = desc.get<std::int32_t>(32);
-  for (std::size_t i = 0; i < thread.regs.size(); ++i) thread.regs[i] = desc.get<std::uint64_t>(112 + 8 * i);
+  thread.cursig = desc.read<std::int16_t>(12);
+  thread.tid = desc.read<std::int32_t>(32);
+  for (std::size_t i = 0; i < thread.regs.size(); ++i) thread.regs[i] = desc.u64(112 + 8 * i);
   return thread;
 }
 
-SignalNote parse_siginfo(const Desc& desc) {
+SignalNote parse_siginfo(const ByteView& desc) {
   // The kernel's siginfo_t: si_signo 0, si_errno 4, si_code 8, then the union at 16.
+  const auto field = [&](std::uint64_t offset) { return desc.has(offset, 4) ? desc.read<std::int32_t>(offset) : 0; };
   SignalNote signal;
-  signal.signo = desc.get<std::int32_t>(0);
-  signal.error = desc.get<std::int32_t>(4);
-  signal.code = desc.get<std::int32_t>(8);
+  signal.signo = field(0);
+  signal.error = field(4);
+  signal.code = field(8);
   if (has_fault_address(signal.signo, signal.code) && desc.has(16, 8))
-    signal.address = desc.get<std::uint64_t>(16);
+    signal.address = desc.u64(16);
   else if (signal.code <= 0 && desc.has(16, 4))
-    signal.sender_pid = desc.get<std::int32_t>(16);
+    signal.sender_pid = desc.read<std::int32_t>(16);
   return signal;
 }
 
 // NT_FILE: count, page_size, count x {start, end, page offset}, then count NUL-terminated paths.
-std::optional<std::vector<FileMapping>> parse_file_note(const Desc& desc, std::string& problem) {
-  const std::uint64_t count = desc.get<std::uint64_t>(0);
-  const std::uint64_t page_size = desc.get<std::uint64_t>(8);
+std::optional<std::vector<FileMapping>> parse_file_note(const ByteView& desc, std::string& problem) {
   std::uint64_t table_size = 0;
-  if (!desc.has(0, 16) || __builtin_mul_overflow(count, 24, &table_size) || !desc.has(16, table_size)) {
+  if (!desc.has(0, 16) || __builtin_mul_overflow(desc.u64(0), 24, &table_size) || !desc.has(16, table_size)) {
     problem = "NT_FILE is malformed (its entry count does not fit the note)";
     return std::nullopt;
   }
+  const std::uint64_t count = desc.u64(0);
+  const std::uint64_t page_size = desc.u64(8);
   std::vector<FileMapping> files;
   files.reserve(count);
   std::size_t name_at = 16 + table_size;
   for (std::uint64_t i = 0; i < count; ++i) {
     FileMapping file;
-    file.start = desc.get<std::uint64_t>(16 + 24 * i);
-    file.end = desc.get<std::uint64_t>(16 + 24 * i + 8);
-    const std::uint64_t pages = desc.get<std::uint64_t>(16 + 24 * i + 16);
+    file.start = desc.u64(16 + 24 * i);
+    file.end = desc.u64(16 + 24 * i + 8);
+    const std::uint64_t pages = desc.u64(16 + 24 * i + 16);
     if (file.end < file.start || __builtin_mul_overflow(pages, page_size, &file.file_offset) ||
-        name_at >= desc.bytes.size()) {
+        name_at >= desc.size()) {
       problem = "NT_FILE is malformed at entry " + std::to_string(i);
       break;
     }
-    file.path = desc.text(name_at, desc.bytes.size() - name_at);
+    file.path = desc.c_string(name_at);
     name_at += file.path.size() + 1;
     files.push_back(std::move(file));
   }
@@ -201,7 +191,7 @@ void CoreImage::parse_notes() {
       offset = next;
       const char* owner = static_cast<const char*>(data->d_buf) + name_at;
       const bool core_owner = note.n_namesz == 5 && std::memcmp(owner, "CORE", 5) == 0;
-      const Desc desc{{static_cast<const std::byte*>(data->d_buf) + desc_at, note.n_descsz}};
+      const ByteView desc({static_cast<const std::byte*>(data->d_buf) + desc_at, note.n_descsz});
       if (first) m_notes.prstatus_first = core_owner && note.n_type == k_nt_prstatus;
       first = false;
       if (!core_owner) continue;
@@ -213,20 +203,20 @@ void CoreImage::parse_notes() {
         case k_nt_prpsinfo:
           // struct elf_prpsinfo: pr_pid 24, pr_fname[16] at 40, pr_psargs[80] at 56.
           m_notes.has_prpsinfo = desc.has(0, 136);
-          m_notes.pid = desc.get<std::int32_t>(24);
-          m_notes.fname = desc.text(40, 16);
-          m_notes.psargs = desc.text(56, 80);
+          m_notes.pid = desc.has(24, 4) ? desc.read<std::int32_t>(24) : 0;
+          m_notes.fname = desc.has(40, 16) ? fixed_text(desc, 40, 16) : "";
+          m_notes.psargs = desc.has(56, 80) ? fixed_text(desc, 56, 80) : "";
           while (!m_notes.psargs.empty() && m_notes.psargs.back() == ' ') m_notes.psargs.pop_back();
           break;
         case k_nt_siginfo:
           if (!m_notes.signal) m_notes.signal = parse_siginfo(desc);
           break;
         case k_nt_auxv:
-          m_notes.auxv_bytes = desc.bytes;
+          m_notes.auxv_bytes = desc.bytes();
           for (std::size_t at = 0; desc.has(at, 16); at += 16) {
-            const auto type = desc.get<std::uint64_t>(at);
+            const auto type = desc.u64(at);
             if (type == AT_NULL) break;
-            m_notes.auxv.emplace_back(type, desc.get<std::uint64_t>(at + 8));
+            m_notes.auxv.emplace_back(type, desc.u64(at + 8));
           }
           break;
         case k_nt_file: {

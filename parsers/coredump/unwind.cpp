@@ -17,8 +17,9 @@
 
 #include "parsers/coredump/private_file.hpp"
 #include "parsers/zip/zip_archive.hpp"
-#include "util/fd.hpp"
+#include "util/byte_reader.hpp"
 #include "util/errno_text.hpp"
+#include "util/fd.hpp"
 
 namespace aoti::parsers::coredump {
 
@@ -266,7 +267,7 @@ class Session {
         auto written = write_sparse(file->get(), {reinterpret_cast<const unsigned char*>(buffer.data()), count});
         if (!written) return tl::unexpected(written.error());
       }
-    } catch (const ReadError& error) {
+    } catch (const util::ReadError& error) {
       return fail(error.what());
     }
     if (auto sized = finish_sparse(file->get(), (*source)->size()); !sized) return tl::unexpected(sized.error());
@@ -374,12 +375,11 @@ class Session {
   // bytes are known (in the core, or in a served file). Bounded in bytes and frames.
   void scan_stack(CoreThread& thread, std::uint64_t sp) {
     const std::uint64_t start = (sp + 7) & ~std::uint64_t{7};
-    const auto stack = m_image.bytes_from(start);
-    const std::size_t limit = static_cast<std::size_t>(std::min<std::uint64_t>(stack.size(), k_scan_bytes));
+    const util::ByteView words(m_image.bytes_from(start));
+    const std::size_t limit = static_cast<std::size_t>(std::min<std::uint64_t>(words.size(), k_scan_bytes));
     std::size_t found = 0;
     for (std::size_t at = 0; at + 8 <= limit && found < k_scan_frames; at += 8) {
-      std::uint64_t value = 0;
-      std::memcpy(&value, stack.data() + at, sizeof value);
+      const std::uint64_t value = words.u64(at);
       if (value < 8 || !m_image.executable(value - 1)) continue;
       if (!module_at(value - 1) && !(m_dwfl && dwfl_addrmodule(m_dwfl, value - 1))) continue;
       if (!call_precedes(value)) continue;
