@@ -17,6 +17,7 @@
 #include "parsers/coredump/decompress.hpp"
 #include "parsers/zip/zip_archive.hpp"
 #include "support.hpp"
+#include "util/hex.hpp"
 
 namespace {
 
@@ -47,14 +48,9 @@ std::vector<ModelObject> models_of(const std::string& case_name) {
     const void* id = nullptr;
     const ssize_t length = dwelf_elf_gnu_build_id(elf, &id);
     REQUIRE(length > 0);
-    std::string hex;
-    for (ssize_t i = 0; i < length; ++i) {
-      char digits[3];
-      std::snprintf(digits, sizeof digits, "%02x", static_cast<const unsigned char*>(id)[i]);
-      hex += digits;
-    }
+    std::string build_id = aoti::util::hex_bytes(id, static_cast<std::size_t>(length));
     elf_end(elf);
-    models.push_back({hex, package.string(), entry.name});
+    models.push_back({std::move(build_id), package.string(), entry.name});
   }
   REQUIRE(models.size() == 1);
   return models;

@@ -1,4 +1,5 @@
-// util's byte-level helpers: the bounds-checked reader every binary parser reads through.
+// util's byte-level helpers: the bounds-checked reader every binary parser reads through, hex
+// text, the FNV-1a hash and byte counts as text.
 #include <doctest/doctest.h>
 
 #include <array>
@@ -8,6 +9,9 @@
 #include <span>
 
 #include "util/byte_reader.hpp"
+#include "util/fnv1a.hpp"
+#include "util/format_size.hpp"
+#include "util/hex.hpp"
 
 namespace {
 
@@ -66,3 +70,35 @@ TEST_CASE("sub-ranges and strings stay inside the bytes") {
   CHECK_FALSE(view.has(6, 0));
 }
 
+TEST_CASE("hex: byte strings as digits, numbers as C literals") {
+  const auto bytes = bytes_of({0x00, 0x0a, 0xff, 0x10});
+  CHECK(aoti::util::hex_bytes(bytes) == "000aff10");
+  CHECK(aoti::util::hex_bytes(bytes.data(), 2) == "000a");
+  CHECK(aoti::util::hex_bytes(std::span<const std::byte>()).empty());
+  CHECK(aoti::util::hex_literal(0) == "0x0");
+  CHECK(aoti::util::hex_literal(0x7f12) == "0x7f12");
+  CHECK(aoti::util::hex_literal(31, 16) == "0x000000000000001f");
+  CHECK(aoti::util::hex_literal(0xffffffffffffffffull, 16) == "0xffffffffffffffff");
+}
+
+TEST_CASE("fnv1a: the published 64-bit test vectors, and hashing in pieces") {
+  static_assert(aoti::util::fnv1a("") == 0xcbf29ce484222325ull);
+  CHECK(aoti::util::fnv1a("a") == 0xaf63dc4c8601ec8cull);
+  CHECK(aoti::util::fnv1a("foobar") == 0x85944171f73967e8ull);
+  CHECK(aoti::util::fnv1a("bar", aoti::util::fnv1a("foo")) == aoti::util::fnv1a("foobar"));
+}
+
+TEST_CASE("sizes: exact in the largest unit, else one decimal; cores in whole MiB") {
+  using aoti::util::format_size;
+  CHECK(format_size(0) == "0 bytes");
+  CHECK(format_size(1) == "1 byte");
+  CHECK(format_size(900) == "900 bytes");
+  CHECK(format_size(1024) == "1 KiB");
+  CHECK(format_size(1536) == "1.5 KiB");
+  CHECK(format_size(64ull << 20) == "64 MiB");
+  CHECK(format_size((1ull << 30) + (1ull << 29)) == "1.5 GiB");
+  CHECK(format_size(4ull << 30) == "4 GiB");
+  CHECK(aoti::util::format_mib((1 << 19) - 1) == "0 MiB");
+  CHECK(aoti::util::format_mib(1 << 19) == "1 MiB");
+  CHECK(aoti::util::format_mib(12ull << 20) == "12 MiB");
+}

@@ -16,6 +16,8 @@
 #include "parsers/coredump/unwind.hpp"
 #include "util/errno_text.hpp"
 #include "util/fd.hpp"
+#include "util/format_size.hpp"
+#include "util/hex.hpp"
 
 namespace aoti::parsers::coredump {
 
@@ -29,14 +31,6 @@ using aoti::model::StackFrame;
 constexpr std::size_t k_max_string = 128 << 10;  // one argv or environment string
 constexpr std::size_t k_max_vector = 1 << 16;    // argv / envp entries
 constexpr std::string_view k_deleted = " (deleted)";
-
-std::string hex(std::uint64_t value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
-std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
 
 // Linux x86-64 numbers: the core's process, not this machine, defines them.
 std::string signal_name(int signo) {
@@ -96,10 +90,10 @@ Parsed<OpenedCore> open_core(const std::filesystem::path& path, const std::strin
     auto decompressed = decompress_to_private_file(path, compression, options.max_decompressed_bytes);
     if (!decompressed) return fail(display + ": " + decompressed.error().message);
     health.push_back("decompressed " + std::string(to_string(compression)) + " core to a private temporary file (" +
-                     mib(decompressed->size) + ")");
+                     util::format_mib(decompressed->size) + ")");
     if (!decompressed->problem.empty())
       health.push_back("the compressed core is incomplete: " + decompressed->problem + "; analyzed the " +
-                       mib(decompressed->size) + " decoded before that");
+                       util::format_mib(decompressed->size) + " decoded before that");
     file = std::move(decompressed->file);
   }
   auto image = CoreImage::open(std::move(file), display);
@@ -137,13 +131,7 @@ std::string build_id_in_memory(const CoreImage& image, std::uint64_t base) {
       const std::uint64_t next = desc_at + ((sizes[1] + align - 1) & ~(align - 1));
       if (desc_at + sizes[1] > notes.size()) break;
       if (sizes[2] == NT_GNU_BUILD_ID && sizes[0] == 4 && std::memcmp(notes.data() + name_at, "GNU", 4) == 0) {
-        std::string id;
-        for (std::uint32_t i = 0; i < sizes[1]; ++i) {
-          char digits[3];
-          std::snprintf(digits, sizeof digits, "%02x", static_cast<unsigned>(notes[desc_at + i]));
-          id += digits;
-        }
-        return id;
+        return util::hex_bytes(std::span(notes).subspan(desc_at, sizes[1]));
       }
       at = next;
     }
@@ -248,8 +236,8 @@ void check_health(const OpenedCore& opened, const std::vector<ModelObject>& mode
   facts.truncated = missing > 0;
   if (facts.truncated) {
     const std::uint64_t dumped = std::max<std::uint64_t>(image.dumped_bytes(), 1);
-    facts.health.push_back("truncated: the core is " + mib(image.file_size()) + " but its segments need " +
-                           mib(image.file_size() + missing) + "; " + std::to_string(missing * 100 / dumped) +
+    facts.health.push_back("truncated: the core is " + util::format_mib(image.file_size()) + " but its segments need " +
+                           util::format_mib(image.file_size() + missing) + "; " + std::to_string(missing * 100 / dumped) +
                            "% of the dumped memory is missing (the main thread's stack, highest in memory, goes first)");
   }
   for (const std::string& problem : notes.problems) facts.health.push_back(problem);
@@ -348,7 +336,7 @@ std::string render_backtrace(const CoreFacts& core) {
   out += "Signal: " + (core.signal_name.empty() ? std::string("none") : core.signal_name);
   if (!core.signal_code_name.empty()) out += " (" + core.signal_code_name + ")";
   if (core.sender_pid) out += " sent by pid " + std::to_string(*core.sender_pid);
-  if (core.fault_address) out += " at fault address " + hex(*core.fault_address);
+  if (core.fault_address) out += " at fault address " + util::hex_literal(*core.fault_address);
   out += "\n";
   if (!core.fault_region.empty()) out += "Fault: " + core.fault_region + "\n";
   for (const std::string& note : core.health) out += "Note: " + note + "\n";
@@ -363,15 +351,13 @@ std::string render_backtrace(const CoreFacts& core) {
         stop_told = true;
         out += "    -- " + std::string(aoti::model::k_stack_scan_label) + " --\n";
       }
-      char pc[32];
-      std::snprintf(pc, sizeof pc, "0x%016llx", static_cast<unsigned long long>(frame.pc));
       std::string symbol = frame.symbol.empty() ? "??" : frame.symbol;
       if (symbol.size() > 300) symbol = symbol.substr(0, 300) + "...";  // template-heavy names
-      if (!frame.symbol.empty()) symbol.append("+").append(hex(frame.symbol_offset));
+      if (!frame.symbol.empty()) symbol.append("+").append(util::hex_literal(frame.symbol_offset));
       char number[24];
       std::snprintf(number, sizeof number, "#%-3zu", i);  // "#0  ", like gdb and eu-stack
-      out.append(number).append(pc).append(" in ").append(symbol);
-      if (!frame.module.empty()) out += " (" + frame.module + " +" + hex(frame.module_offset) + ")";
+      out.append(number).append(util::hex_literal(frame.pc, 16)).append(" in ").append(symbol);
+      if (!frame.module.empty()) out += " (" + frame.module + " +" + util::hex_literal(frame.module_offset) + ")";
       if (!frame.package.empty()) out += " [model " + frame.package + "]";
       if (!frame.unwound()) out += " [stack scan]";
       out += "\n";

@@ -20,6 +20,7 @@
 #include "util/byte_reader.hpp"
 #include "util/errno_text.hpp"
 #include "util/fd.hpp"
+#include "util/hex.hpp"
 
 namespace aoti::parsers::coredump {
 
@@ -42,16 +43,6 @@ constexpr std::uint64_t k_scan_bytes = 64 << 10;   // stack scanned past the las
 constexpr std::size_t k_scan_frames = 64;
 constexpr unsigned k_dwarf_rsp = 7;
 constexpr std::string_view k_deleted = " (deleted)";
-
-std::string hex(const unsigned char* bytes, std::size_t size) {
-  static constexpr char k_digits[] = "0123456789abcdef";
-  std::string out;
-  for (std::size_t i = 0; i < size; ++i) {
-    out += k_digits[bytes[i] >> 4];
-    out += k_digits[bytes[i] & 15];
-  }
-  return out;
-}
 
 std::string strip_deleted(std::string path) {
   if (path.ends_with(k_deleted)) path.resize(path.size() - k_deleted.size());
@@ -158,7 +149,7 @@ class Session {
     GElf_Addr vaddr = 0;
     const int length = dwfl_module_build_id(module, &bits, &vaddr);
     if (length <= 0) return -1;  // without a build-id nothing can be verified
-    const std::string build_id = hex(bits, static_cast<std::size_t>(length));
+    const std::string build_id = util::hex_bytes(bits, static_cast<std::size_t>(length));
     for (const ModelObject& model : m_models) {
       if (model.build_id != build_id) continue;
       const int fd = extracted(model);
@@ -174,7 +165,7 @@ class Session {
     Elf* elf = elf_begin(fd.get(), ELF_C_READ_MMAP, nullptr);
     const void* id = nullptr;
     const ssize_t id_length = elf ? dwelf_elf_gnu_build_id(elf, &id) : -1;
-    const bool same = id_length > 0 && hex(static_cast<const unsigned char*>(id), static_cast<std::size_t>(id_length)) == build_id;
+    const bool same = id_length > 0 && util::hex_bytes(id, static_cast<std::size_t>(id_length)) == build_id;
     if (elf) elf_end(elf);
     if (!same) return -1;
     *file_name = strdup(path.c_str());
@@ -300,7 +291,7 @@ class Session {
           // Without CFI for a caller, libdwfl's frame-pointer fallback can produce garbage:
           // a "return address" outside executable memory ends the trusted part here.
           if (!walk->session->m_image.executable(lookup)) {
-            walk->error = "the next return address (" + to_hex(pc) + ") is not in executable memory";
+            walk->error = "the next return address (" + util::hex_literal(pc) + ") is not in executable memory";
             return DWARF_CB_ABORT;
           }
           StackFrame frame = walk->session->symbolize(pc, activation);
@@ -316,7 +307,7 @@ class Session {
     if (ret == 0 || thread.frames.size() >= k_max_frames) return;
     thread.unwind_error = walk.error.empty() ? "unwinding failed" : walk.error;
     if (!thread.frames.empty())
-      thread.unwind_error = "after " + to_hex(thread.frames.back().pc) + ": " + thread.unwind_error;
+      thread.unwind_error = "after " + util::hex_literal(thread.frames.back().pc) + ": " + thread.unwind_error;
     if (walk.last_sp) scan_stack(thread, *walk.last_sp);
   }
 
@@ -412,12 +403,6 @@ class Session {
       return looks_like_call_before(reinterpret_cast<const unsigned char*>(raw + offset));
     }
     return true;
-  }
-
-  static std::string to_hex(std::uint64_t value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-    return text;
   }
 
   const CoreImage& m_image;

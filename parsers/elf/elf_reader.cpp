@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "util/byte_reader.hpp"
+#include "util/hex.hpp"
 
 namespace aoti::parsers::elf {
 namespace {
@@ -118,17 +119,6 @@ std::optional<std::size_t> cxx_runtime_rank(std::string_view name) {
   return std::nullopt;
 }
 
-std::string to_hex(std::span<const std::byte> bytes) {
-  static constexpr char k_digits[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(bytes.size() * 2);
-  for (const std::byte byte : bytes) {
-    hex += k_digits[std::to_integer<unsigned>(byte) >> 4];
-    hex += k_digits[std::to_integer<unsigned>(byte) & 0xf];
-  }
-  return hex;
-}
-
 std::uint64_t align_up(std::uint64_t value, std::uint64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
@@ -145,7 +135,7 @@ std::string find_build_id(const ByteView& notes, std::uint64_t area_align) {
     const std::uint64_t desc_at = align_up(name_at + name_size, alignment);
     if (type == k_nt_gnu_build_id && name_size == 4 &&
         notes.c_string(name_at) == std::string_view("GNU"))
-      return to_hex(notes.sub(desc_at, desc_size).bytes());
+      return util::hex_bytes(notes.sub(desc_at, desc_size).bytes());
     at = align_up(desc_at + desc_size, alignment);
   }
   return {};

@@ -3,12 +3,12 @@
 #include <zip.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdio>
 #include <cstring>
 #include <optional>
 
 #include "util/byte_reader.hpp"
+#include "util/format_size.hpp"
 
 namespace aoti::parsers::zip {
 namespace {
@@ -28,20 +28,6 @@ constexpr std::size_t k_max_comment = 0xffff;
 // libzip itself holds the whole central directory in memory; this bound only stops a forged
 // size from making us allocate gigabytes before libzip would have refused it.
 constexpr std::uint64_t k_max_central_directory = 256ull << 20;
-
-std::string format_size(std::uint64_t bytes) {
-  constexpr std::array<const char*, 4> units = {"GiB", "MiB", "KiB", "bytes"};
-  constexpr std::array<std::uint64_t, 4> scales = {1ull << 30, 1ull << 20, 1ull << 10, 1};
-  if (bytes == 1) return "1 byte";
-  for (std::size_t i = 0; i < units.size(); ++i) {
-    if (bytes < scales[i] && i + 1 < units.size()) continue;
-    if (bytes % scales[i] == 0) return std::to_string(bytes / scales[i]) + " " + units[i];
-    const double value = static_cast<double>(bytes) / static_cast<double>(scales[i]);
-    const std::string text = std::to_string(static_cast<std::uint64_t>(value * 10 + 0.5));
-    return text.substr(0, text.size() - 1) + "." + text.back() + " " + units[i];
-  }
-  return std::to_string(bytes) + " bytes";
-}
 
 std::vector<std::byte> read_bytes(const RandomAccess& file, std::uint64_t offset, std::size_t count) {
   std::vector<std::byte> bytes(count);
@@ -108,8 +94,8 @@ CentralDirectory read_central_directory(const RandomAccess& file) {
   if (cd_offset > file_size || cd_size > file_size - cd_offset)
     throw util::ReadError("truncated: central directory ends past the end of the file");
   if (cd_size > k_max_central_directory)
-    throw util::ReadError("central directory is " + format_size(cd_size) + ", more than the " +
-                    format_size(k_max_central_directory) + " limit");
+    throw util::ReadError("central directory is " + util::format_size(cd_size) + ", more than the " +
+                    util::format_size(k_max_central_directory) + " limit");
   // Each header takes at least 46 bytes: a count that cannot fit is forged.
   if (entry_count > cd_size / k_central_header_size)
     throw util::ReadError("central directory declares more entries than it can hold");
@@ -258,8 +244,8 @@ bool ZipArchive::is_zip64() const { return m_impl->zip64; }
 
 Parsed<std::string> ZipArchive::read(const ZipEntry& entry, std::uint64_t max_bytes) const {
   if (entry.size > max_bytes)
-    return fail("entry " + entry.name + " is " + format_size(entry.size) + ", more than the " +
-                format_size(max_bytes) + " limit");
+    return fail("entry " + entry.name + " is " + util::format_size(entry.size) + ", more than the " +
+                util::format_size(max_bytes) + " limit");
   zip_file_t* file = zip_fopen_index(m_impl->archive, entry.index, 0);
   if (!file)
     return fail("cannot read entry " + entry.name + ": " + zip_strerror(m_impl->archive));
@@ -283,7 +269,7 @@ Parsed<std::string> ZipArchive::read(const ZipEntry& entry, std::uint64_t max_by
       break;
     else if (full)
       problem = "entry " + entry.name + " inflates to more than its declared " +
-                format_size(entry.size);
+                util::format_size(entry.size);
     else
       done += static_cast<std::uint64_t>(got);
   }
