@@ -342,6 +342,23 @@ std::string with_fault(const std::string& raw, int code, std::uint64_t address) 
   return copy;
 }
 
+// The seed core with one CORE note's descriptor cut to `size` bytes; the bytes it gave up become
+// a note of an unknown owner, so that every note after it is still where it was.
+std::string with_short_note(const std::string& raw, std::string_view type, std::uint32_t size) {
+  const std::string type_and_name = std::string(type) + std::string("CORE\0\0\0\0", 8);
+  const auto at = raw.find(type_and_name);
+  REQUIRE(at != std::string::npos);
+  std::uint32_t old_size = 0;
+  std::memcpy(&old_size, raw.data() + at - 4, sizeof old_size);
+  REQUIRE(old_size >= size + 12);
+  REQUIRE((old_size - size) % 4 == 0);
+  std::string copy = raw;
+  std::memcpy(copy.data() + at - 4, &size, sizeof size);
+  const std::uint32_t filler[3] = {0, old_size - size - 12, 0x4e4f4e45};  // no owner, the rest, "ENON"
+  std::memcpy(copy.data() + at + type_and_name.size() + size, filler, sizeof filler);
+  return copy;
+}
+
 // The crashing core's memory map, read with the reader's own image class.
 struct SeedMap {
   std::vector<aoti::parsers::coredump::Segment> segments;
@@ -444,5 +461,25 @@ TEST_CASE("core: guard pages, overruns, null offsets and the kernel half, in a r
     REQUIRE(facts);
     CHECK(facts->fault_kind == "kernel");
     CHECK(facts->fault_region.find("-16") != std::string::npos);
+  }
+}
+
+TEST_CASE("core: a note cut short is reported, never read as zeros") {
+  const std::string& raw = seed("cpu-package-cuda-input-segv").raw;
+  SUBCASE("NT_SIGINFO without si_code: not a signal sent by a process") {
+    auto facts = read_bytes(with_short_note(raw, "IGIS", 8), "short-siginfo.core");
+    REQUIRE(facts);
+    CHECK(mentions(*facts, "an NT_SIGINFO note is too short"));
+    CHECK(facts->signal_name == "SIGSEGV");  // from the thread's pr_cursig
+    CHECK(facts->signal_code_name.empty());
+    CHECK_FALSE(facts->fault_address);
+    CHECK_FALSE(facts->sender_pid);
+  }
+  SUBCASE("NT_PRPSINFO without its names") {
+    auto facts = read_bytes(with_short_note(raw, std::string_view("\x03\0\0\0", 4), 32), "short-prpsinfo.core");
+    REQUIRE(facts);
+    CHECK(mentions(*facts, "an NT_PRPSINFO note is too short"));
+    CHECK(facts->process_name.empty());
+    CHECK(facts->command_line.empty());
   }
 }

@@ -50,13 +50,14 @@ ThreadNote parse_prstatus(const ByteView& desc) {
   return thread;
 }
 
+// The kernel's siginfo_t: si_signo 0, si_errno 4, si_code 8, then the union at 16.
+constexpr std::uint64_t k_siginfo_header_size = 12;
+
 SignalNote parse_siginfo(const ByteView& desc) {
-  // The kernel's siginfo_t: si_signo 0, si_errno 4, si_code 8, then the union at 16.
-  const auto field = [&](std::uint64_t offset) { return desc.has(offset, 4) ? desc.read<std::int32_t>(offset) : 0; };
   SignalNote signal;
-  signal.signo = field(0);
-  signal.error = field(4);
-  signal.code = field(8);
+  signal.signo = desc.read<std::int32_t>(0);
+  signal.error = desc.read<std::int32_t>(4);
+  signal.code = desc.read<std::int32_t>(8);
   if (has_fault_address(signal.signo, signal.code) && desc.has(16, 8))
     signal.address = desc.u64(16);
   else if (signal.code <= 0 && desc.has(16, 4))
@@ -201,15 +202,22 @@ void CoreImage::parse_notes() {
           else m_notes.problems.push_back("an NT_PRSTATUS note is too short");
           break;
         case k_nt_prpsinfo:
-          // struct elf_prpsinfo: pr_pid 24, pr_fname[16] at 40, pr_psargs[80] at 56.
-          m_notes.has_prpsinfo = desc.has(0, 136);
-          m_notes.pid = desc.has(24, 4) ? desc.read<std::int32_t>(24) : 0;
-          m_notes.fname = desc.has(40, 16) ? fixed_text(desc, 40, 16) : "";
-          m_notes.psargs = desc.has(56, 80) ? fixed_text(desc, 56, 80) : "";
+          // struct elf_prpsinfo: pr_pid 24, pr_fname[16] at 40, pr_psargs[80] at 56. A short
+          // note is reported, not read as pid 0 and empty names.
+          if (!desc.has(0, 136)) {
+            m_notes.problems.push_back("an NT_PRPSINFO note is too short");
+            break;
+          }
+          m_notes.has_prpsinfo = true;
+          m_notes.pid = desc.read<std::int32_t>(24);
+          m_notes.fname = fixed_text(desc, 40, 16);
+          m_notes.psargs = fixed_text(desc, 56, 80);
           while (!m_notes.psargs.empty() && m_notes.psargs.back() == ' ') m_notes.psargs.pop_back();
           break;
         case k_nt_siginfo:
-          if (!m_notes.signal) m_notes.signal = parse_siginfo(desc);
+          // A cut siginfo must not read as signal 0 sent by a process (si_code 0 is SI_USER).
+          if (!desc.has(0, k_siginfo_header_size)) m_notes.problems.push_back("an NT_SIGINFO note is too short");
+          else if (!m_notes.signal) m_notes.signal = parse_siginfo(desc);
           break;
         case k_nt_auxv:
           m_notes.auxv_bytes = desc.bytes();
