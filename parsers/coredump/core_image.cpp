@@ -1,11 +1,11 @@
 #include "parsers/coredump/core_image.hpp"
 
-#include <elf.h>
 #include <gelf.h>
 
 #include <algorithm>
 #include <cstring>
 
+#include "parsers/elf/notes.hpp"
 #include "util/byte_reader.hpp"
 
 namespace aoti::parsers::coredump {
@@ -19,14 +19,7 @@ std::string last_elf_error() {
 }
 
 
-// Note types we read (values from <elf.h>, spelled out because older headers lack some).
-// NT_PRPSINFO shares its number with NT_GNU_BUILD_ID: the owner name tells them apart.
-constexpr std::uint32_t k_nt_prstatus = 1;
-constexpr std::uint32_t k_nt_prpsinfo = 3;
-constexpr std::uint32_t k_nt_auxv = 6;
-constexpr std::uint32_t k_nt_siginfo = 0x53494749;
-constexpr std::uint32_t k_nt_file = 0x46494c45;
-
+using namespace elf;
 using util::ByteView;
 
 // A fixed-size text field of a note (pr_fname, pr_psargs): NUL-terminated unless it fills it.
@@ -106,10 +99,9 @@ Parsed<CoreImage> CoreImage::open(util::Fd file, std::string_view name) {
   GElf_Ehdr header;
   if (elf_kind(image.m_elf) != ELF_K_ELF || !gelf_getehdr(image.m_elf, &header))
     return fail(who + ": not an ELF file");
-  if (header.e_type != ET_CORE) return fail(who + ": an ELF file, but not a core dump (e_type " +
+  if (header.e_type != k_et_core) return fail(who + ": an ELF file, but not a core dump (e_type " +
                                             std::to_string(header.e_type) + ")");
-  if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_ident[EI_DATA] != ELFDATA2LSB ||
-      header.e_machine != EM_X86_64)
+  if (header.e_ident[4] != k_elf_class_64 || header.e_ident[5] != k_elf_data_lsb || header.e_machine != k_em_x86_64)
     return fail(who + ": a core dump for another architecture (e_machine " + std::to_string(header.e_machine) +
                 "); only x86-64 cores are supported");
   std::size_t size = 0;
@@ -125,14 +117,19 @@ Parsed<CoreImage> CoreImage::open(util::Fd file, std::string_view name) {
   for (std::size_t i = 0; i < phnum; ++i) {
     GElf_Phdr phdr;
     if (!gelf_getphdr(image.m_elf, static_cast<int>(i), &phdr)) break;  // cut inside the table
-    if (phdr.p_type == PT_NOTE) first_note = std::min<std::uint64_t>(first_note, phdr.p_offset);
-    if (phdr.p_type != PT_LOAD) continue;
+    if (phdr.p_type == k_pt_note) first_note = std::min<std::uint64_t>(first_note, phdr.p_offset);
+    if (phdr.p_type != k_pt_load) continue;
     if (phdr.p_vaddr < previous) image.m_segments_were_sorted = false;
     previous = phdr.p_vaddr;
     if (phdr.p_filesz > 0) first_load_data = std::min<std::uint64_t>(first_load_data, phdr.p_offset);
     // A segment claiming more file bytes than memory is corrupt: keep what memory can hold.
-    image.m_segments.push_back({phdr.p_vaddr, phdr.p_memsz, phdr.p_offset, std::min(phdr.p_filesz, phdr.p_memsz),
-                                phdr.p_flags});
+    image.m_segments.push_back({.type = phdr.p_type,
+                                .flags = phdr.p_flags,
+                                .offset = phdr.p_offset,
+                                .vaddr = phdr.p_vaddr,
+                                .filesz = std::min(phdr.p_filesz, phdr.p_memsz),
+                                .memsz = phdr.p_memsz,
+                                .align = phdr.p_align});
   }
   image.m_notes_before_data = first_note < first_load_data;
   std::sort(image.m_segments.begin(), image.m_segments.end(),
@@ -161,85 +158,74 @@ CoreImage::~CoreImage() {
   if (m_elf) elf_end(m_elf);
 }
 
-// libdwfl reads only NT_AUXV and NT_FILE of these, and exposes none: we walk the notes with
-// libelf's gelf_getnote (core-dumps.md 0.1).
+// libdwfl reads only NT_AUXV and NT_FILE of these, and exposes none: we walk the notes in
+// libelf's mapping of the file ourselves (core-dumps.md 0.1).
 void CoreImage::parse_notes() {
   std::size_t phnum = 0;
   elf_getphdrnum(m_elf, &phnum);
   bool first = true;
   for (std::size_t i = 0; i < phnum; ++i) {
     GElf_Phdr phdr;
-    if (!gelf_getphdr(m_elf, static_cast<int>(i), &phdr) || phdr.p_type != PT_NOTE) continue;
+    if (!gelf_getphdr(m_elf, static_cast<int>(i), &phdr) || phdr.p_type != k_pt_note) continue;
     if (phdr.p_offset >= m_file.size()) {
       m_notes.problems.push_back("the notes are past the end of the file (truncated core)");
       continue;
     }
     const std::uint64_t available = std::min<std::uint64_t>(phdr.p_filesz, m_file.size() - phdr.p_offset);
-    // As elfutils does: 8-byte aligned notes only when the segment says so.
-    Elf_Data* data = elf_getdata_rawchunk(m_elf, static_cast<int64_t>(phdr.p_offset), available,
-                                          phdr.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
-    if (!data) {
-      m_notes.problems.push_back(std::string("unreadable notes: ") + last_elf_error());
-      continue;
-    }
-    std::size_t offset = 0;
-    GElf_Nhdr note;
-    std::size_t name_at = 0;
-    std::size_t desc_at = 0;
-    while (offset < data->d_size) {
-      const std::size_t next = gelf_getnote(data, offset, &note, &name_at, &desc_at);
-      if (next == 0) break;
-      offset = next;
-      const char* owner = static_cast<const char*>(data->d_buf) + name_at;
-      const bool core_owner = note.n_namesz == 5 && std::memcmp(owner, "CORE", 5) == 0;
-      const ByteView desc({static_cast<const std::byte*>(data->d_buf) + desc_at, note.n_descsz});
-      if (first) m_notes.prstatus_first = core_owner && note.n_type == k_nt_prstatus;
+    const ByteView area(m_file.subspan(phdr.p_offset, available));
+    const std::uint64_t walked = for_each_note(area, phdr.p_align, [&](const Note& note) {
+      const bool core_owner = note.owned_by("CORE");
+      if (first) m_notes.prstatus_first = core_owner && note.type == k_nt_prstatus;
       first = false;
-      if (!core_owner) continue;
-      switch (note.n_type) {
-        case k_nt_prstatus:
-          if (desc.has(112, 27 * 8)) m_notes.threads.push_back(parse_prstatus(desc));
-          else m_notes.problems.push_back("an NT_PRSTATUS note is too short");
-          break;
-        case k_nt_prpsinfo:
-          // struct elf_prpsinfo: pr_pid 24, pr_fname[16] at 40, pr_psargs[80] at 56. A short
-          // note is reported, not read as pid 0 and empty names.
-          if (!desc.has(0, 136)) {
-            m_notes.problems.push_back("an NT_PRPSINFO note is too short");
-            break;
-          }
-          m_notes.has_prpsinfo = true;
-          m_notes.pid = desc.read<std::int32_t>(24);
-          m_notes.fname = fixed_text(desc, 40, 16);
-          m_notes.psargs = fixed_text(desc, 56, 80);
-          while (!m_notes.psargs.empty() && m_notes.psargs.back() == ' ') m_notes.psargs.pop_back();
-          break;
-        case k_nt_siginfo:
-          // A cut siginfo must not read as signal 0 sent by a process (si_code 0 is SI_USER).
-          if (!desc.has(0, k_siginfo_header_size)) m_notes.problems.push_back("an NT_SIGINFO note is too short");
-          else if (!m_notes.signal) m_notes.signal = parse_siginfo(desc);
-          break;
-        case k_nt_auxv:
-          m_notes.auxv_bytes = desc.bytes();
-          for (std::size_t at = 0; desc.has(at, 16); at += 16) {
-            const auto type = desc.u64(at);
-            if (type == AT_NULL) break;
-            m_notes.auxv.emplace_back(type, desc.u64(at + 8));
-          }
-          break;
-        case k_nt_file: {
-          std::string problem;
-          m_notes.files = parse_file_note(desc, problem);
-          if (!problem.empty()) m_notes.problems.push_back(problem);
-          break;
-        }
-        default:
-          break;
-      }
-    }
-    if (offset < data->d_size || available < phdr.p_filesz)
-      m_notes.problems.push_back("the notes are cut short after " + std::to_string(offset) + " of " +
+      if (core_owner) parse_note(note.type, note.desc);
+      return true;
+    });
+    if (walked < area.size() || available < phdr.p_filesz)
+      m_notes.problems.push_back("the notes are cut short after " + std::to_string(walked) + " of " +
                                  std::to_string(phdr.p_filesz) + " bytes");
+  }
+}
+
+void CoreImage::parse_note(std::uint32_t type, const ByteView& desc) {
+  switch (type) {
+    case k_nt_prstatus:
+      if (desc.has(112, 27 * 8)) m_notes.threads.push_back(parse_prstatus(desc));
+      else m_notes.problems.push_back("an NT_PRSTATUS note is too short");
+      break;
+    case k_nt_prpsinfo:
+      // struct elf_prpsinfo: pr_pid 24, pr_fname[16] at 40, pr_psargs[80] at 56. A short note is
+      // reported, not read as pid 0 and empty names.
+      if (!desc.has(0, 136)) {
+        m_notes.problems.push_back("an NT_PRPSINFO note is too short");
+        break;
+      }
+      m_notes.has_prpsinfo = true;
+      m_notes.pid = desc.read<std::int32_t>(24);
+      m_notes.fname = fixed_text(desc, 40, 16);
+      m_notes.psargs = fixed_text(desc, 56, 80);
+      while (!m_notes.psargs.empty() && m_notes.psargs.back() == ' ') m_notes.psargs.pop_back();
+      break;
+    case k_nt_siginfo:
+      // A cut siginfo must not read as signal 0 sent by a process (si_code 0 is SI_USER).
+      if (!desc.has(0, k_siginfo_header_size)) m_notes.problems.push_back("an NT_SIGINFO note is too short");
+      else if (!m_notes.signal) m_notes.signal = parse_siginfo(desc);
+      break;
+    case k_nt_auxv:
+      m_notes.auxv_bytes = desc.bytes();
+      for (std::size_t at = 0; desc.has(at, 16); at += 16) {
+        const auto type = desc.u64(at);
+        if (type == k_at_null) break;
+        m_notes.auxv.emplace_back(type, desc.u64(at + 8));
+      }
+      break;
+    case k_nt_file: {
+      std::string problem;
+      m_notes.files = parse_file_note(desc, problem);
+      if (!problem.empty()) m_notes.problems.push_back(problem);
+      break;
+    }
+    default:
+      break;
   }
 }
 
@@ -269,7 +255,7 @@ const Segment* CoreImage::segment_at(std::uint64_t va) const {
 
 bool CoreImage::executable(std::uint64_t va) const {
   const Segment* segment = segment_at(va);
-  return segment && (segment->flags & PF_X);
+  return segment && (segment->flags & k_pf_x);
 }
 
 std::span<const std::byte> CoreImage::bytes_from(std::uint64_t va) const {

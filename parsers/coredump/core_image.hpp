@@ -13,21 +13,15 @@
 
 #include <libelf.h>
 
+#include "parsers/elf/types.hpp"
 #include "parsers/parse_error.hpp"
+#include "util/byte_reader.hpp"
 #include "util/fd.hpp"
 
 namespace aoti::parsers::coredump {
 
-struct Segment {
-  std::uint64_t vaddr = 0;
-  std::uint64_t memsz = 0;
-  std::uint64_t offset = 0;
-  std::uint64_t filesz = 0;
-  std::uint32_t flags = 0;  // PF_R | PF_W | PF_X; 0 = PROT_NONE
-
-  std::uint64_t end() const { return vaddr + memsz; }
-  bool contains(std::uint64_t va) const { return va >= vaddr && va - vaddr < memsz; }
-};
+// The core's memory map is its PT_LOAD program headers.
+using elf::Segment;
 
 // One NT_PRSTATUS: a thread and its registers (user_regs_struct order, see core-dumps.md 1.3).
 struct ThreadNote {
@@ -101,6 +95,7 @@ class CoreImage {
  private:
   CoreImage() = default;
   void parse_notes();
+  void parse_note(std::uint32_t type, const util::ByteView& desc);
 
   util::Fd m_fd;
   Elf* m_elf = nullptr;

@@ -1,19 +1,21 @@
 #include "parsers/coredump/core_reader.hpp"
 
-#include <elf.h>
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <set>
 
 #include "parsers/coredump/core_image.hpp"
 #include "parsers/coredump/decompress.hpp"
 #include "parsers/coredump/fault.hpp"
 #include "parsers/coredump/unwind.hpp"
+#include "parsers/elf/notes.hpp"
+#include "parsers/elf/types.hpp"
+#include "util/byte_reader.hpp"
 #include "util/errno_text.hpp"
 #include "util/fd.hpp"
 #include "util/format_size.hpp"
@@ -105,38 +107,36 @@ Parsed<OpenedCore> open_core(const std::filesystem::path& path, const std::strin
 // (coredump_filter bit 4). The bytes are process memory, not a file, so this walks the
 // header, program headers and note by hand, every read bounded by what the core holds.
 std::string build_id_in_memory(const CoreImage& image, std::uint64_t base) {
-  Elf64_Ehdr header;
-  if (image.read(base, std::as_writable_bytes(std::span(&header, 1))) != sizeof header ||
-      std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64 ||
-      header.e_phentsize != sizeof(Elf64_Phdr) || header.e_phnum > 256)
+  std::array<std::byte, elf::k_ehdr_size> header_bytes;
+  if (image.read(base, header_bytes) != header_bytes.size()) return {};
+  const util::ByteView header(header_bytes);
+  const std::uint64_t phnum = header.u16(56);
+  if (header.text(0, 4) != "\x7f" "ELF" || header.u8(4) != elf::k_elf_class_64 || header.u16(54) != elf::k_phdr_size ||
+      phnum > 256)
     return {};
-  std::vector<Elf64_Phdr> phdrs(header.e_phnum);
-  const std::size_t table = phdrs.size() * sizeof(Elf64_Phdr);
-  if (image.read(base + header.e_phoff, std::as_writable_bytes(std::span(phdrs))) != table) return {};
+  std::vector<std::byte> table_bytes(phnum * elf::k_phdr_size);
+  if (image.read(base + header.u64(32), table_bytes) != table_bytes.size()) return {};
+  const util::ByteView table(table_bytes);
+  std::vector<elf::Segment> segments;
+  for (std::uint64_t i = 0; i < phnum; ++i) segments.push_back(elf::read_program_header(table, i * elf::k_phdr_size));
   std::uint64_t first_load = UINT64_MAX;
-  for (const Elf64_Phdr& phdr : phdrs)
-    if (phdr.p_type == PT_LOAD) first_load = std::min<std::uint64_t>(first_load, phdr.p_vaddr & ~0xfffull);
+  for (const elf::Segment& segment : segments)
+    if (segment.type == elf::k_pt_load) first_load = std::min<std::uint64_t>(first_load, segment.vaddr & ~0xfffull);
   if (first_load == UINT64_MAX) return {};
   const std::uint64_t bias = base - first_load;  // 0 for ET_EXEC, the load address for ET_DYN
-  for (const Elf64_Phdr& phdr : phdrs) {
-    if (phdr.p_type != PT_NOTE) continue;
-    std::vector<std::byte> notes(std::min<std::uint64_t>(phdr.p_filesz, 4096));
-    notes.resize(image.read(bias + phdr.p_vaddr, notes));
-    const std::uint64_t align = phdr.p_align == 8 ? 8 : 4;
-    for (std::size_t at = 0; at + 12 <= notes.size();) {
-      std::uint32_t sizes[3];  // namesz, descsz, type
-      std::memcpy(sizes, notes.data() + at, sizeof sizes);
-      const std::uint64_t name_at = at + 12;
-      const std::uint64_t desc_at = name_at + ((sizes[0] + align - 1) & ~(align - 1));
-      const std::uint64_t next = desc_at + ((sizes[1] + align - 1) & ~(align - 1));
-      if (desc_at + sizes[1] > notes.size()) break;
-      if (sizes[2] == NT_GNU_BUILD_ID && sizes[0] == 4 && std::memcmp(notes.data() + name_at, "GNU", 4) == 0) {
-        return util::hex_bytes(std::span(notes).subspan(desc_at, sizes[1]));
-      }
-      at = next;
-    }
+  std::string build_id;
+  for (const elf::Segment& segment : segments) {
+    if (segment.type != elf::k_pt_note) continue;
+    std::vector<std::byte> notes(std::min<std::uint64_t>(segment.filesz, 4096));
+    notes.resize(image.read(bias + segment.vaddr, notes));
+    elf::for_each_note(util::ByteView(notes), segment.align, [&](const elf::Note& note) {
+      if (note.type != elf::k_nt_gnu_build_id || !note.owned_by("GNU")) return true;
+      build_id = util::hex_bytes(note.desc.bytes());
+      return false;
+    });
+    if (!build_id.empty()) break;
   }
-  return {};
+  return build_id;
 }
 
 // One module per run of NT_FILE entries of the same file (a .so shows as 4-5 mappings).
@@ -180,7 +180,7 @@ std::optional<std::uint64_t> auxv_value(const CoreNotes& notes, std::uint64_t ty
 // NULL and argc, which must count the argv pointers.
 void read_process_strings(const CoreImage& image, CoreFacts& facts) {
   const CoreNotes& notes = image.notes();
-  const auto execfn = auxv_value(notes, AT_EXECFN);
+  const auto execfn = auxv_value(notes, elf::k_at_execfn);
   if (!execfn || notes.auxv_bytes.size() < 32) return;
   if (auto path = image.read_string(*execfn, 4096)) facts.executable = *path;
   // The stack VMA can be split (here: the top 8 KiB apart from the rest), so search the
@@ -303,7 +303,7 @@ Parsed<CoreFacts> read_core(const std::filesystem::path& path, const std::string
   facts.modules = modules_from(image, models);
   read_process_strings(image, facts);
   if (facts.executable.empty()) {
-    const auto entry = auxv_value(notes, AT_ENTRY);
+    const auto entry = auxv_value(notes, elf::k_at_entry);
     for (const MappedModule& module : facts.modules)
       if (entry && *entry >= module.start && *entry < module.end) facts.executable = module.path;
   }
@@ -320,7 +320,7 @@ Parsed<CoreFacts> read_core(const std::filesystem::path& path, const std::string
 bool looks_like_core(std::string_view head) {
   auto is_core = [](std::string_view bytes) {
     // e_ident, then e_type (little-endian ET_CORE = 4) at offset 16.
-    return bytes.size() >= 18 && bytes.substr(0, 4) == "\x7f" "ELF" && bytes[16] == ET_CORE && bytes[17] == 0;
+    return bytes.size() >= 18 && bytes.substr(0, 4) == "\x7f" "ELF" && bytes[16] == elf::k_et_core && bytes[17] == 0;
   };
   const Compression compression = detect_compression(head);
   if (compression == Compression::none) return is_core(head);

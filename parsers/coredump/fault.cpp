@@ -1,12 +1,12 @@
 #include "parsers/coredump/fault.hpp"
 
-#include <elf.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdio>
 #include <optional>
 #include <vector>
+
+#include "parsers/elf/types.hpp"
 
 namespace aoti::parsers::coredump {
 namespace {
@@ -58,9 +58,9 @@ std::string range(const Segment& segment) {
 
 std::string permissions(std::uint32_t flags) {
   std::string text = "---";
-  if (flags & PF_R) text[0] = 'r';
-  if (flags & PF_W) text[1] = 'w';
-  if (flags & PF_X) text[2] = 'x';
+  if (flags & elf::k_pf_r) text[0] = 'r';
+  if (flags & elf::k_pf_w) text[1] = 'w';
+  if (flags & elf::k_pf_x) text[2] = 'x';
   return text;
 }
 
@@ -78,7 +78,7 @@ std::vector<ThreadStack> thread_stacks(const CoreImage& image) {
   for (const ThreadNote& thread : image.notes().threads) {
     const Segment* segment = image.segment_at(thread.sp());
     if (segment && segment->flags == 0) segment = image.segment_at(segment->end());
-    if (segment && (segment->flags & PF_W)) stacks.push_back({thread.tid, segment});
+    if (segment && (segment->flags & elf::k_pf_w)) stacks.push_back({thread.tid, segment});
   }
   return stacks;
 }
@@ -217,7 +217,7 @@ class Describer {
       // glibc's malloc arenas reserve 64 MiB, read-write at the head and PROT_NONE after it, on
       // 64 MiB boundaries: such a tail is heap growth room, not device memory.
       const Segment* before = m_image.segment_at(segment.vaddr - 1);
-      const bool arena_tail = before && (before->flags & PF_W) && before->end() == segment.vaddr &&
+      const bool arena_tail = before && (before->flags & elf::k_pf_w) && before->end() == segment.vaddr &&
                               segment.end() % (64 << 20) == 0 && segment.memsz < (64 << 20);
       if (arena_tail)
         return {"heap", "the unused tail of a malloc arena (" + range(segment) + ", PROT_NONE): a wild heap pointer"};

@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "parsers/coredump/private_file.hpp"
+#include "parsers/elf/types.hpp"
 #include "parsers/zip/zip_archive.hpp"
 #include "util/byte_reader.hpp"
 #include "util/errno_text.hpp"
@@ -396,7 +397,7 @@ class Session {
     const std::uint64_t link = address - 7 - bias;
     for (std::size_t i = 0; i < phnum; ++i) {
       GElf_Phdr phdr;
-      if (!gelf_getphdr(elf, static_cast<int>(i), &phdr) || phdr.p_type != PT_LOAD) continue;
+      if (!gelf_getphdr(elf, static_cast<int>(i), &phdr) || phdr.p_type != elf::k_pt_load) continue;
       if (link < phdr.p_vaddr || link - phdr.p_vaddr + 7 > phdr.p_filesz) continue;
       const std::uint64_t offset = phdr.p_offset + (link - phdr.p_vaddr);
       if (offset > size || size - offset < 7) return true;

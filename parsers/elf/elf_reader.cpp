@@ -2,47 +2,20 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "parsers/elf/notes.hpp"
+#include "parsers/elf/types.hpp"
 #include "util/byte_reader.hpp"
 #include "util/hex.hpp"
 
 namespace aoti::parsers::elf {
 namespace {
 
-// Format constants from the System V gABI (elf.h is not used so that the reader does not depend
-// on the host's headers, and every field is read explicitly little-endian).
-constexpr std::uint16_t k_et_exec = 2;
-constexpr std::uint16_t k_et_dyn = 3;
-constexpr std::uint16_t k_et_core = 4;
-constexpr std::uint32_t k_pt_load = 1;
-constexpr std::uint32_t k_pt_dynamic = 2;
-constexpr std::uint32_t k_pt_note = 4;
-constexpr std::uint32_t k_sht_dynamic = 6;
-constexpr std::uint32_t k_sht_note = 7;
-constexpr std::uint32_t k_sht_nobits = 8;
-constexpr std::uint32_t k_sht_dynsym = 11;
-constexpr std::uint16_t k_shn_undef = 0;
-constexpr std::uint16_t k_shn_xindex = 0xffff;
-constexpr std::int64_t k_dt_null = 0;
-constexpr std::int64_t k_dt_needed = 1;
-constexpr std::int64_t k_dt_strtab = 5;
-constexpr std::int64_t k_dt_strsz = 10;
-constexpr std::int64_t k_dt_soname = 14;
-constexpr std::uint8_t k_stb_global = 1;
-constexpr std::uint32_t k_nt_gnu_build_id = 3;
-
-constexpr std::size_t k_ehdr_size = 64;
-constexpr std::size_t k_phdr_size = 56;
-constexpr std::size_t k_shdr_size = 64;
-constexpr std::size_t k_sym_size = 24;
-constexpr std::size_t k_dyn_size = 16;
 constexpr std::uint64_t k_max_headers = 1 << 16;
 constexpr std::uint64_t k_max_table = 64ull << 20;  // .dynsym, .dynstr, .shstrtab
 constexpr std::uint64_t k_max_small = 1ull << 20;   // .dynamic, notes, .comment
@@ -71,23 +44,6 @@ std::vector<std::byte> read_range(const RandomAccess& source, std::uint64_t offs
   }
   return bytes;
 }
-
-struct Section {
-  std::uint32_t name = 0;
-  std::uint32_t type = 0;
-  std::uint64_t offset = 0;
-  std::uint64_t size = 0;
-  std::uint32_t link = 0;
-  std::uint64_t align = 0;
-};
-
-struct Segment {
-  std::uint32_t type = 0;
-  std::uint64_t offset = 0;
-  std::uint64_t vaddr = 0;
-  std::uint64_t filesz = 0;
-  std::uint64_t align = 0;
-};
 
 std::string machine_name(std::uint16_t machine) {
   switch (machine) {
@@ -119,26 +75,15 @@ std::optional<std::size_t> cxx_runtime_rank(std::string_view name) {
   return std::nullopt;
 }
 
-std::uint64_t align_up(std::uint64_t value, std::uint64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
-
-// The GNU build-id from one note area; notes are 4-byte aligned except in areas aligned to 8.
+// The GNU build-id from one note area; a note cut by the end of the area is not read.
 std::string find_build_id(const ByteView& notes, std::uint64_t area_align) {
-  const std::uint64_t alignment = area_align == 8 ? 8 : 4;
-  std::uint64_t at = 0;
-  while (at + 12 <= notes.size()) {
-    const std::uint64_t name_size = notes.u32(at);
-    const std::uint64_t desc_size = notes.u32(at + 4);
-    const std::uint32_t type = notes.u32(at + 8);
-    const std::uint64_t name_at = at + 12;
-    const std::uint64_t desc_at = align_up(name_at + name_size, alignment);
-    if (type == k_nt_gnu_build_id && name_size == 4 &&
-        notes.c_string(name_at) == std::string_view("GNU"))
-      return util::hex_bytes(notes.sub(desc_at, desc_size).bytes());
-    at = align_up(desc_at + desc_size, alignment);
-  }
-  return {};
+  std::string build_id;
+  for_each_note(notes, area_align, [&](const Note& note) {
+    if (note.type != k_nt_gnu_build_id || !note.owned_by("GNU")) return true;
+    build_id = util::hex_bytes(note.desc.bytes());
+    return false;
+  });
+  return build_id;
 }
 
 class Reader {
@@ -165,8 +110,8 @@ class Reader {
     m_header_bytes = read_range(m_source, 0, k_ehdr_size, k_ehdr_size, "ELF header");
     m_header = ByteView(m_header_bytes);
     if (m_header.u32(0) != 0x464c457f) throw ReadError("not an ELF file");
-    if (m_header.u8(4) != 2) throw ReadError("not a 64-bit ELF file");
-    if (m_header.u8(5) != 1) throw ReadError("not a little-endian ELF file");
+    if (m_header.u8(4) != k_elf_class_64) throw ReadError("not a 64-bit ELF file");
+    if (m_header.u8(5) != k_elf_data_lsb) throw ReadError("not a little-endian ELF file");
     const std::uint16_t type = m_header.u16(16);
     if (type == k_et_core) throw ReadError("an ELF core dump, not a shared object");
     if (type != k_et_dyn && type != k_et_exec)
@@ -182,11 +127,7 @@ class Reader {
     const auto table_bytes = read_range(m_source, offset, count * k_phdr_size, k_max_headers * k_phdr_size,
                                         "program header table");
     const ByteView table(table_bytes);
-    for (std::uint64_t i = 0; i < count; ++i) {
-      const std::uint64_t at = i * k_phdr_size;
-      m_segments.push_back({table.u32(at), table.u64(at + 8), table.u64(at + 16),
-                            table.u64(at + 32), table.u64(at + 48)});
-    }
+    for (std::uint64_t i = 0; i < count; ++i) m_segments.push_back(read_program_header(table, i * k_phdr_size));
   }
 
   void read_sections() {
@@ -206,11 +147,7 @@ class Reader {
     const auto table_bytes = read_range(m_source, offset, count * k_shdr_size, k_max_headers * k_shdr_size,
                                         "section header table");
     const ByteView table(table_bytes);
-    for (std::uint64_t i = 0; i < count; ++i) {
-      const std::uint64_t at = i * k_shdr_size;
-      m_sections.push_back({table.u32(at), table.u32(at + 4), table.u64(at + 24),
-                            table.u64(at + 32), table.u32(at + 40), table.u64(at + 48)});
-    }
+    for (std::uint64_t i = 0; i < count; ++i) m_sections.push_back(read_section_header(table, i * k_shdr_size));
     if (names_index != 0 && names_index < m_sections.size()) {
       const Section& names = m_sections[names_index];
       m_section_names_bytes = read_range(m_source, names.offset, names.size, k_max_table, "section name table");
