@@ -88,7 +88,7 @@ TEST_CASE("fnv1a: the published 64-bit test vectors, and hashing in pieces") {
   CHECK(aoti::util::fnv1a("bar", aoti::util::fnv1a("foo")) == aoti::util::fnv1a("foobar"));
 }
 
-TEST_CASE("sizes: exact in the largest unit, else one decimal; cores in whole MiB") {
+TEST_CASE("sizes: exact in the largest unit, else one decimal; cores in whole MiB; regions approximately") {
   using aoti::util::format_size;
   CHECK(format_size(0) == "0 bytes");
   CHECK(format_size(1) == "1 byte");
@@ -101,4 +101,10 @@ TEST_CASE("sizes: exact in the largest unit, else one decimal; cores in whole Mi
   CHECK(aoti::util::format_mib((1 << 19) - 1) == "0 MiB");
   CHECK(aoti::util::format_mib(1 << 19) == "1 MiB");
   CHECK(aoti::util::format_mib(12ull << 20) == "12 MiB");
+  using aoti::util::format_approximate_size;
+  CHECK(format_approximate_size(4096) == "4 KiB");
+  CHECK(format_approximate_size(1535) == "1 KiB");
+  CHECK(format_approximate_size(8ull << 20) == "8 MiB");
+  CHECK(format_approximate_size((2ull << 30) + (1ull << 29)) == "2.5 GiB");
+  CHECK(format_approximate_size(128ull << 40) == "128.0 TiB");
 }
