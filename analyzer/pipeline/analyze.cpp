@@ -12,6 +12,7 @@
 #include "analyzer/pipeline/sniff.hpp"
 #include "parsers/coredump/core_reader.hpp"
 #include "parsers/elf/elf_reader.hpp"
+#include "parsers/limits.hpp"
 #include "parsers/logs/log_scanner.hpp"
 #include "parsers/source/source_reader.hpp"
 #include "parsers/trace/trace_reader.hpp"
@@ -25,7 +26,7 @@ using namespace aoti::model;
 namespace fs = std::filesystem;
 namespace {
 
-constexpr std::uint64_t k_max_wrapper_bytes = 64ull << 20;
+constexpr std::uint64_t k_max_wrapper_bytes = parsers::k_max_wrapper_source;
 
 std::string basename_of(std::string_view path) {
   const auto slash = path.find_last_of('/');

@@ -17,6 +17,7 @@
 
 #include "parsers/coredump/private_file.hpp"
 #include "parsers/elf/types.hpp"
+#include "parsers/limits.hpp"
 #include "parsers/zip/zip_archive.hpp"
 #include "util/byte_reader.hpp"
 #include "util/errno_text.hpp"
@@ -244,8 +245,8 @@ class Session {
     if (!file) return file;
     auto source = archive->open_stored(*entry);
     if (!source) {
-      // A deflated .so (unusual): read it whole, bounded like any entry.
-      auto bytes = archive->read(*entry, 4ull << 30);
+      // A deflated .so (unusual): read it whole, bounded as the package reader bounds it.
+      auto bytes = archive->read(*entry, k_max_deflated_model_so);
       if (!bytes) return tl::unexpected(bytes.error());
       auto written = write_sparse(file->get(), {reinterpret_cast<const unsigned char*>(bytes->data()), bytes->size()});
       if (!written) return tl::unexpected(written.error());

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "parsers/elf/elf_reader.hpp"
+#include "parsers/limits.hpp"
 #include "parsers/zip/zip_archive.hpp"
 
 namespace aoti::parsers::pt2 {
@@ -21,8 +22,6 @@ using zip::ZipEntry;
 
 constexpr std::uint64_t k_max_header_record = 64;
 constexpr std::uint64_t k_max_json = 16ull << 20;
-constexpr std::uint64_t k_max_wrapper = 64ull << 20;
-constexpr std::uint64_t k_max_compressed_so = 512ull << 20;
 constexpr std::size_t k_max_value_text = 200;
 constexpr std::string_view k_aotinductor_dir = "data/aotinductor/";
 
@@ -185,7 +184,7 @@ class PackageReader {
 
     if (!picked.wrapper)
       diagnose("model '" + name + "': no wrapper source (*.wrapper.cpp) in the package");
-    else if (auto text = m_archive.read(*picked.wrapper, k_max_wrapper))
+    else if (auto text = m_archive.read(*picked.wrapper, k_max_wrapper_source))
       wrapper_source = std::move(*text);
     else
       diagnose(picked.wrapper->name + ": " + text.error().message);
@@ -204,7 +203,7 @@ class PackageReader {
 
     std::string kernel_source;
     if (picked.kernels) {
-      if (auto text = m_archive.read(*picked.kernels, k_max_wrapper))
+      if (auto text = m_archive.read(*picked.kernels, k_max_wrapper_source))
         kernel_source = std::move(*text);
       else
         diagnose(picked.kernels->name + ": " + text.error().message);
@@ -268,7 +267,7 @@ class PackageReader {
       if (!source) return fail(source.error().message);
       return as_elf(**source);
     }
-    auto bytes = m_archive.read(entry, k_max_compressed_so);
+    auto bytes = m_archive.read(entry, k_max_deflated_model_so);
     if (!bytes) return fail(bytes.error().message);
     return as_elf(*open_memory(*bytes));
   }
