@@ -78,7 +78,7 @@ const SeedCore& seed(const std::string& case_name) {
   // The raw prefix, for the truncation and patching tests, from the reader's own decompressor
   // stopped at k_prefix bytes.
   SeedCore core{std::move(*facts), std::string(k_prefix, '\0')};
-  auto prefix = decompress_to_private_file(xz, Compression::xz, k_prefix);
+  auto prefix = decompress_to_private_file(xz, Compression::xz, {.max_bytes = k_prefix});
   REQUIRE(prefix);
   REQUIRE(prefix->size == k_prefix);
   REQUIRE(::pread(prefix->file.get(), core.raw.data(), k_prefix, 0) == static_cast<ssize_t>(k_prefix));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 #include "parsers/elf/notes.hpp"
 #include "util/byte_reader.hpp"
@@ -20,6 +21,15 @@ std::string last_elf_error() {
 
 
 using namespace elf;
+
+// elf_version() sets libelf's process-wide version: once per process, not from every scan
+// worker that opens a core at the same time.
+bool libelf_ready() {
+  static std::once_flag once;
+  static bool ready = false;
+  std::call_once(once, [] { ready = elf_version(EV_CURRENT) != EV_NONE; });
+  return ready;
+}
 using util::ByteView;
 
 // A fixed-size text field of a note (pr_fname, pr_psargs): NUL-terminated unless it fills it.
@@ -91,7 +101,7 @@ std::optional<std::vector<FileMapping>> parse_file_note(const ByteView& desc, st
 
 Parsed<CoreImage> CoreImage::open(util::Fd file, std::string_view name) {
   const std::string who(name);
-  if (elf_version(EV_CURRENT) == EV_NONE) return fail("libelf is unusable: " + last_elf_error());
+  if (!libelf_ready()) return fail("libelf is unusable: " + last_elf_error());
   CoreImage image;
   image.m_fd = std::move(file);
   image.m_elf = elf_begin(image.m_fd.get(), ELF_C_READ_MMAP, nullptr);

@@ -89,7 +89,7 @@ Parsed<OpenedCore> open_core(const std::filesystem::path& path, const std::strin
   const Compression compression = detect_compression({head, got > 0 ? static_cast<std::size_t>(got) : 0});
   std::vector<std::string> health;
   if (compression != Compression::none) {
-    auto decompressed = decompress_to_private_file(path, compression, options.max_decompressed_bytes);
+    auto decompressed = decompress_to_private_file(path, compression, options.decoding);
     if (!decompressed) return fail(display + ": " + decompressed.error().message);
     health.push_back("decompressed " + std::string(to_string(compression)) + " core to a private temporary file (" +
                      util::format_mib(decompressed->size) + ")");

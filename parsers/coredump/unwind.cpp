@@ -73,16 +73,41 @@ bool looks_like_call_before(const unsigned char* bytes /* the 7 bytes before the
   return false;
 }
 
+// Keeps the first error a callback hit; never throws (it runs inside noexcept callbacks).
+void keep_error(std::string& error, const char* what) noexcept {
+  try {
+    if (error.empty()) error = std::string("internal error: ") + what;
+  } catch (...) {
+    // Out of memory: the failure code the callback returns still stops libdwfl.
+  }
+}
+
+// libdwfl calls back into C++ from C frames, which an exception must not unwind through: every
+// callback runs its body through this, which turns an exception into `failed` (the callback's
+// "not found" or "stop") and keeps what was thrown in `error`.
+template <class Body>
+int without_exceptions(std::string& error, int failed, Body&& body) noexcept {
+  try {
+    return body();
+  } catch (const std::exception& exception) {
+    keep_error(error, exception.what());
+  } catch (...) {
+    keep_error(error, "unknown exception");
+  }
+  return failed;
+}
+
 class Session;
 // libdwfl 0.188 has no per-session user data for its callbacks: the session that is
 // unwinding in this thread is reached through this pointer while it runs.
 thread_local Session* t_session = nullptr;
 
-int find_elf(Dwfl_Module* module, void**, const char* name, Dwarf_Addr, char** file_name, Elf** elf);
+int find_elf(Dwfl_Module* module, void**, const char* name, Dwarf_Addr, char** file_name, Elf** elf) noexcept;
 
 // Symbols come from the served files themselves; no separate debuginfo is looked up (and
 // never through debuginfod: the analysis is offline).
-int find_no_debuginfo(Dwfl_Module*, void**, const char*, Dwarf_Addr, const char*, const char*, GElf_Word, char**) {
+int find_no_debuginfo(Dwfl_Module*, void**, const char*, Dwarf_Addr, const char*, const char*, GElf_Word,
+                      char**) noexcept {
   return -1;
 }
 
@@ -113,15 +138,17 @@ class Session {
       } walk{this, &threads};
       dwfl_getthreads(
           m_dwfl,
-          [](Dwfl_Thread* dwfl_thread, void* arg) -> int {
+          [](Dwfl_Thread* dwfl_thread, void* arg) noexcept -> int {
             auto* walk = static_cast<Walk*>(arg);
-            const pid_t tid = dwfl_thread_tid(dwfl_thread);
-            for (CoreThread& thread : *walk->threads)
-              if (thread.tid == tid && thread.frames.empty()) {
-                walk->session->unwind(dwfl_thread, thread);
-                break;
-              }
-            return DWARF_CB_OK;
+            return without_exceptions(walk->session->m_callback_error, DWARF_CB_ABORT, [&] {
+              const pid_t tid = dwfl_thread_tid(dwfl_thread);
+              for (CoreThread& thread : *walk->threads)
+                if (thread.tid == tid && thread.frames.empty()) {
+                  walk->session->unwind(dwfl_thread, thread);
+                  break;
+                }
+              return DWARF_CB_OK;
+            });
           },
           &walk);
     }
@@ -141,8 +168,11 @@ class Session {
       if (dwfl_module) dwfl_module_info(dwfl_module, nullptr, nullptr, nullptr, nullptr, nullptr, &main_file, nullptr);
       if (main_file) module.symbols_from = main_file;
     }
+    if (!m_callback_error.empty()) m_health.push_back("unwinding was cut short by an " + m_callback_error);
     return threads;
   }
+
+  std::string& callback_error() { return m_callback_error; }
 
   // find_elf: the model .so by build-id from its package, else the file at the module's path
   // on this machine when its build-id matches the core's.
@@ -277,32 +307,34 @@ class Session {
     } walk{this, &thread, "initial", std::nullopt, {}};
     const int ret = dwfl_thread_getframes(
         dwfl_thread,
-        [](Dwfl_Frame* state, void* arg) -> int {
+        [](Dwfl_Frame* state, void* arg) noexcept -> int {
           auto* walk = static_cast<Walk*>(arg);
-          Dwarf_Addr pc = 0;
-          bool activation = false;
-          if (!dwfl_frame_pc(state, &pc, &activation)) {
-            walk->error = last_dwfl_error();
-            return DWARF_CB_ABORT;
-          }
-          if (walk->thread->frames.size() >= k_max_frames) {
-            walk->error = "stopped after " + std::to_string(k_max_frames) + " frames";
-            return DWARF_CB_ABORT;
-          }
-          const std::uint64_t lookup = activation ? pc : pc - 1;
-          // Without CFI for a caller, libdwfl's frame-pointer fallback can produce garbage:
-          // a "return address" outside executable memory ends the trusted part here.
-          if (!walk->session->m_image.executable(lookup)) {
-            walk->error = "the next return address (" + util::hex_literal(pc) + ") is not in executable memory";
-            return DWARF_CB_ABORT;
-          }
-          StackFrame frame = walk->session->symbolize(pc, activation);
-          frame.method = walk->next_method;
-          walk->thread->frames.push_back(std::move(frame));
-          Dwarf_Word sp = 0;
-          if (dwfl_frame_reg(state, k_dwarf_rsp, &sp) == 0) walk->last_sp = sp;
-          walk->next_method = walk->session->has_cfi(lookup) ? "cfi" : "frame pointer";
-          return DWARF_CB_OK;
+          return without_exceptions(walk->error, DWARF_CB_ABORT, [&] {
+            Dwarf_Addr pc = 0;
+            bool activation = false;
+            if (!dwfl_frame_pc(state, &pc, &activation)) {
+              walk->error = last_dwfl_error();
+              return DWARF_CB_ABORT;
+            }
+            if (walk->thread->frames.size() >= k_max_frames) {
+              walk->error = "stopped after " + std::to_string(k_max_frames) + " frames";
+              return DWARF_CB_ABORT;
+            }
+            const std::uint64_t lookup = activation ? pc : pc - 1;
+            // Without CFI for a caller, libdwfl's frame-pointer fallback can produce garbage:
+            // a "return address" outside executable memory ends the trusted part here.
+            if (!walk->session->m_image.executable(lookup)) {
+              walk->error = "the next return address (" + util::hex_literal(pc) + ") is not in executable memory";
+              return DWARF_CB_ABORT;
+            }
+            StackFrame frame = walk->session->symbolize(pc, activation);
+            frame.method = walk->next_method;
+            walk->thread->frames.push_back(std::move(frame));
+            Dwarf_Word sp = 0;
+            if (dwfl_frame_reg(state, k_dwarf_rsp, &sp) == 0) walk->last_sp = sp;
+            walk->next_method = walk->session->has_cfi(lookup) ? "cfi" : "frame pointer";
+            return DWARF_CB_OK;
+          });
         },
         &walk);
     if (ret != 0 && walk.error.empty()) walk.error = last_dwfl_error();
@@ -414,11 +446,14 @@ class Session {
   Dwfl* m_dwfl = nullptr;
   std::string m_attach_error = "no thread notes";
   std::map<std::string, util::Fd> m_extracted;  // package + entry -> private copy
+  std::string m_callback_error;  // what a libdwfl callback threw, if anything
 };
 
-int find_elf(Dwfl_Module* module, void**, const char* name, Dwarf_Addr, char** file_name, Elf** elf) {
+int find_elf(Dwfl_Module* module, void**, const char* name, Dwarf_Addr, char** file_name, Elf** elf) noexcept {
   *elf = nullptr;
-  return t_session ? t_session->serve(module, name, file_name) : -1;
+  if (!t_session) return -1;
+  return without_exceptions(t_session->callback_error(), -1,
+                            [&] { return t_session->serve(module, name, file_name); });
 }
 
 }  // namespace
