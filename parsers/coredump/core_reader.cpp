@@ -17,6 +17,7 @@
 #include "parsers/elf/types.hpp"
 #include "util/byte_reader.hpp"
 #include "util/errno_text.hpp"
+#include "util/expected.hpp"
 #include "util/fd.hpp"
 #include "util/format_size.hpp"
 #include "util/hex.hpp"
@@ -98,9 +99,8 @@ Parsed<OpenedCore> open_core(const std::filesystem::path& path, const std::strin
                        util::format_mib(decompressed->size) + " decoded before that");
     file = std::move(decompressed->file);
   }
-  auto image = CoreImage::open(std::move(file), display);
-  if (!image) return tl::unexpected(image.error());
-  return OpenedCore{std::move(*image), compression, std::move(health)};
+  TRY_ASSIGN(CoreImage image, CoreImage::open(std::move(file), display));
+  return OpenedCore{std::move(image), compression, std::move(health)};
 }
 
 // The GNU build-id of the ELF image mapped at `base`, from the first page the kernel dumps
@@ -275,9 +275,8 @@ void check_health(const OpenedCore& opened, const std::vector<ModelObject>& mode
 
 Parsed<CoreFacts> read_core(const std::filesystem::path& path, const std::string& display,
                             const std::vector<ModelObject>& models, const CoreReadOptions& options) {
-  auto opened = open_core(path, display, options);
-  if (!opened) return tl::unexpected(opened.error());
-  const CoreImage& image = opened->image;
+  TRY_ASSIGN(const OpenedCore opened, open_core(path, display, options));
+  const CoreImage& image = opened.image;
   const CoreNotes& notes = image.notes();
   if (notes.threads.empty() && !notes.has_prpsinfo && !notes.signal)
     return fail(display + ": an x86-64 core without readable notes (no threads, no process, no signal)" +
@@ -285,7 +284,7 @@ Parsed<CoreFacts> read_core(const std::filesystem::path& path, const std::string
 
   CoreFacts facts;
   facts.artifact = display;
-  facts.compression = std::string(to_string(opened->compression));
+  facts.compression = std::string(to_string(opened.compression));
   facts.pid = notes.has_prpsinfo ? notes.pid : (notes.threads.empty() ? 0 : notes.threads.front().tid);
   facts.process_name = notes.fname;
   facts.command_line = notes.psargs;
@@ -308,7 +307,7 @@ Parsed<CoreFacts> read_core(const std::filesystem::path& path, const std::string
       if (entry && *entry >= module.start && *entry < module.end) facts.executable = module.path;
   }
   if (facts.executable.empty()) facts.executable = notes.fname;
-  check_health(*opened, models, facts);
+  check_health(opened, models, facts);
   facts.threads = unwind_threads(image, facts.modules, models, facts.health);
   if (!facts.threads.empty()) facts.threads.front().crashed = facts.kernel_written;
   FaultPlace place = describe_fault(image, facts);

@@ -1,6 +1,7 @@
 #include "parsers/coredump/decompress.hpp"
 #include "parsers/coredump/private_file.hpp"
 #include "util/errno_text.hpp"
+#include "util/expected.hpp"
 
 #include <fcntl.h>
 #include <lzma.h>
@@ -197,16 +198,14 @@ Parsed<Decompressed> decompress_to_private_file(const std::filesystem::path& pat
                                                 const DecodeLimits& limits) {
   util::Fd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!in) return fail("cannot open " + path.string() + ": " + util::errno_text(errno));
-  auto out = create_private_file();
-  if (!out) return tl::unexpected(out.error());
-  Sink sink{out->get(), limits.max_bytes, 0, {}, false};
-  auto decoded = compression == Compression::xz ? decode_xz(in.get(), sink, limits) : decode_zstd(in.get(), sink);
-  if (!decoded) return tl::unexpected(decoded.error());
+  TRY_ASSIGN(util::Fd out, create_private_file());
+  Sink sink{out.get(), limits.max_bytes, 0, {}, false};
+  TRY(compression == Compression::xz ? decode_xz(in.get(), sink, limits) : decode_zstd(in.get(), sink));
   if (sink.size == 0)
     return fail("cannot decompress " + std::string(to_string(compression)) + " data: " +
                 (sink.problem.empty() ? "the stream is empty" : sink.problem));
-  if (auto sized = finish_sparse(out->get(), sink.size); !sized) return tl::unexpected(sized.error());
-  return Decompressed{std::move(*out), sink.size, sink.problem};
+  TRY(finish_sparse(out.get(), sink.size));
+  return Decompressed{std::move(out), sink.size, sink.problem};
 }
 
 }  // namespace aoti::parsers::coredump

@@ -21,6 +21,7 @@
 #include "parsers/zip/zip_archive.hpp"
 #include "util/byte_reader.hpp"
 #include "util/errno_text.hpp"
+#include "util/expected.hpp"
 #include "util/fd.hpp"
 #include "util/hex.hpp"
 
@@ -267,19 +268,15 @@ class Session {
       if (!fd) return fail(std::string("cannot open it: ") + util::errno_text(errno));
       return fd;
     }
-    auto archive = zip::ZipArchive::open(model.package);
-    if (!archive) return tl::unexpected(archive.error());
-    const zip::ZipEntry* entry = archive->find(model.entry);
+    TRY_ASSIGN(const zip::ZipArchive archive, zip::ZipArchive::open(model.package));
+    const zip::ZipEntry* entry = archive.find(model.entry);
     if (!entry) return fail("no entry " + model.entry);
-    auto file = create_private_file();
-    if (!file) return file;
-    auto source = archive->open_stored(*entry);
+    TRY_ASSIGN(util::Fd file, create_private_file());
+    auto source = archive.open_stored(*entry);
     if (!source) {
       // A deflated .so (unusual): read it whole, bounded as the package reader bounds it.
-      auto bytes = archive->read(*entry, k_max_deflated_model_so);
-      if (!bytes) return tl::unexpected(bytes.error());
-      auto written = write_sparse(file->get(), {reinterpret_cast<const unsigned char*>(bytes->data()), bytes->size()});
-      if (!written) return tl::unexpected(written.error());
+      TRY_ASSIGN(const std::string bytes, archive.read(*entry, k_max_deflated_model_so));
+      TRY(write_sparse(file.get(), {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()}));
       return file;
     }
     std::vector<std::byte> buffer(1 << 20);
@@ -287,13 +284,12 @@ class Session {
       for (std::uint64_t at = 0; at < (*source)->size(); at += buffer.size()) {
         const std::size_t count = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), (*source)->size() - at));
         (*source)->read(at, {buffer.data(), count});
-        auto written = write_sparse(file->get(), {reinterpret_cast<const unsigned char*>(buffer.data()), count});
-        if (!written) return tl::unexpected(written.error());
+        TRY(write_sparse(file.get(), {reinterpret_cast<const unsigned char*>(buffer.data()), count}));
       }
     } catch (const util::ReadError& error) {
       return fail(error.what());
     }
-    if (auto sized = finish_sparse(file->get(), (*source)->size()); !sized) return tl::unexpected(sized.error());
+    TRY(finish_sparse(file.get(), (*source)->size()));
     return file;
   }
 
