@@ -1,29 +1,29 @@
 #include "parsers/random_access.hpp"
 #include "util/errno_text.hpp"
+#include "util/fd.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <string>
+#include <utility>
 
 namespace aoti::parsers {
 namespace {
 
 void check_range(std::uint64_t offset, std::size_t count, std::uint64_t size) {
   if (offset > size || count > size - offset)
-    throw ReadError("read of " + std::to_string(count) + " bytes at offset " +
+    throw util::ReadError("read of " + std::to_string(count) + " bytes at offset " +
                     std::to_string(offset) + " is past the end (" + std::to_string(size) +
                     " bytes)");
 }
 
 class FileRange final : public RandomAccess {
  public:
-  FileRange(int fd, std::uint64_t offset, std::uint64_t length)
-      : m_fd(fd), m_offset(offset), m_length(length) {}
-  ~FileRange() override { ::close(m_fd); }
-  FileRange(const FileRange&) = delete;
-  FileRange& operator=(const FileRange&) = delete;
+  FileRange(util::Fd fd, std::uint64_t offset, std::uint64_t length)
+      : m_fd(std::move(fd)), m_offset(offset), m_length(length) {}
 
   std::uint64_t size() const override { return m_length; }
 
@@ -31,17 +31,17 @@ class FileRange final : public RandomAccess {
     check_range(offset, out.size(), m_length);
     std::size_t done = 0;
     while (done < out.size()) {
-      const ssize_t got = ::pread(m_fd, out.data() + done, out.size() - done,
+      const ssize_t got = ::pread(m_fd.get(), out.data() + done, out.size() - done,
                                   static_cast<off_t>(m_offset + offset + done));
       if (got < 0 && errno == EINTR) continue;
       if (got <= 0)
-        throw ReadError(got == 0 ? "file ended early" : std::string("read failed: ") + util::errno_text(errno));
+        throw util::ReadError(got == 0 ? "file ended early" : std::string("read failed: ") + util::errno_text(errno));
       done += static_cast<std::size_t>(got);
     }
   }
 
  private:
-  int m_fd;
+  util::Fd m_fd;
   std::uint64_t m_offset;
   std::uint64_t m_length;
 };
@@ -63,15 +63,15 @@ class MemoryRange final : public RandomAccess {
 
 std::unique_ptr<RandomAccess> open_file_range(const std::filesystem::path& path,
                                               std::uint64_t offset, std::uint64_t length) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw ReadError("cannot open " + path.string() + ": " + util::errno_text(errno));
-  return std::make_unique<FileRange>(fd, offset, length);
+  util::Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) throw util::ReadError("cannot open " + path.string() + ": " + util::errno_text(errno));
+  return std::make_unique<FileRange>(std::move(fd), offset, length);
 }
 
 std::unique_ptr<RandomAccess> open_file(const std::filesystem::path& path) {
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
-  if (ec) throw ReadError("cannot read " + path.string() + ": " + ec.message());
+  if (ec) throw util::ReadError("cannot read " + path.string() + ": " + ec.message());
   return open_file_range(path, 0, size);
 }
 

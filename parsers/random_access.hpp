@@ -7,23 +7,18 @@
 #include <filesystem>
 #include <memory>
 #include <span>
-#include <stdexcept>
-#include <string>
 #include <string_view>
 
-namespace aoti::parsers {
+#include "util/byte_reader.hpp"
 
-// Thrown by read() when a range lies outside the source or the read fails; parsers catch it at
-// their boundary and turn it into a ParseError.
-struct ReadError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+namespace aoti::parsers {
 
 class RandomAccess {
  public:
   virtual ~RandomAccess() = default;
   virtual std::uint64_t size() const = 0;
-  // Fills `out` from `offset`; throws ReadError if [offset, offset + out.size()) is not inside.
+  // Fills `out` from `offset`; throws util::ReadError when [offset, offset + out.size()) is not
+  // inside or the read fails. Parsers catch it at their boundary and turn it into a ParseError.
   virtual void read(std::uint64_t offset, std::span<std::byte> out) const = 0;
 };
 

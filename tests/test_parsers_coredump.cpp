@@ -17,6 +17,7 @@
 #include "parsers/coredump/decompress.hpp"
 #include "parsers/zip/zip_archive.hpp"
 #include "support.hpp"
+#include "util/hex.hpp"
 
 namespace {
 
@@ -47,14 +48,9 @@ std::vector<ModelObject> models_of(const std::string& case_name) {
     const void* id = nullptr;
     const ssize_t length = dwelf_elf_gnu_build_id(elf, &id);
     REQUIRE(length > 0);
-    std::string hex;
-    for (ssize_t i = 0; i < length; ++i) {
-      char digits[3];
-      std::snprintf(digits, sizeof digits, "%02x", static_cast<const unsigned char*>(id)[i]);
-      hex += digits;
-    }
+    std::string build_id = aoti::util::hex_bytes(id, static_cast<std::size_t>(length));
     elf_end(elf);
-    models.push_back({hex, package.string(), entry.name});
+    models.push_back({std::move(build_id), package.string(), entry.name});
   }
   REQUIRE(models.size() == 1);
   return models;
@@ -82,7 +78,7 @@ const SeedCore& seed(const std::string& case_name) {
   // The raw prefix, for the truncation and patching tests, from the reader's own decompressor
   // stopped at k_prefix bytes.
   SeedCore core{std::move(*facts), std::string(k_prefix, '\0')};
-  auto prefix = decompress_to_private_file(xz, Compression::xz, k_prefix);
+  auto prefix = decompress_to_private_file(xz, Compression::xz, {.max_bytes = k_prefix});
   REQUIRE(prefix);
   REQUIRE(prefix->size == k_prefix);
   REQUIRE(::pread(prefix->file.get(), core.raw.data(), k_prefix, 0) == static_cast<ssize_t>(k_prefix));
@@ -346,6 +342,23 @@ std::string with_fault(const std::string& raw, int code, std::uint64_t address) 
   return copy;
 }
 
+// The seed core with one CORE note's descriptor cut to `size` bytes; the bytes it gave up become
+// a note of an unknown owner, so that every note after it is still where it was.
+std::string with_short_note(const std::string& raw, std::string_view type, std::uint32_t size) {
+  const std::string type_and_name = std::string(type) + std::string("CORE\0\0\0\0", 8);
+  const auto at = raw.find(type_and_name);
+  REQUIRE(at != std::string::npos);
+  std::uint32_t old_size = 0;
+  std::memcpy(&old_size, raw.data() + at - 4, sizeof old_size);
+  REQUIRE(old_size >= size + 12);
+  REQUIRE((old_size - size) % 4 == 0);
+  std::string copy = raw;
+  std::memcpy(copy.data() + at - 4, &size, sizeof size);
+  const std::uint32_t filler[3] = {0, old_size - size - 12, 0x4e4f4e45};  // no owner, the rest, "ENON"
+  std::memcpy(copy.data() + at + type_and_name.size() + size, filler, sizeof filler);
+  return copy;
+}
+
 // The crashing core's memory map, read with the reader's own image class.
 struct SeedMap {
   std::vector<aoti::parsers::coredump::Segment> segments;
@@ -356,7 +369,7 @@ SeedMap seed_map(const std::string& raw) {
   const auto path = scratch().path / "map.core";
   aoti::test::write_file(path, raw);
   auto image = aoti::parsers::coredump::CoreImage::open(
-      aoti::parsers::coredump::FileDescriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC)), "map.core");
+      aoti::util::Fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)), "map.core");
   REQUIRE(image);
   SeedMap map{image->segments(), {}};
   for (const auto& thread : image->notes().threads) map.stacks.emplace_back(thread.tid, thread.sp());
@@ -448,5 +461,25 @@ TEST_CASE("core: guard pages, overruns, null offsets and the kernel half, in a r
     REQUIRE(facts);
     CHECK(facts->fault_kind == "kernel");
     CHECK(facts->fault_region.find("-16") != std::string::npos);
+  }
+}
+
+TEST_CASE("core: a note cut short is reported, never read as zeros") {
+  const std::string& raw = seed("cpu-package-cuda-input-segv").raw;
+  SUBCASE("NT_SIGINFO without si_code: not a signal sent by a process") {
+    auto facts = read_bytes(with_short_note(raw, "IGIS", 8), "short-siginfo.core");
+    REQUIRE(facts);
+    CHECK(mentions(*facts, "an NT_SIGINFO note is too short"));
+    CHECK(facts->signal_name == "SIGSEGV");  // from the thread's pr_cursig
+    CHECK(facts->signal_code_name.empty());
+    CHECK_FALSE(facts->fault_address);
+    CHECK_FALSE(facts->sender_pid);
+  }
+  SUBCASE("NT_PRPSINFO without its names") {
+    auto facts = read_bytes(with_short_note(raw, std::string_view("\x03\0\0\0", 4), 32), "short-prpsinfo.core");
+    REQUIRE(facts);
+    CHECK(mentions(*facts, "an NT_PRPSINFO note is too short"));
+    CHECK(facts->process_name.empty());
+    CHECK(facts->command_line.empty());
   }
 }

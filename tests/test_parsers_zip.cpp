@@ -73,7 +73,7 @@ TEST_CASE("a stored entry is read in place, byte for byte") {
   CHECK(in_place.starts_with("\x7f" "ELF"));
   CHECK(in_place == *whole);
   std::byte past[1];
-  CHECK_THROWS_AS((*source)->read(so->size, past), aoti::parsers::ReadError);
+  CHECK_THROWS_AS((*source)->read(so->size, past), aoti::util::ReadError);
 }
 
 TEST_CASE("read refuses entries larger than the cap, by declared size") {

@@ -12,19 +12,21 @@
 #include "analyzer/pipeline/sniff.hpp"
 #include "parsers/coredump/core_reader.hpp"
 #include "parsers/elf/elf_reader.hpp"
+#include "parsers/limits.hpp"
 #include "parsers/logs/log_scanner.hpp"
 #include "parsers/source/source_reader.hpp"
 #include "parsers/trace/trace_reader.hpp"
 #include "parsers/pt2/pt2_package.hpp"
 #include "parsers/wrapper/cpp_kernel.hpp"
 #include "parsers/wrapper/wrapper_parser.hpp"
+#include "util/fnv1a.hpp"
 
 namespace aoti::pipeline {
 using namespace aoti::model;
 namespace fs = std::filesystem;
 namespace {
 
-constexpr std::uint64_t k_max_wrapper_bytes = 64ull << 20;
+constexpr std::uint64_t k_max_wrapper_bytes = parsers::k_max_wrapper_source;
 
 std::string basename_of(std::string_view path) {
   const auto slash = path.find_last_of('/');
@@ -497,15 +499,8 @@ void merge_consequences(std::vector<Finding>& findings) {
 }
 
 namespace {
-// FNV-1a: a small, stable, dependency-free hash; fingerprints only need to be stable, not secret.
-std::string fingerprint_of(std::string_view text) {
-  std::uint64_t hash = 0xcbf29ce484222325ull;
-  for (unsigned char ch : text) {
-    hash ^= ch;
-    hash *= 0x100000001b3ull;
-  }
-  return fmt::format("{:016x}", hash);
-}
+// Fingerprints only need to be stable, not secret.
+std::string fingerprint_of(std::string_view text) { return fmt::format("{:016x}", util::fnv1a(text)); }
 }  // namespace
 
 void rank(std::vector<Finding>& findings) {

@@ -16,19 +16,13 @@
 #include "analyzer/report/json_model.hpp"
 #include "parsers/pt2/pt2_package.hpp"
 #include "parsers/zip/zip_archive.hpp"
+#include "util/fnv1a.hpp"
 
 namespace aoti::scan {
 namespace fs = std::filesystem;
 namespace {
 
-// FNV-1a, 64-bit: stable across machines and runs, which std::hash is not.
-std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 0xcbf29ce484222325ull) {
-  for (unsigned char ch : text) {
-    hash ^= ch;
-    hash *= 0x100000001b3ull;
-  }
-  return hash;
-}
+using util::fnv1a;
 
 constexpr std::size_t k_max_files = 1000000;
 

@@ -1,10 +1,13 @@
 #include "parsers/coredump/core_image.hpp"
 
-#include <elf.h>
 #include <gelf.h>
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
+
+#include "parsers/elf/notes.hpp"
+#include "util/byte_reader.hpp"
 
 namespace aoti::parsers::coredump {
 
@@ -17,33 +20,22 @@ std::string last_elf_error() {
 }
 
 
-// Note types we read (values from <elf.h>, spelled out because older headers lack some).
-// NT_PRPSINFO shares its number with NT_GNU_BUILD_ID: the owner name tells them apart.
-constexpr std::uint32_t k_nt_prstatus = 1;
-constexpr std::uint32_t k_nt_prpsinfo = 3;
-constexpr std::uint32_t k_nt_auxv = 6;
-constexpr std::uint32_t k_nt_siginfo = 0x53494749;
-constexpr std::uint32_t k_nt_file = 0x46494c45;
+using namespace elf;
 
-// Little-endian fields of a note's descriptor, bounds-checked: notes can be corrupt.
-struct Desc {
-  std::span<const std::byte> bytes;
+// elf_version() sets libelf's process-wide version: once per process, not from every scan
+// worker that opens a core at the same time.
+bool libelf_ready() {
+  static std::once_flag once;
+  static bool ready = false;
+  std::call_once(once, [] { ready = elf_version(EV_CURRENT) != EV_NONE; });
+  return ready;
+}
+using util::ByteView;
 
-  bool has(std::size_t offset, std::size_t size) const {
-    return offset <= bytes.size() && size <= bytes.size() - offset;
-  }
-  template <class T>
-  T get(std::size_t offset) const {
-    T value{};
-    if (has(offset, sizeof(T))) std::memcpy(&value, bytes.data() + offset, sizeof(T));
-    return value;
-  }
-  std::string text(std::size_t offset, std::size_t size) const {
-    if (!has(offset, size)) return {};
-    const char* begin = reinterpret_cast<const char*>(bytes.data() + offset);
-    return std::string(begin, strnlen(begin, size));
-  }
-};
+// A fixed-size text field of a note (pr_fname, pr_psargs): NUL-terminated unless it fills it.
+std::string fixed_text(const ByteView& desc, std::uint64_t offset, std::uint64_t size) {
+  return std::string(desc.sub(offset, size).c_string(0));
+}
 
 // Linux x86-64 signal numbers (the core's, not the analyzing host's).
 bool has_fault_address(int signo, int code) {
@@ -52,51 +44,53 @@ bool has_fault_address(int signo, int code) {
   return fault && code > 0;  // code <= 0: sent by a process (kill, tkill, raise), no address
 }
 
-ThreadNote parse_prstatus(const Desc& desc) {
+ThreadNote parse_prstatus(const ByteView& desc) {
   // struct elf_prstatus: pr_cursig at 12, pr_pid at 32, pr_reg (27 x u64) at 112.
   ThreadNote thread;
-  thread.cursig = desc.get<std::int16_t>(12);
-  thread.tid = desc.get<std::int32_t>(32);
-  for (std::size_t i = 0; i < thread.regs.size(); ++i) thread.regs[i] = desc.get<std::uint64_t>(112 + 8 * i);
+  thread.cursig = desc.read<std::int16_t>(12);
+  thread.tid = desc.read<std::int32_t>(32);
+  for (std::size_t i = 0; i < thread.regs.size(); ++i) thread.regs[i] = desc.u64(112 + 8 * i);
   return thread;
 }
 
-SignalNote parse_siginfo(const Desc& desc) {
-  // The kernel's siginfo_t: si_signo 0, si_errno 4, si_code 8, then the union at 16.
+// The kernel's siginfo_t: si_signo 0, si_errno 4, si_code 8, then the union at 16.
+constexpr std::uint64_t k_siginfo_header_size = 12;
+
+SignalNote parse_siginfo(const ByteView& desc) {
   SignalNote signal;
-  signal.signo = desc.get<std::int32_t>(0);
-  signal.error = desc.get<std::int32_t>(4);
-  signal.code = desc.get<std::int32_t>(8);
+  signal.signo = desc.read<std::int32_t>(0);
+  signal.error = desc.read<std::int32_t>(4);
+  signal.code = desc.read<std::int32_t>(8);
   if (has_fault_address(signal.signo, signal.code) && desc.has(16, 8))
-    signal.address = desc.get<std::uint64_t>(16);
+    signal.address = desc.u64(16);
   else if (signal.code <= 0 && desc.has(16, 4))
-    signal.sender_pid = desc.get<std::int32_t>(16);
+    signal.sender_pid = desc.read<std::int32_t>(16);
   return signal;
 }
 
 // NT_FILE: count, page_size, count x {start, end, page offset}, then count NUL-terminated paths.
-std::optional<std::vector<FileMapping>> parse_file_note(const Desc& desc, std::string& problem) {
-  const std::uint64_t count = desc.get<std::uint64_t>(0);
-  const std::uint64_t page_size = desc.get<std::uint64_t>(8);
+std::optional<std::vector<FileMapping>> parse_file_note(const ByteView& desc, std::string& problem) {
   std::uint64_t table_size = 0;
-  if (!desc.has(0, 16) || __builtin_mul_overflow(count, 24, &table_size) || !desc.has(16, table_size)) {
+  if (!desc.has(0, 16) || __builtin_mul_overflow(desc.u64(0), 24, &table_size) || !desc.has(16, table_size)) {
     problem = "NT_FILE is malformed (its entry count does not fit the note)";
     return std::nullopt;
   }
+  const std::uint64_t count = desc.u64(0);
+  const std::uint64_t page_size = desc.u64(8);
   std::vector<FileMapping> files;
   files.reserve(count);
   std::size_t name_at = 16 + table_size;
   for (std::uint64_t i = 0; i < count; ++i) {
     FileMapping file;
-    file.start = desc.get<std::uint64_t>(16 + 24 * i);
-    file.end = desc.get<std::uint64_t>(16 + 24 * i + 8);
-    const std::uint64_t pages = desc.get<std::uint64_t>(16 + 24 * i + 16);
+    file.start = desc.u64(16 + 24 * i);
+    file.end = desc.u64(16 + 24 * i + 8);
+    const std::uint64_t pages = desc.u64(16 + 24 * i + 16);
     if (file.end < file.start || __builtin_mul_overflow(pages, page_size, &file.file_offset) ||
-        name_at >= desc.bytes.size()) {
+        name_at >= desc.size()) {
       problem = "NT_FILE is malformed at entry " + std::to_string(i);
       break;
     }
-    file.path = desc.text(name_at, desc.bytes.size() - name_at);
+    file.path = desc.c_string(name_at);
     name_at += file.path.size() + 1;
     files.push_back(std::move(file));
   }
@@ -105,9 +99,9 @@ std::optional<std::vector<FileMapping>> parse_file_note(const Desc& desc, std::s
 
 }  // namespace
 
-Parsed<CoreImage> CoreImage::open(FileDescriptor file, std::string_view name) {
+Parsed<CoreImage> CoreImage::open(util::Fd file, std::string_view name) {
   const std::string who(name);
-  if (elf_version(EV_CURRENT) == EV_NONE) return fail("libelf is unusable: " + last_elf_error());
+  if (!libelf_ready()) return fail("libelf is unusable: " + last_elf_error());
   CoreImage image;
   image.m_fd = std::move(file);
   image.m_elf = elf_begin(image.m_fd.get(), ELF_C_READ_MMAP, nullptr);
@@ -115,10 +109,9 @@ Parsed<CoreImage> CoreImage::open(FileDescriptor file, std::string_view name) {
   GElf_Ehdr header;
   if (elf_kind(image.m_elf) != ELF_K_ELF || !gelf_getehdr(image.m_elf, &header))
     return fail(who + ": not an ELF file");
-  if (header.e_type != ET_CORE) return fail(who + ": an ELF file, but not a core dump (e_type " +
+  if (header.e_type != k_et_core) return fail(who + ": an ELF file, but not a core dump (e_type " +
                                             std::to_string(header.e_type) + ")");
-  if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_ident[EI_DATA] != ELFDATA2LSB ||
-      header.e_machine != EM_X86_64)
+  if (header.e_ident[4] != k_elf_class_64 || header.e_ident[5] != k_elf_data_lsb || header.e_machine != k_em_x86_64)
     return fail(who + ": a core dump for another architecture (e_machine " + std::to_string(header.e_machine) +
                 "); only x86-64 cores are supported");
   std::size_t size = 0;
@@ -134,14 +127,19 @@ Parsed<CoreImage> CoreImage::open(FileDescriptor file, std::string_view name) {
   for (std::size_t i = 0; i < phnum; ++i) {
     GElf_Phdr phdr;
     if (!gelf_getphdr(image.m_elf, static_cast<int>(i), &phdr)) break;  // cut inside the table
-    if (phdr.p_type == PT_NOTE) first_note = std::min<std::uint64_t>(first_note, phdr.p_offset);
-    if (phdr.p_type != PT_LOAD) continue;
+    if (phdr.p_type == k_pt_note) first_note = std::min<std::uint64_t>(first_note, phdr.p_offset);
+    if (phdr.p_type != k_pt_load) continue;
     if (phdr.p_vaddr < previous) image.m_segments_were_sorted = false;
     previous = phdr.p_vaddr;
     if (phdr.p_filesz > 0) first_load_data = std::min<std::uint64_t>(first_load_data, phdr.p_offset);
     // A segment claiming more file bytes than memory is corrupt: keep what memory can hold.
-    image.m_segments.push_back({phdr.p_vaddr, phdr.p_memsz, phdr.p_offset, std::min(phdr.p_filesz, phdr.p_memsz),
-                                phdr.p_flags});
+    image.m_segments.push_back({.type = phdr.p_type,
+                                .flags = phdr.p_flags,
+                                .offset = phdr.p_offset,
+                                .vaddr = phdr.p_vaddr,
+                                .filesz = std::min(phdr.p_filesz, phdr.p_memsz),
+                                .memsz = phdr.p_memsz,
+                                .align = phdr.p_align});
   }
   image.m_notes_before_data = first_note < first_load_data;
   std::sort(image.m_segments.begin(), image.m_segments.end(),
@@ -170,78 +168,74 @@ CoreImage::~CoreImage() {
   if (m_elf) elf_end(m_elf);
 }
 
-// libdwfl reads only NT_AUXV and NT_FILE of these, and exposes none: we walk the notes with
-// libelf's gelf_getnote (core-dumps.md 0.1).
+// libdwfl reads only NT_AUXV and NT_FILE of these, and exposes none: we walk the notes in
+// libelf's mapping of the file ourselves (core-dumps.md 0.1).
 void CoreImage::parse_notes() {
   std::size_t phnum = 0;
   elf_getphdrnum(m_elf, &phnum);
   bool first = true;
   for (std::size_t i = 0; i < phnum; ++i) {
     GElf_Phdr phdr;
-    if (!gelf_getphdr(m_elf, static_cast<int>(i), &phdr) || phdr.p_type != PT_NOTE) continue;
+    if (!gelf_getphdr(m_elf, static_cast<int>(i), &phdr) || phdr.p_type != k_pt_note) continue;
     if (phdr.p_offset >= m_file.size()) {
       m_notes.problems.push_back("the notes are past the end of the file (truncated core)");
       continue;
     }
     const std::uint64_t available = std::min<std::uint64_t>(phdr.p_filesz, m_file.size() - phdr.p_offset);
-    // As elfutils does: 8-byte aligned notes only when the segment says so.
-    Elf_Data* data = elf_getdata_rawchunk(m_elf, static_cast<int64_t>(phdr.p_offset), available,
-                                          phdr.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
-    if (!data) {
-      m_notes.problems.push_back(std::string("unreadable notes: ") + last_elf_error());
-      continue;
-    }
-    std::size_t offset = 0;
-    GElf_Nhdr note;
-    std::size_t name_at = 0;
-    std::size_t desc_at = 0;
-    while (offset < data->d_size) {
-      const std::size_t next = gelf_getnote(data, offset, &note, &name_at, &desc_at);
-      if (next == 0) break;
-      offset = next;
-      const char* owner = static_cast<const char*>(data->d_buf) + name_at;
-      const bool core_owner = note.n_namesz == 5 && std::memcmp(owner, "CORE", 5) == 0;
-      const Desc desc{{static_cast<const std::byte*>(data->d_buf) + desc_at, note.n_descsz}};
-      if (first) m_notes.prstatus_first = core_owner && note.n_type == k_nt_prstatus;
+    const ByteView area(m_file.subspan(phdr.p_offset, available));
+    const std::uint64_t walked = for_each_note(area, phdr.p_align, [&](const Note& note) {
+      const bool core_owner = note.owned_by("CORE");
+      if (first) m_notes.prstatus_first = core_owner && note.type == k_nt_prstatus;
       first = false;
-      if (!core_owner) continue;
-      switch (note.n_type) {
-        case k_nt_prstatus:
-          if (desc.has(112, 27 * 8)) m_notes.threads.push_back(parse_prstatus(desc));
-          else m_notes.problems.push_back("an NT_PRSTATUS note is too short");
-          break;
-        case k_nt_prpsinfo:
-          // struct elf_prpsinfo: pr_pid 24, pr_fname[16] at 40, pr_psargs[80] at 56.
-          m_notes.has_prpsinfo = desc.has(0, 136);
-          m_notes.pid = desc.get<std::int32_t>(24);
-          m_notes.fname = desc.text(40, 16);
-          m_notes.psargs = desc.text(56, 80);
-          while (!m_notes.psargs.empty() && m_notes.psargs.back() == ' ') m_notes.psargs.pop_back();
-          break;
-        case k_nt_siginfo:
-          if (!m_notes.signal) m_notes.signal = parse_siginfo(desc);
-          break;
-        case k_nt_auxv:
-          m_notes.auxv_bytes = desc.bytes;
-          for (std::size_t at = 0; desc.has(at, 16); at += 16) {
-            const auto type = desc.get<std::uint64_t>(at);
-            if (type == AT_NULL) break;
-            m_notes.auxv.emplace_back(type, desc.get<std::uint64_t>(at + 8));
-          }
-          break;
-        case k_nt_file: {
-          std::string problem;
-          m_notes.files = parse_file_note(desc, problem);
-          if (!problem.empty()) m_notes.problems.push_back(problem);
-          break;
-        }
-        default:
-          break;
-      }
-    }
-    if (offset < data->d_size || available < phdr.p_filesz)
-      m_notes.problems.push_back("the notes are cut short after " + std::to_string(offset) + " of " +
+      if (core_owner) parse_note(note.type, note.desc);
+      return true;
+    });
+    if (walked < area.size() || available < phdr.p_filesz)
+      m_notes.problems.push_back("the notes are cut short after " + std::to_string(walked) + " of " +
                                  std::to_string(phdr.p_filesz) + " bytes");
+  }
+}
+
+void CoreImage::parse_note(std::uint32_t type, const ByteView& desc) {
+  switch (type) {
+    case k_nt_prstatus:
+      if (desc.has(112, 27 * 8)) m_notes.threads.push_back(parse_prstatus(desc));
+      else m_notes.problems.push_back("an NT_PRSTATUS note is too short");
+      break;
+    case k_nt_prpsinfo:
+      // struct elf_prpsinfo: pr_pid 24, pr_fname[16] at 40, pr_psargs[80] at 56. A short note is
+      // reported, not read as pid 0 and empty names.
+      if (!desc.has(0, 136)) {
+        m_notes.problems.push_back("an NT_PRPSINFO note is too short");
+        break;
+      }
+      m_notes.has_prpsinfo = true;
+      m_notes.pid = desc.read<std::int32_t>(24);
+      m_notes.fname = fixed_text(desc, 40, 16);
+      m_notes.psargs = fixed_text(desc, 56, 80);
+      while (!m_notes.psargs.empty() && m_notes.psargs.back() == ' ') m_notes.psargs.pop_back();
+      break;
+    case k_nt_siginfo:
+      // A cut siginfo must not read as signal 0 sent by a process (si_code 0 is SI_USER).
+      if (!desc.has(0, k_siginfo_header_size)) m_notes.problems.push_back("an NT_SIGINFO note is too short");
+      else if (!m_notes.signal) m_notes.signal = parse_siginfo(desc);
+      break;
+    case k_nt_auxv:
+      m_notes.auxv_bytes = desc.bytes();
+      for (std::size_t at = 0; desc.has(at, 16); at += 16) {
+        const auto type = desc.u64(at);
+        if (type == k_at_null) break;
+        m_notes.auxv.emplace_back(type, desc.u64(at + 8));
+      }
+      break;
+    case k_nt_file: {
+      std::string problem;
+      m_notes.files = parse_file_note(desc, problem);
+      if (!problem.empty()) m_notes.problems.push_back(problem);
+      break;
+    }
+    default:
+      break;
   }
 }
 
@@ -271,7 +265,7 @@ const Segment* CoreImage::segment_at(std::uint64_t va) const {
 
 bool CoreImage::executable(std::uint64_t va) const {
   const Segment* segment = segment_at(va);
-  return segment && (segment->flags & PF_X);
+  return segment && (segment->flags & k_pf_x);
 }
 
 std::span<const std::byte> CoreImage::bytes_from(std::uint64_t va) const {

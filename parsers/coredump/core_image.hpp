@@ -13,21 +13,15 @@
 
 #include <libelf.h>
 
-#include "parsers/coredump/private_file.hpp"
+#include "parsers/elf/types.hpp"
 #include "parsers/parse_error.hpp"
+#include "util/byte_reader.hpp"
+#include "util/fd.hpp"
 
 namespace aoti::parsers::coredump {
 
-struct Segment {
-  std::uint64_t vaddr = 0;
-  std::uint64_t memsz = 0;
-  std::uint64_t offset = 0;
-  std::uint64_t filesz = 0;
-  std::uint32_t flags = 0;  // PF_R | PF_W | PF_X; 0 = PROT_NONE
-
-  std::uint64_t end() const { return vaddr + memsz; }
-  bool contains(std::uint64_t va) const { return va >= vaddr && va - vaddr < memsz; }
-};
+// The core's memory map is its PT_LOAD program headers.
+using elf::Segment;
 
 // One NT_PRSTATUS: a thread and its registers (user_regs_struct order, see core-dumps.md 1.3).
 struct ThreadNote {
@@ -72,7 +66,7 @@ struct CoreNotes {
 class CoreImage {
  public:
   // Takes the file; fails when it is not an ELF x86-64 core.
-  static Parsed<CoreImage> open(FileDescriptor file, std::string_view name);
+  static Parsed<CoreImage> open(util::Fd file, std::string_view name);
 
   CoreImage(CoreImage&&) noexcept;
   CoreImage& operator=(CoreImage&&) noexcept;
@@ -101,8 +95,9 @@ class CoreImage {
  private:
   CoreImage() = default;
   void parse_notes();
+  void parse_note(std::uint32_t type, const util::ByteView& desc);
 
-  FileDescriptor m_fd;
+  util::Fd m_fd;
   Elf* m_elf = nullptr;
   std::span<const std::byte> m_file;  // libelf's mapping of the whole file
   std::vector<Segment> m_segments;

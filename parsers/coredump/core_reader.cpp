@@ -1,20 +1,26 @@
 #include "parsers/coredump/core_reader.hpp"
 
-#include <elf.h>
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <set>
 
 #include "parsers/coredump/core_image.hpp"
 #include "parsers/coredump/decompress.hpp"
 #include "parsers/coredump/fault.hpp"
 #include "parsers/coredump/unwind.hpp"
+#include "parsers/elf/notes.hpp"
+#include "parsers/elf/types.hpp"
+#include "util/byte_reader.hpp"
 #include "util/errno_text.hpp"
+#include "util/expected.hpp"
+#include "util/fd.hpp"
+#include "util/format_size.hpp"
+#include "util/hex.hpp"
 
 namespace aoti::parsers::coredump {
 
@@ -28,14 +34,6 @@ using aoti::model::StackFrame;
 constexpr std::size_t k_max_string = 128 << 10;  // one argv or environment string
 constexpr std::size_t k_max_vector = 1 << 16;    // argv / envp entries
 constexpr std::string_view k_deleted = " (deleted)";
-
-std::string hex(std::uint64_t value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
-std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
 
 // Linux x86-64 numbers: the core's process, not this machine, defines them.
 std::string signal_name(int signo) {
@@ -85,69 +83,60 @@ struct OpenedCore {
 
 Parsed<OpenedCore> open_core(const std::filesystem::path& path, const std::string& display,
                              const CoreReadOptions& options) {
-  FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  util::Fd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!file) return fail("cannot open " + display + ": " + util::errno_text(errno));
   char head[8] = {};
   const ssize_t got = ::pread(file.get(), head, sizeof head, 0);
   const Compression compression = detect_compression({head, got > 0 ? static_cast<std::size_t>(got) : 0});
   std::vector<std::string> health;
   if (compression != Compression::none) {
-    auto decompressed = decompress_to_private_file(path, compression, options.max_decompressed_bytes);
+    auto decompressed = decompress_to_private_file(path, compression, options.decoding);
     if (!decompressed) return fail(display + ": " + decompressed.error().message);
     health.push_back("decompressed " + std::string(to_string(compression)) + " core to a private temporary file (" +
-                     mib(decompressed->size) + ")");
+                     util::format_mib(decompressed->size) + ")");
     if (!decompressed->problem.empty())
       health.push_back("the compressed core is incomplete: " + decompressed->problem + "; analyzed the " +
-                       mib(decompressed->size) + " decoded before that");
+                       util::format_mib(decompressed->size) + " decoded before that");
     file = std::move(decompressed->file);
   }
-  auto image = CoreImage::open(std::move(file), display);
-  if (!image) return tl::unexpected(image.error());
-  return OpenedCore{std::move(*image), compression, std::move(health)};
+  TRY_ASSIGN(CoreImage image, CoreImage::open(std::move(file), display));
+  return OpenedCore{std::move(image), compression, std::move(health)};
 }
 
 // The GNU build-id of the ELF image mapped at `base`, from the first page the kernel dumps
 // (coredump_filter bit 4). The bytes are process memory, not a file, so this walks the
 // header, program headers and note by hand, every read bounded by what the core holds.
 std::string build_id_in_memory(const CoreImage& image, std::uint64_t base) {
-  Elf64_Ehdr header;
-  if (image.read(base, std::as_writable_bytes(std::span(&header, 1))) != sizeof header ||
-      std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64 ||
-      header.e_phentsize != sizeof(Elf64_Phdr) || header.e_phnum > 256)
+  std::array<std::byte, elf::k_ehdr_size> header_bytes;
+  if (image.read(base, header_bytes) != header_bytes.size()) return {};
+  const util::ByteView header(header_bytes);
+  const std::uint64_t phnum = header.u16(56);
+  if (header.text(0, 4) != "\x7f" "ELF" || header.u8(4) != elf::k_elf_class_64 || header.u16(54) != elf::k_phdr_size ||
+      phnum > 256)
     return {};
-  std::vector<Elf64_Phdr> phdrs(header.e_phnum);
-  const std::size_t table = phdrs.size() * sizeof(Elf64_Phdr);
-  if (image.read(base + header.e_phoff, std::as_writable_bytes(std::span(phdrs))) != table) return {};
+  std::vector<std::byte> table_bytes(phnum * elf::k_phdr_size);
+  if (image.read(base + header.u64(32), table_bytes) != table_bytes.size()) return {};
+  const util::ByteView table(table_bytes);
+  std::vector<elf::Segment> segments;
+  for (std::uint64_t i = 0; i < phnum; ++i) segments.push_back(elf::read_program_header(table, i * elf::k_phdr_size));
   std::uint64_t first_load = UINT64_MAX;
-  for (const Elf64_Phdr& phdr : phdrs)
-    if (phdr.p_type == PT_LOAD) first_load = std::min<std::uint64_t>(first_load, phdr.p_vaddr & ~0xfffull);
+  for (const elf::Segment& segment : segments)
+    if (segment.type == elf::k_pt_load) first_load = std::min<std::uint64_t>(first_load, segment.vaddr & ~0xfffull);
   if (first_load == UINT64_MAX) return {};
   const std::uint64_t bias = base - first_load;  // 0 for ET_EXEC, the load address for ET_DYN
-  for (const Elf64_Phdr& phdr : phdrs) {
-    if (phdr.p_type != PT_NOTE) continue;
-    std::vector<std::byte> notes(std::min<std::uint64_t>(phdr.p_filesz, 4096));
-    notes.resize(image.read(bias + phdr.p_vaddr, notes));
-    const std::uint64_t align = phdr.p_align == 8 ? 8 : 4;
-    for (std::size_t at = 0; at + 12 <= notes.size();) {
-      std::uint32_t sizes[3];  // namesz, descsz, type
-      std::memcpy(sizes, notes.data() + at, sizeof sizes);
-      const std::uint64_t name_at = at + 12;
-      const std::uint64_t desc_at = name_at + ((sizes[0] + align - 1) & ~(align - 1));
-      const std::uint64_t next = desc_at + ((sizes[1] + align - 1) & ~(align - 1));
-      if (desc_at + sizes[1] > notes.size()) break;
-      if (sizes[2] == NT_GNU_BUILD_ID && sizes[0] == 4 && std::memcmp(notes.data() + name_at, "GNU", 4) == 0) {
-        std::string id;
-        for (std::uint32_t i = 0; i < sizes[1]; ++i) {
-          char digits[3];
-          std::snprintf(digits, sizeof digits, "%02x", static_cast<unsigned>(notes[desc_at + i]));
-          id += digits;
-        }
-        return id;
-      }
-      at = next;
-    }
+  std::string build_id;
+  for (const elf::Segment& segment : segments) {
+    if (segment.type != elf::k_pt_note) continue;
+    std::vector<std::byte> notes(std::min<std::uint64_t>(segment.filesz, 4096));
+    notes.resize(image.read(bias + segment.vaddr, notes));
+    elf::for_each_note(util::ByteView(notes), segment.align, [&](const elf::Note& note) {
+      if (note.type != elf::k_nt_gnu_build_id || !note.owned_by("GNU")) return true;
+      build_id = util::hex_bytes(note.desc.bytes());
+      return false;
+    });
+    if (!build_id.empty()) break;
   }
-  return {};
+  return build_id;
 }
 
 // One module per run of NT_FILE entries of the same file (a .so shows as 4-5 mappings).
@@ -191,7 +180,7 @@ std::optional<std::uint64_t> auxv_value(const CoreNotes& notes, std::uint64_t ty
 // NULL and argc, which must count the argv pointers.
 void read_process_strings(const CoreImage& image, CoreFacts& facts) {
   const CoreNotes& notes = image.notes();
-  const auto execfn = auxv_value(notes, AT_EXECFN);
+  const auto execfn = auxv_value(notes, elf::k_at_execfn);
   if (!execfn || notes.auxv_bytes.size() < 32) return;
   if (auto path = image.read_string(*execfn, 4096)) facts.executable = *path;
   // The stack VMA can be split (here: the top 8 KiB apart from the rest), so search the
@@ -247,8 +236,8 @@ void check_health(const OpenedCore& opened, const std::vector<ModelObject>& mode
   facts.truncated = missing > 0;
   if (facts.truncated) {
     const std::uint64_t dumped = std::max<std::uint64_t>(image.dumped_bytes(), 1);
-    facts.health.push_back("truncated: the core is " + mib(image.file_size()) + " but its segments need " +
-                           mib(image.file_size() + missing) + "; " + std::to_string(missing * 100 / dumped) +
+    facts.health.push_back("truncated: the core is " + util::format_mib(image.file_size()) + " but its segments need " +
+                           util::format_mib(image.file_size() + missing) + "; " + std::to_string(missing * 100 / dumped) +
                            "% of the dumped memory is missing (the main thread's stack, highest in memory, goes first)");
   }
   for (const std::string& problem : notes.problems) facts.health.push_back(problem);
@@ -286,9 +275,8 @@ void check_health(const OpenedCore& opened, const std::vector<ModelObject>& mode
 
 Parsed<CoreFacts> read_core(const std::filesystem::path& path, const std::string& display,
                             const std::vector<ModelObject>& models, const CoreReadOptions& options) {
-  auto opened = open_core(path, display, options);
-  if (!opened) return tl::unexpected(opened.error());
-  const CoreImage& image = opened->image;
+  TRY_ASSIGN(const OpenedCore opened, open_core(path, display, options));
+  const CoreImage& image = opened.image;
   const CoreNotes& notes = image.notes();
   if (notes.threads.empty() && !notes.has_prpsinfo && !notes.signal)
     return fail(display + ": an x86-64 core without readable notes (no threads, no process, no signal)" +
@@ -296,7 +284,7 @@ Parsed<CoreFacts> read_core(const std::filesystem::path& path, const std::string
 
   CoreFacts facts;
   facts.artifact = display;
-  facts.compression = std::string(to_string(opened->compression));
+  facts.compression = std::string(to_string(opened.compression));
   facts.pid = notes.has_prpsinfo ? notes.pid : (notes.threads.empty() ? 0 : notes.threads.front().tid);
   facts.process_name = notes.fname;
   facts.command_line = notes.psargs;
@@ -314,12 +302,12 @@ Parsed<CoreFacts> read_core(const std::filesystem::path& path, const std::string
   facts.modules = modules_from(image, models);
   read_process_strings(image, facts);
   if (facts.executable.empty()) {
-    const auto entry = auxv_value(notes, AT_ENTRY);
+    const auto entry = auxv_value(notes, elf::k_at_entry);
     for (const MappedModule& module : facts.modules)
       if (entry && *entry >= module.start && *entry < module.end) facts.executable = module.path;
   }
   if (facts.executable.empty()) facts.executable = notes.fname;
-  check_health(*opened, models, facts);
+  check_health(opened, models, facts);
   facts.threads = unwind_threads(image, facts.modules, models, facts.health);
   if (!facts.threads.empty()) facts.threads.front().crashed = facts.kernel_written;
   FaultPlace place = describe_fault(image, facts);
@@ -331,7 +319,7 @@ Parsed<CoreFacts> read_core(const std::filesystem::path& path, const std::string
 bool looks_like_core(std::string_view head) {
   auto is_core = [](std::string_view bytes) {
     // e_ident, then e_type (little-endian ET_CORE = 4) at offset 16.
-    return bytes.size() >= 18 && bytes.substr(0, 4) == "\x7f" "ELF" && bytes[16] == ET_CORE && bytes[17] == 0;
+    return bytes.size() >= 18 && bytes.substr(0, 4) == "\x7f" "ELF" && bytes[16] == elf::k_et_core && bytes[17] == 0;
   };
   const Compression compression = detect_compression(head);
   if (compression == Compression::none) return is_core(head);
@@ -347,7 +335,7 @@ std::string render_backtrace(const CoreFacts& core) {
   out += "Signal: " + (core.signal_name.empty() ? std::string("none") : core.signal_name);
   if (!core.signal_code_name.empty()) out += " (" + core.signal_code_name + ")";
   if (core.sender_pid) out += " sent by pid " + std::to_string(*core.sender_pid);
-  if (core.fault_address) out += " at fault address " + hex(*core.fault_address);
+  if (core.fault_address) out += " at fault address " + util::hex_literal(*core.fault_address);
   out += "\n";
   if (!core.fault_region.empty()) out += "Fault: " + core.fault_region + "\n";
   for (const std::string& note : core.health) out += "Note: " + note + "\n";
@@ -362,15 +350,13 @@ std::string render_backtrace(const CoreFacts& core) {
         stop_told = true;
         out += "    -- " + std::string(aoti::model::k_stack_scan_label) + " --\n";
       }
-      char pc[32];
-      std::snprintf(pc, sizeof pc, "0x%016llx", static_cast<unsigned long long>(frame.pc));
       std::string symbol = frame.symbol.empty() ? "??" : frame.symbol;
       if (symbol.size() > 300) symbol = symbol.substr(0, 300) + "...";  // template-heavy names
-      if (!frame.symbol.empty()) symbol.append("+").append(hex(frame.symbol_offset));
+      if (!frame.symbol.empty()) symbol.append("+").append(util::hex_literal(frame.symbol_offset));
       char number[24];
       std::snprintf(number, sizeof number, "#%-3zu", i);  // "#0  ", like gdb and eu-stack
-      out.append(number).append(pc).append(" in ").append(symbol);
-      if (!frame.module.empty()) out += " (" + frame.module + " +" + hex(frame.module_offset) + ")";
+      out.append(number).append(util::hex_literal(frame.pc, 16)).append(" in ").append(symbol);
+      if (!frame.module.empty()) out += " (" + frame.module + " +" + util::hex_literal(frame.module_offset) + ")";
       if (!frame.package.empty()) out += " [model " + frame.package + "]";
       if (!frame.unwound()) out += " [stack scan]";
       out += "\n";

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/facts/core_dump.hpp"
+#include "parsers/coredump/decompress.hpp"
 #include "parsers/parse_error.hpp"
 
 namespace aoti::parsers::coredump {
@@ -25,7 +26,7 @@ struct ModelObject {
 };
 
 struct CoreReadOptions {
-  std::uint64_t max_decompressed_bytes = 64ull << 30;
+  DecodeLimits decoding;  // for an xz or zstd core
 };
 
 // Fails only when nothing can be read: not an ELF core, not x86-64, unreadable, a compressed

@@ -1,5 +1,7 @@
 #include "parsers/coredump/decompress.hpp"
+#include "parsers/coredump/private_file.hpp"
 #include "util/errno_text.hpp"
+#include "util/expected.hpp"
 
 #include <fcntl.h>
 #include <lzma.h>
@@ -10,7 +12,6 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
-#include <thread>
 #include <vector>
 
 namespace aoti::parsers::coredump {
@@ -78,15 +79,16 @@ struct Sink {
   }
 };
 
-Parsed<void> decode_xz(int in, Sink& sink) {
+Parsed<void> decode_xz(int in, Sink& sink, const DecodeLimits& limits) {
   lzma_stream stream = LZMA_STREAM_INIT;
-  // The threaded decoder splits multi-block streams (xz -T) across cores; single-block
-  // streams decode as fast as with the plain decoder.
+  // The threaded decoder splits multi-block streams (xz -T) across `threads`; single-block
+  // streams decode as fast as with the plain decoder. Both memory limits are the one budget:
+  // past it the decoder stops with LZMA_MEMLIMIT_ERROR instead of allocating.
   lzma_mt options{};
   options.flags = LZMA_CONCATENATED;
-  options.threads = std::max(1u, std::thread::hardware_concurrency());
-  options.memlimit_threading = 1ull << 30;
-  options.memlimit_stop = UINT64_MAX;
+  options.threads = std::max(1u, limits.threads);
+  options.memlimit_threading = limits.max_memory;
+  options.memlimit_stop = limits.max_memory;
   if (lzma_ret ret = lzma_stream_decoder_mt(&stream, &options); ret != LZMA_OK)
     return fail("cannot start the xz decoder: " + lzma_error(ret));
   std::unique_ptr<lzma_stream, void (*)(lzma_stream*)> guard(&stream, lzma_end);
@@ -169,7 +171,7 @@ std::string decode_head(std::string_view head, Compression compression, std::siz
   std::size_t produced = 0;
   if (compression == Compression::xz) {
     lzma_stream stream = LZMA_STREAM_INIT;
-    if (lzma_stream_decoder(&stream, UINT64_MAX, 0) != LZMA_OK) return {};
+    if (lzma_stream_decoder(&stream, DecodeLimits{}.max_memory, 0) != LZMA_OK) return {};
     stream.next_in = reinterpret_cast<const std::uint8_t*>(head.data());
     stream.avail_in = head.size();
     stream.next_out = reinterpret_cast<std::uint8_t*>(out.data());
@@ -193,19 +195,17 @@ std::string decode_head(std::string_view head, Compression compression, std::siz
 }
 
 Parsed<Decompressed> decompress_to_private_file(const std::filesystem::path& path, Compression compression,
-                                                std::uint64_t max_bytes) {
-  FileDescriptor in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+                                                const DecodeLimits& limits) {
+  util::Fd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!in) return fail("cannot open " + path.string() + ": " + util::errno_text(errno));
-  auto out = create_private_file();
-  if (!out) return tl::unexpected(out.error());
-  Sink sink{out->get(), max_bytes, 0, {}, false};
-  auto decoded = compression == Compression::xz ? decode_xz(in.get(), sink) : decode_zstd(in.get(), sink);
-  if (!decoded) return tl::unexpected(decoded.error());
+  TRY_ASSIGN(util::Fd out, create_private_file());
+  Sink sink{out.get(), limits.max_bytes, 0, {}, false};
+  TRY(compression == Compression::xz ? decode_xz(in.get(), sink, limits) : decode_zstd(in.get(), sink));
   if (sink.size == 0)
     return fail("cannot decompress " + std::string(to_string(compression)) + " data: " +
                 (sink.problem.empty() ? "the stream is empty" : sink.problem));
-  if (auto sized = finish_sparse(out->get(), sink.size); !sized) return tl::unexpected(sized.error());
-  return Decompressed{std::move(*out), sink.size, sink.problem};
+  TRY(finish_sparse(out.get(), sink.size));
+  return Decompressed{std::move(out), sink.size, sink.problem};
 }
 
 }  // namespace aoti::parsers::coredump

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "parsers/coredump/private_file.hpp"
 #include "parsers/parse_error.hpp"
+#include "util/fd.hpp"
 
 namespace aoti::parsers::coredump {
 
@@ -19,19 +19,32 @@ Compression detect_compression(std::string_view head);
 std::string_view to_string(Compression compression);  // "", "xz", "zstd"
 
 // The first decoded bytes of a compressed `head` (at most `limit`), best effort: used to sniff
-// what is inside without decoding the whole stream.
+// what is inside without decoding the whole stream (within DecodeLimits' default memory).
 std::string decode_head(std::string_view head, Compression compression, std::size_t limit);
 
 struct Decompressed {
-  FileDescriptor file;   // private, unlinked; positioned anywhere
+  util::Fd file;         // private, unlinked; positioned anywhere
   std::uint64_t size = 0;
   std::string problem;   // "" when the stream decoded completely; else why it stopped early
 };
 
-// Fails only when not a single byte could be decoded (garbage, wrong format, unreadable).
-// Decoding stops at `max_bytes` (a `problem` says so): a core's size is the process's, and a
-// crafted stream could otherwise fill the disk.
+// What decoding one compressed core may take. The defaults suit a scan, which already decodes
+// one core per worker thread.
+struct DecodeLimits {
+  // Decoding stops here (a `problem` says so): a core's size is the process's, and a crafted
+  // stream could otherwise fill the disk.
+  std::uint64_t max_bytes = 64ull << 30;
+  // xz only: decoder threads, used by multi-block streams (xz -T); a single-block stream decodes
+  // on one thread whatever this says.
+  unsigned threads = 1;
+  // xz only: the most memory the decoder may allocate. A stream declares its own dictionary size
+  // (up to 1.5 GiB); xz -9 needs 65 MiB, so a larger one is refused rather than allocated.
+  std::uint64_t max_memory = 256ull << 20;
+};
+
+// Fails only when not a single byte could be decoded (garbage, wrong format, unreadable, a
+// dictionary over the memory limit).
 Parsed<Decompressed> decompress_to_private_file(const std::filesystem::path& path, Compression compression,
-                                                std::uint64_t max_bytes);
+                                                const DecodeLimits& limits);
 
 }  // namespace aoti::parsers::coredump

@@ -1,18 +1,21 @@
 #include "parsers/coredump/fault.hpp"
 
-#include <elf.h>
-
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <optional>
 #include <vector>
+
+#include "parsers/elf/types.hpp"
+#include "util/format_size.hpp"
+#include "util/hex.hpp"
 
 namespace aoti::parsers::coredump {
 namespace {
 
 using aoti::model::CoreFacts;
 using aoti::model::MappedModule;
+using util::format_approximate_size;
+using util::hex_literal;
 
 // Linux x86-64 numbers: the core's process, not this machine, defines them.
 constexpr int k_sigill = 4;
@@ -33,34 +36,15 @@ constexpr std::uint64_t k_near = 64 << 10;                   // "just past" a ma
 constexpr std::uint64_t k_stack_guard_gap = 1 << 20;         // stack_guard_gap: 256 pages
 constexpr std::uint64_t k_small_protected = 1 << 20;         // guard regions, not reservations
 
-std::string hex(std::uint64_t value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
-std::string size_text(std::uint64_t bytes) {
-  char text[32];
-  if (bytes >= (1ull << 40))
-    std::snprintf(text, sizeof text, "%.1f TiB", static_cast<double>(bytes) / (1ull << 40));
-  else if (bytes >= (1ull << 30))
-    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1ull << 30));
-  else if (bytes >= (1 << 20))
-    std::snprintf(text, sizeof text, "%llu MiB", static_cast<unsigned long long>((bytes + (1 << 19)) >> 20));
-  else
-    std::snprintf(text, sizeof text, "%llu KiB", static_cast<unsigned long long>((bytes + 512) >> 10));
-  return text;
-}
-
 std::string range(const Segment& segment) {
-  return hex(segment.vaddr) + "-" + hex(segment.end()) + ", " + size_text(segment.memsz);
+  return hex_literal(segment.vaddr) + "-" + hex_literal(segment.end()) + ", " + format_approximate_size(segment.memsz);
 }
 
 std::string permissions(std::uint32_t flags) {
   std::string text = "---";
-  if (flags & PF_R) text[0] = 'r';
-  if (flags & PF_W) text[1] = 'w';
-  if (flags & PF_X) text[2] = 'x';
+  if (flags & elf::k_pf_r) text[0] = 'r';
+  if (flags & elf::k_pf_w) text[1] = 'w';
+  if (flags & elf::k_pf_x) text[2] = 'x';
   return text;
 }
 
@@ -78,7 +62,7 @@ std::vector<ThreadStack> thread_stacks(const CoreImage& image) {
   for (const ThreadNote& thread : image.notes().threads) {
     const Segment* segment = image.segment_at(thread.sp());
     if (segment && segment->flags == 0) segment = image.segment_at(segment->end());
-    if (segment && (segment->flags & PF_W)) stacks.push_back({thread.tid, segment});
+    if (segment && (segment->flags & elf::k_pf_w)) stacks.push_back({thread.tid, segment});
   }
   return stacks;
 }
@@ -118,7 +102,7 @@ class Describer {
   std::string name_of(const Segment& segment) const {
     if (const MappedModule* module = module_at(segment.vaddr)) return "module " + module->path;
     if (const ThreadStack* stack = stack_with(&segment)) return "the stack of thread " + std::to_string(stack->tid);
-    return "anonymous memory " + hex(segment.vaddr) + "-" + hex(segment.end()) + " (" + permissions(segment.flags) + ")";
+    return "anonymous memory " + hex_literal(segment.vaddr) + "-" + hex_literal(segment.end()) + " (" + permissions(segment.flags) + ")";
   }
 
   // SI_KERNEL: the kernel raised the signal itself, from a general protection fault (#GP) or a
@@ -138,7 +122,7 @@ class Describer {
       std::string bad;
       for (const auto& [index, name] : k_registers) {
         const std::uint64_t value = threads.front().regs[index];
-        if (!canonical(value)) bad += (bad.empty() ? "" : ", ") + std::string(name) + " = " + hex(value);
+        if (!canonical(value)) bad += (bad.empty() ? "" : ", ") + std::string(name) + " = " + hex_literal(value);
       }
       text += bad.empty() ? "; no general-purpose register of the crashing thread holds a non-canonical value, so "
                             "the address was computed (a base plus a scaled index or an offset) or the access was "
@@ -153,7 +137,7 @@ class Describer {
   FaultPlace instruction(std::uint64_t address) const {
     std::string where;
     if (const MappedModule* module = module_at(address))
-      where = "in module " + module->path + " (+" + hex(address - module->start) + ")";
+      where = "in module " + module->path + " (+" + hex_literal(address - module->start) + ")";
     else if (const Segment* segment = m_image.segment_at(address))
       where = "in " + name_of(*segment);
     else
@@ -178,7 +162,7 @@ class Describer {
   }
 
   FaultPlace in_module(const MappedModule& module, std::uint64_t address, const Segment* segment) const {
-    std::string text = "module " + module.path + " (+" + hex(address - module.start) + ")";
+    std::string text = "module " + module.path + " (+" + hex_literal(address - module.start) + ")";
     const int code = m_facts.signal_code;
     if (m_facts.signal == k_sigbus && code == k_bus_adrerr)
       text += ": past the end of the mapped file (SIGBUS BUS_ADRERR): the file is shorter than when it was mapped, "
@@ -202,7 +186,7 @@ class Describer {
       const std::string where =
           guard_page ? "the guard page (" + range(*segment) + ", PROT_NONE) below the stack of thread " +
                            std::to_string(stack.tid)
-                     : "unmapped, " + hex(bottom - address) + " bytes below the stack of thread " + std::to_string(stack.tid) +
+                     : "unmapped, " + hex_literal(bottom - address) + " bytes below the stack of thread " + std::to_string(stack.tid) +
                            " (within the kernel's 1 MiB stack guard gap)";
       return FaultPlace{"guard", where + ": the thread ran past the end of its stack, a stack overflow (deep or "
                                          "unbounded recursion, or a large array on the stack)"};
@@ -217,7 +201,7 @@ class Describer {
       // glibc's malloc arenas reserve 64 MiB, read-write at the head and PROT_NONE after it, on
       // 64 MiB boundaries: such a tail is heap growth room, not device memory.
       const Segment* before = m_image.segment_at(segment.vaddr - 1);
-      const bool arena_tail = before && (before->flags & PF_W) && before->end() == segment.vaddr &&
+      const bool arena_tail = before && (before->flags & elf::k_pf_w) && before->end() == segment.vaddr &&
                               segment.end() % (64 << 20) == 0 && segment.memsz < (64 << 20);
       if (arena_tail)
         return {"heap", "the unused tail of a malloc arena (" + range(segment) + ", PROT_NONE): a wild heap pointer"};
@@ -231,7 +215,7 @@ class Describer {
                             range(segment) +
                             "), the way the CUDA driver reserves its unified virtual address range for device memory"};
     }
-    std::string text = "anonymous memory " + hex(segment.vaddr) + "-" + hex(segment.end()) + " (" +
+    std::string text = "anonymous memory " + hex_literal(segment.vaddr) + "-" + hex_literal(segment.end()) + " (" +
                        permissions(segment.flags) + (segment.filesz ? ")" : ", not dumped)");
     if (m_facts.signal == k_sigsegv && m_facts.signal_code == k_segv_accerr)
       text += ": mapped, but its permissions do not allow the access (a write to read-only memory, or executing data)";
@@ -241,11 +225,11 @@ class Describer {
   FaultPlace unmapped(std::uint64_t address) const {
     if (address < k_page)
       return {"null", address == 0 ? "the null page, address 0: a null pointer was dereferenced"
-                                   : "the null page: a null pointer plus an offset of " + hex(address) +
+                                   : "the null page: a null pointer plus an offset of " + hex_literal(address) +
                                          " (a field or element of a null object)"};
     if (address < k_mmap_min_addr)
       return {"null", "below the lowest address a process may map (vm.mmap_min_addr, 64 KiB by default): a null "
-                      "pointer plus an offset of " + hex(address) + " (an element or field far into a null object)"};
+                      "pointer plus an offset of " + hex_literal(address) + " (an element or field far into a null object)"};
     if (address >= k_kernel_half) {
       std::string text = "in the kernel's half of the address space, which user code cannot access";
       if (address >= ~0ull - 0xffff)
@@ -264,15 +248,15 @@ class Describer {
     const Segment* above = after == segments.end() ? nullptr : &*after;
     const Segment* below = after == segments.begin() ? nullptr : &*std::prev(after);
     if (below && address - below->end() < k_near)
-      return {"unmapped", "unmapped, " + hex(address - below->end()) + " bytes past the end of " + name_of(*below) +
+      return {"unmapped", "unmapped, " + hex_literal(address - below->end()) + " bytes past the end of " + name_of(*below) +
                               ": an access beyond the end of that memory (a buffer overrun)"};
     if (above && above->vaddr - address <= k_near)
-      return {"unmapped", "unmapped, " + hex(above->vaddr - address) + " bytes before the start of " + name_of(*above) +
+      return {"unmapped", "unmapped, " + hex_literal(above->vaddr - address) + " bytes before the start of " + name_of(*above) +
                               ": an access before its beginning (a buffer underrun, or a negative index)"};
     std::string nearest;
-    if (below) nearest += "the nearest mapping below ends " + size_text(address - below->end()) + " away";
+    if (below) nearest += "the nearest mapping below ends " + format_approximate_size(address - below->end()) + " away";
     if (above) nearest += (nearest.empty() ? "the nearest mapping above starts " : ", the nearest above starts ") +
-                          size_text(above->vaddr - address) + " away";
+                          format_approximate_size(above->vaddr - address) + " away";
     return {"unmapped", "unmapped, far from every mapping" + (nearest.empty() ? std::string() : " (" + nearest + ")") +
                             ": a wild pointer, such as garbage, a freed or uninitialized pointer, or a base plus an "
                             "out-of-range index"};

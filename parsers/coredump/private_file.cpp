@@ -9,29 +9,18 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <string>
 
 namespace aoti::parsers::coredump {
 
-FileDescriptor& FileDescriptor::operator=(FileDescriptor&& other) noexcept {
-  if (this != &other) {
-    if (m_fd >= 0) ::close(m_fd);
-    m_fd = other.release();
-  }
-  return *this;
-}
-
-FileDescriptor::~FileDescriptor() {
-  if (m_fd >= 0) ::close(m_fd);
-}
-
-Parsed<FileDescriptor> create_private_file() {
+Parsed<util::Fd> create_private_file() {
   const char* tmpdir = std::getenv("TMPDIR");
   const std::filesystem::path dir = tmpdir && *tmpdir ? tmpdir : "/tmp";
   std::string pattern = (dir / "aoti-analyze-XXXXXX").string();
   const int fd = ::mkostemp(pattern.data(), O_CLOEXEC);
   if (fd < 0) return fail("cannot create a temporary file in " + dir.string() + ": " + util::errno_text(errno));
   ::unlink(pattern.c_str());
-  return FileDescriptor(fd);
+  return util::Fd(fd);
 }
 
 namespace {

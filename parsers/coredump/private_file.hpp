@@ -4,37 +4,14 @@
 
 #include <cstdint>
 #include <span>
-#include <string>
 
 #include "parsers/parse_error.hpp"
+#include "util/fd.hpp"
 
 namespace aoti::parsers::coredump {
 
-// Owns one file descriptor.
-class FileDescriptor {
- public:
-  FileDescriptor() = default;
-  explicit FileDescriptor(int fd) : m_fd(fd) {}
-  FileDescriptor(FileDescriptor&& other) noexcept : m_fd(other.release()) {}
-  FileDescriptor& operator=(FileDescriptor&& other) noexcept;
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  ~FileDescriptor();
-
-  int get() const { return m_fd; }
-  int release() {
-    const int fd = m_fd;
-    m_fd = -1;
-    return fd;
-  }
-  explicit operator bool() const { return m_fd >= 0; }
-
- private:
-  int m_fd = -1;
-};
-
 // A private file (see above), open for reading and writing.
-Parsed<FileDescriptor> create_private_file();
+Parsed<util::Fd> create_private_file();
 
 // Appends `bytes` at the file's current position, seeking over whole zero pages instead of
 // writing them: cores are mostly holes, and a decompressed copy should stay as sparse as the

@@ -15,8 +15,15 @@
 #include <map>
 #include <memory>
 
+#include "parsers/coredump/private_file.hpp"
+#include "parsers/elf/types.hpp"
+#include "parsers/limits.hpp"
 #include "parsers/zip/zip_archive.hpp"
+#include "util/byte_reader.hpp"
 #include "util/errno_text.hpp"
+#include "util/expected.hpp"
+#include "util/fd.hpp"
+#include "util/hex.hpp"
 
 namespace aoti::parsers::coredump {
 
@@ -39,16 +46,6 @@ constexpr std::uint64_t k_scan_bytes = 64 << 10;   // stack scanned past the las
 constexpr std::size_t k_scan_frames = 64;
 constexpr unsigned k_dwarf_rsp = 7;
 constexpr std::string_view k_deleted = " (deleted)";
-
-std::string hex(const unsigned char* bytes, std::size_t size) {
-  static constexpr char k_digits[] = "0123456789abcdef";
-  std::string out;
-  for (std::size_t i = 0; i < size; ++i) {
-    out += k_digits[bytes[i] >> 4];
-    out += k_digits[bytes[i] & 15];
-  }
-  return out;
-}
 
 std::string strip_deleted(std::string path) {
   if (path.ends_with(k_deleted)) path.resize(path.size() - k_deleted.size());
@@ -77,16 +74,41 @@ bool looks_like_call_before(const unsigned char* bytes /* the 7 bytes before the
   return false;
 }
 
+// Keeps the first error a callback hit; never throws (it runs inside noexcept callbacks).
+void keep_error(std::string& error, const char* what) noexcept {
+  try {
+    if (error.empty()) error = std::string("internal error: ") + what;
+  } catch (...) {
+    // Out of memory: the failure code the callback returns still stops libdwfl.
+  }
+}
+
+// libdwfl calls back into C++ from C frames, which an exception must not unwind through: every
+// callback runs its body through this, which turns an exception into `failed` (the callback's
+// "not found" or "stop") and keeps what was thrown in `error`.
+template <class Body>
+int without_exceptions(std::string& error, int failed, Body&& body) noexcept {
+  try {
+    return body();
+  } catch (const std::exception& exception) {
+    keep_error(error, exception.what());
+  } catch (...) {
+    keep_error(error, "unknown exception");
+  }
+  return failed;
+}
+
 class Session;
 // libdwfl 0.188 has no per-session user data for its callbacks: the session that is
 // unwinding in this thread is reached through this pointer while it runs.
 thread_local Session* t_session = nullptr;
 
-int find_elf(Dwfl_Module* module, void**, const char* name, Dwarf_Addr, char** file_name, Elf** elf);
+int find_elf(Dwfl_Module* module, void**, const char* name, Dwarf_Addr, char** file_name, Elf** elf) noexcept;
 
 // Symbols come from the served files themselves; no separate debuginfo is looked up (and
 // never through debuginfod: the analysis is offline).
-int find_no_debuginfo(Dwfl_Module*, void**, const char*, Dwarf_Addr, const char*, const char*, GElf_Word, char**) {
+int find_no_debuginfo(Dwfl_Module*, void**, const char*, Dwarf_Addr, const char*, const char*, GElf_Word,
+                      char**) noexcept {
   return -1;
 }
 
@@ -117,15 +139,17 @@ class Session {
       } walk{this, &threads};
       dwfl_getthreads(
           m_dwfl,
-          [](Dwfl_Thread* dwfl_thread, void* arg) -> int {
+          [](Dwfl_Thread* dwfl_thread, void* arg) noexcept -> int {
             auto* walk = static_cast<Walk*>(arg);
-            const pid_t tid = dwfl_thread_tid(dwfl_thread);
-            for (CoreThread& thread : *walk->threads)
-              if (thread.tid == tid && thread.frames.empty()) {
-                walk->session->unwind(dwfl_thread, thread);
-                break;
-              }
-            return DWARF_CB_OK;
+            return without_exceptions(walk->session->m_callback_error, DWARF_CB_ABORT, [&] {
+              const pid_t tid = dwfl_thread_tid(dwfl_thread);
+              for (CoreThread& thread : *walk->threads)
+                if (thread.tid == tid && thread.frames.empty()) {
+                  walk->session->unwind(dwfl_thread, thread);
+                  break;
+                }
+              return DWARF_CB_OK;
+            });
           },
           &walk);
     }
@@ -145,8 +169,11 @@ class Session {
       if (dwfl_module) dwfl_module_info(dwfl_module, nullptr, nullptr, nullptr, nullptr, nullptr, &main_file, nullptr);
       if (main_file) module.symbols_from = main_file;
     }
+    if (!m_callback_error.empty()) m_health.push_back("unwinding was cut short by an " + m_callback_error);
     return threads;
   }
+
+  std::string& callback_error() { return m_callback_error; }
 
   // find_elf: the model .so by build-id from its package, else the file at the module's path
   // on this machine when its build-id matches the core's.
@@ -155,7 +182,7 @@ class Session {
     GElf_Addr vaddr = 0;
     const int length = dwfl_module_build_id(module, &bits, &vaddr);
     if (length <= 0) return -1;  // without a build-id nothing can be verified
-    const std::string build_id = hex(bits, static_cast<std::size_t>(length));
+    const std::string build_id = util::hex_bytes(bits, static_cast<std::size_t>(length));
     for (const ModelObject& model : m_models) {
       if (model.build_id != build_id) continue;
       const int fd = extracted(model);
@@ -165,13 +192,13 @@ class Session {
     }
     if (!name || name[0] != '/') return -1;
     const std::string path = strip_deleted(name);
-    FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    util::Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
     struct stat info {};
     if (!fd || ::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) return -1;
     Elf* elf = elf_begin(fd.get(), ELF_C_READ_MMAP, nullptr);
     const void* id = nullptr;
     const ssize_t id_length = elf ? dwelf_elf_gnu_build_id(elf, &id) : -1;
-    const bool same = id_length > 0 && hex(static_cast<const unsigned char*>(id), static_cast<std::size_t>(id_length)) == build_id;
+    const bool same = id_length > 0 && util::hex_bytes(id, static_cast<std::size_t>(id_length)) == build_id;
     if (elf) elf_end(elf);
     if (!same) return -1;
     *file_name = strdup(path.c_str());
@@ -225,7 +252,7 @@ class Session {
   int extracted(const ModelObject& model) {
     const std::string key = model.package + '\n' + model.entry;
     if (auto found = m_extracted.find(key); found != m_extracted.end()) return found->second.get();
-    FileDescriptor& slot = m_extracted[key];
+    util::Fd& slot = m_extracted[key];
     auto copied = copy_entry(model);
     if (!copied) {
       m_health.push_back("cannot use the model .so from " + model.package + ": " + copied.error().message);
@@ -235,25 +262,21 @@ class Session {
     return slot.get();
   }
 
-  static Parsed<FileDescriptor> copy_entry(const ModelObject& model) {
+  static Parsed<util::Fd> copy_entry(const ModelObject& model) {
     if (model.entry.empty()) {
-      FileDescriptor fd(::open(model.package.c_str(), O_RDONLY | O_CLOEXEC));
+      util::Fd fd(::open(model.package.c_str(), O_RDONLY | O_CLOEXEC));
       if (!fd) return fail(std::string("cannot open it: ") + util::errno_text(errno));
       return fd;
     }
-    auto archive = zip::ZipArchive::open(model.package);
-    if (!archive) return tl::unexpected(archive.error());
-    const zip::ZipEntry* entry = archive->find(model.entry);
+    TRY_ASSIGN(const zip::ZipArchive archive, zip::ZipArchive::open(model.package));
+    const zip::ZipEntry* entry = archive.find(model.entry);
     if (!entry) return fail("no entry " + model.entry);
-    auto file = create_private_file();
-    if (!file) return file;
-    auto source = archive->open_stored(*entry);
+    TRY_ASSIGN(util::Fd file, create_private_file());
+    auto source = archive.open_stored(*entry);
     if (!source) {
-      // A deflated .so (unusual): read it whole, bounded like any entry.
-      auto bytes = archive->read(*entry, 4ull << 30);
-      if (!bytes) return tl::unexpected(bytes.error());
-      auto written = write_sparse(file->get(), {reinterpret_cast<const unsigned char*>(bytes->data()), bytes->size()});
-      if (!written) return tl::unexpected(written.error());
+      // A deflated .so (unusual): read it whole, bounded as the package reader bounds it.
+      TRY_ASSIGN(const std::string bytes, archive.read(*entry, k_max_deflated_model_so));
+      TRY(write_sparse(file.get(), {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()}));
       return file;
     }
     std::vector<std::byte> buffer(1 << 20);
@@ -261,13 +284,12 @@ class Session {
       for (std::uint64_t at = 0; at < (*source)->size(); at += buffer.size()) {
         const std::size_t count = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), (*source)->size() - at));
         (*source)->read(at, {buffer.data(), count});
-        auto written = write_sparse(file->get(), {reinterpret_cast<const unsigned char*>(buffer.data()), count});
-        if (!written) return tl::unexpected(written.error());
+        TRY(write_sparse(file.get(), {reinterpret_cast<const unsigned char*>(buffer.data()), count}));
       }
-    } catch (const ReadError& error) {
+    } catch (const util::ReadError& error) {
       return fail(error.what());
     }
-    if (auto sized = finish_sparse(file->get(), (*source)->size()); !sized) return tl::unexpected(sized.error());
+    TRY(finish_sparse(file.get(), (*source)->size()));
     return file;
   }
 
@@ -281,39 +303,41 @@ class Session {
     } walk{this, &thread, "initial", std::nullopt, {}};
     const int ret = dwfl_thread_getframes(
         dwfl_thread,
-        [](Dwfl_Frame* state, void* arg) -> int {
+        [](Dwfl_Frame* state, void* arg) noexcept -> int {
           auto* walk = static_cast<Walk*>(arg);
-          Dwarf_Addr pc = 0;
-          bool activation = false;
-          if (!dwfl_frame_pc(state, &pc, &activation)) {
-            walk->error = last_dwfl_error();
-            return DWARF_CB_ABORT;
-          }
-          if (walk->thread->frames.size() >= k_max_frames) {
-            walk->error = "stopped after " + std::to_string(k_max_frames) + " frames";
-            return DWARF_CB_ABORT;
-          }
-          const std::uint64_t lookup = activation ? pc : pc - 1;
-          // Without CFI for a caller, libdwfl's frame-pointer fallback can produce garbage:
-          // a "return address" outside executable memory ends the trusted part here.
-          if (!walk->session->m_image.executable(lookup)) {
-            walk->error = "the next return address (" + to_hex(pc) + ") is not in executable memory";
-            return DWARF_CB_ABORT;
-          }
-          StackFrame frame = walk->session->symbolize(pc, activation);
-          frame.method = walk->next_method;
-          walk->thread->frames.push_back(std::move(frame));
-          Dwarf_Word sp = 0;
-          if (dwfl_frame_reg(state, k_dwarf_rsp, &sp) == 0) walk->last_sp = sp;
-          walk->next_method = walk->session->has_cfi(lookup) ? "cfi" : "frame pointer";
-          return DWARF_CB_OK;
+          return without_exceptions(walk->error, DWARF_CB_ABORT, [&] {
+            Dwarf_Addr pc = 0;
+            bool activation = false;
+            if (!dwfl_frame_pc(state, &pc, &activation)) {
+              walk->error = last_dwfl_error();
+              return DWARF_CB_ABORT;
+            }
+            if (walk->thread->frames.size() >= k_max_frames) {
+              walk->error = "stopped after " + std::to_string(k_max_frames) + " frames";
+              return DWARF_CB_ABORT;
+            }
+            const std::uint64_t lookup = activation ? pc : pc - 1;
+            // Without CFI for a caller, libdwfl's frame-pointer fallback can produce garbage:
+            // a "return address" outside executable memory ends the trusted part here.
+            if (!walk->session->m_image.executable(lookup)) {
+              walk->error = "the next return address (" + util::hex_literal(pc) + ") is not in executable memory";
+              return DWARF_CB_ABORT;
+            }
+            StackFrame frame = walk->session->symbolize(pc, activation);
+            frame.method = walk->next_method;
+            walk->thread->frames.push_back(std::move(frame));
+            Dwarf_Word sp = 0;
+            if (dwfl_frame_reg(state, k_dwarf_rsp, &sp) == 0) walk->last_sp = sp;
+            walk->next_method = walk->session->has_cfi(lookup) ? "cfi" : "frame pointer";
+            return DWARF_CB_OK;
+          });
         },
         &walk);
     if (ret != 0 && walk.error.empty()) walk.error = last_dwfl_error();
     if (ret == 0 || thread.frames.size() >= k_max_frames) return;
     thread.unwind_error = walk.error.empty() ? "unwinding failed" : walk.error;
     if (!thread.frames.empty())
-      thread.unwind_error = "after " + to_hex(thread.frames.back().pc) + ": " + thread.unwind_error;
+      thread.unwind_error = "after " + util::hex_literal(thread.frames.back().pc) + ": " + thread.unwind_error;
     if (walk.last_sp) scan_stack(thread, *walk.last_sp);
   }
 
@@ -372,12 +396,11 @@ class Session {
   // bytes are known (in the core, or in a served file). Bounded in bytes and frames.
   void scan_stack(CoreThread& thread, std::uint64_t sp) {
     const std::uint64_t start = (sp + 7) & ~std::uint64_t{7};
-    const auto stack = m_image.bytes_from(start);
-    const std::size_t limit = static_cast<std::size_t>(std::min<std::uint64_t>(stack.size(), k_scan_bytes));
+    const util::ByteView words(m_image.bytes_from(start));
+    const std::size_t limit = static_cast<std::size_t>(std::min<std::uint64_t>(words.size(), k_scan_bytes));
     std::size_t found = 0;
     for (std::size_t at = 0; at + 8 <= limit && found < k_scan_frames; at += 8) {
-      std::uint64_t value = 0;
-      std::memcpy(&value, stack.data() + at, sizeof value);
+      const std::uint64_t value = words.u64(at);
       if (value < 8 || !m_image.executable(value - 1)) continue;
       if (!module_at(value - 1) && !(m_dwfl && dwfl_addrmodule(m_dwfl, value - 1))) continue;
       if (!call_precedes(value)) continue;
@@ -403,7 +426,7 @@ class Session {
     const std::uint64_t link = address - 7 - bias;
     for (std::size_t i = 0; i < phnum; ++i) {
       GElf_Phdr phdr;
-      if (!gelf_getphdr(elf, static_cast<int>(i), &phdr) || phdr.p_type != PT_LOAD) continue;
+      if (!gelf_getphdr(elf, static_cast<int>(i), &phdr) || phdr.p_type != elf::k_pt_load) continue;
       if (link < phdr.p_vaddr || link - phdr.p_vaddr + 7 > phdr.p_filesz) continue;
       const std::uint64_t offset = phdr.p_offset + (link - phdr.p_vaddr);
       if (offset > size || size - offset < 7) return true;
@@ -412,24 +435,21 @@ class Session {
     return true;
   }
 
-  static std::string to_hex(std::uint64_t value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-    return text;
-  }
-
   const CoreImage& m_image;
   std::vector<MappedModule>& m_modules;
   const std::vector<ModelObject>& m_models;
   std::vector<std::string>& m_health;
   Dwfl* m_dwfl = nullptr;
   std::string m_attach_error = "no thread notes";
-  std::map<std::string, FileDescriptor> m_extracted;  // package + entry -> private copy
+  std::map<std::string, util::Fd> m_extracted;  // package + entry -> private copy
+  std::string m_callback_error;  // what a libdwfl callback threw, if anything
 };
 
-int find_elf(Dwfl_Module* module, void**, const char* name, Dwarf_Addr, char** file_name, Elf** elf) {
+int find_elf(Dwfl_Module* module, void**, const char* name, Dwarf_Addr, char** file_name, Elf** elf) noexcept {
   *elf = nullptr;
-  return t_session ? t_session->serve(module, name, file_name) : -1;
+  if (!t_session) return -1;
+  return without_exceptions(t_session->callback_error(), -1,
+                            [&] { return t_session->serve(module, name, file_name); });
 }
 
 }  // namespace

@@ -2,43 +2,20 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <optional>
-#include <span>
-#include <utility>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "parsers/elf/notes.hpp"
+#include "parsers/elf/types.hpp"
+#include "util/byte_reader.hpp"
+#include "util/hex.hpp"
 
 namespace aoti::parsers::elf {
 namespace {
 
-// Format constants from the System V gABI (elf.h is not used so that the reader does not depend
-// on the host's headers, and every field is read explicitly little-endian).
-constexpr std::uint16_t k_et_exec = 2;
-constexpr std::uint16_t k_et_dyn = 3;
-constexpr std::uint16_t k_et_core = 4;
-constexpr std::uint32_t k_pt_load = 1;
-constexpr std::uint32_t k_pt_dynamic = 2;
-constexpr std::uint32_t k_pt_note = 4;
-constexpr std::uint32_t k_sht_dynamic = 6;
-constexpr std::uint32_t k_sht_note = 7;
-constexpr std::uint32_t k_sht_nobits = 8;
-constexpr std::uint32_t k_sht_dynsym = 11;
-constexpr std::uint16_t k_shn_undef = 0;
-constexpr std::uint16_t k_shn_xindex = 0xffff;
-constexpr std::int64_t k_dt_null = 0;
-constexpr std::int64_t k_dt_needed = 1;
-constexpr std::int64_t k_dt_strtab = 5;
-constexpr std::int64_t k_dt_strsz = 10;
-constexpr std::int64_t k_dt_soname = 14;
-constexpr std::uint8_t k_stb_global = 1;
-constexpr std::uint32_t k_nt_gnu_build_id = 3;
-
-constexpr std::size_t k_ehdr_size = 64;
-constexpr std::size_t k_phdr_size = 56;
-constexpr std::size_t k_shdr_size = 64;
-constexpr std::size_t k_sym_size = 24;
-constexpr std::size_t k_dyn_size = 16;
 constexpr std::uint64_t k_max_headers = 1 << 16;
 constexpr std::uint64_t k_max_table = 64ull << 20;  // .dynsym, .dynstr, .shstrtab
 constexpr std::uint64_t k_max_small = 1ull << 20;   // .dynamic, notes, .comment
@@ -47,74 +24,26 @@ constexpr std::size_t k_max_sample = 32;
 constexpr std::string_view k_aoti_api_prefix = "AOTInductorModelContainer";
 constexpr std::size_t k_max_aoti_exports = 256;
 
-// A malformed structure found after the bytes were read: reported like a failed read.
-struct Malformed : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using util::ByteView;
+using util::ReadError;
 
-class Bytes {
- public:
-  Bytes() = default;
-  explicit Bytes(std::vector<std::byte> bytes) : m_bytes(std::move(bytes)) {}
-  std::size_t size() const { return m_bytes.size(); }
-  std::uint64_t u(std::uint64_t offset, std::size_t width) const {
-    if (offset > m_bytes.size() || width > m_bytes.size() - offset)
-      throw Malformed("field at offset " + std::to_string(offset) + " is past the end of its table");
-    std::uint64_t value = 0;
-    for (std::size_t i = 0; i < width; ++i)
-      value |= static_cast<std::uint64_t>(m_bytes[offset + i]) << (8 * i);
-    return value;
-  }
-  std::uint8_t u8(std::uint64_t offset) const { return static_cast<std::uint8_t>(u(offset, 1)); }
-  std::uint16_t u16(std::uint64_t offset) const { return static_cast<std::uint16_t>(u(offset, 2)); }
-  std::uint32_t u32(std::uint64_t offset) const { return static_cast<std::uint32_t>(u(offset, 4)); }
-  std::uint64_t u64(std::uint64_t offset) const { return u(offset, 8); }
-  // A NUL-terminated string; one that runs off the table is cut at its end.
-  std::string_view string_at(std::uint64_t offset) const {
-    if (offset >= m_bytes.size()) throw Malformed("string offset past the end of its string table");
-    const char* begin = reinterpret_cast<const char*>(m_bytes.data()) + offset;
-    const std::size_t available = m_bytes.size() - offset;
-    const void* nul = std::memchr(begin, '\0', available);
-    return {begin, nul ? static_cast<std::size_t>(static_cast<const char*>(nul) - begin) : available};
-  }
-  std::span<const std::byte> span(std::uint64_t offset, std::uint64_t count) const {
-    if (offset > m_bytes.size() || count > m_bytes.size() - offset)
-      throw Malformed("note descriptor past the end of its section");
-    return {m_bytes.data() + offset, count};
-  }
-
- private:
-  std::vector<std::byte> m_bytes;
-};
-
-Bytes read_range(const RandomAccess& source, std::uint64_t offset, std::uint64_t size,
-                 std::uint64_t limit, std::string_view what) {
+// The bytes of one table of the file, after checking its claimed place and size. A failed
+// read of a range that exists is an I/O failure, and says so.
+std::vector<std::byte> read_range(const RandomAccess& source, std::uint64_t offset, std::uint64_t size,
+                                  std::uint64_t limit, std::string_view what) {
   if (size > limit)
-    throw Malformed(std::string(what) + " is " + std::to_string(size) + " bytes, more than the " +
+    throw ReadError(std::string(what) + " is " + std::to_string(size) + " bytes, more than the " +
                     std::to_string(limit) + " limit");
   if (offset > source.size() || size > source.size() - offset)
-    throw Malformed("truncated: " + std::string(what) + " ends past the end of the file");
+    throw ReadError("truncated: " + std::string(what) + " ends past the end of the file");
   std::vector<std::byte> bytes(static_cast<std::size_t>(size));
-  source.read(offset, bytes);
-  return Bytes(std::move(bytes));
+  try {
+    source.read(offset, bytes);
+  } catch (const ReadError& error) {
+    throw ReadError(std::string("cannot read the ELF file: ") + error.what());
+  }
+  return bytes;
 }
-
-struct Section {
-  std::uint32_t name = 0;
-  std::uint32_t type = 0;
-  std::uint64_t offset = 0;
-  std::uint64_t size = 0;
-  std::uint32_t link = 0;
-  std::uint64_t align = 0;
-};
-
-struct Segment {
-  std::uint32_t type = 0;
-  std::uint64_t offset = 0;
-  std::uint64_t vaddr = 0;
-  std::uint64_t filesz = 0;
-  std::uint64_t align = 0;
-};
 
 std::string machine_name(std::uint16_t machine) {
   switch (machine) {
@@ -146,37 +75,15 @@ std::optional<std::size_t> cxx_runtime_rank(std::string_view name) {
   return std::nullopt;
 }
 
-std::string to_hex(std::span<const std::byte> bytes) {
-  static constexpr char k_digits[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(bytes.size() * 2);
-  for (const std::byte byte : bytes) {
-    hex += k_digits[std::to_integer<unsigned>(byte) >> 4];
-    hex += k_digits[std::to_integer<unsigned>(byte) & 0xf];
-  }
-  return hex;
-}
-
-std::uint64_t align_up(std::uint64_t value, std::uint64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
-
-// The GNU build-id from one note area; notes are 4-byte aligned except in areas aligned to 8.
-std::string find_build_id(const Bytes& notes, std::uint64_t area_align) {
-  const std::uint64_t alignment = area_align == 8 ? 8 : 4;
-  std::uint64_t at = 0;
-  while (at + 12 <= notes.size()) {
-    const std::uint64_t name_size = notes.u32(at);
-    const std::uint64_t desc_size = notes.u32(at + 4);
-    const std::uint32_t type = notes.u32(at + 8);
-    const std::uint64_t name_at = at + 12;
-    const std::uint64_t desc_at = align_up(name_at + name_size, alignment);
-    if (type == k_nt_gnu_build_id && name_size == 4 &&
-        notes.string_at(name_at) == std::string_view("GNU"))
-      return to_hex(notes.span(desc_at, desc_size));
-    at = align_up(desc_at + desc_size, alignment);
-  }
-  return {};
+// The GNU build-id from one note area; a note cut by the end of the area is not read.
+std::string find_build_id(const ByteView& notes, std::uint64_t area_align) {
+  std::string build_id;
+  for_each_note(notes, area_align, [&](const Note& note) {
+    if (note.type != k_nt_gnu_build_id || !note.owned_by("GNU")) return true;
+    build_id = util::hex_bytes(note.desc.bytes());
+    return false;
+  });
+  return build_id;
 }
 
 class Reader {
@@ -199,15 +106,16 @@ class Reader {
 
  private:
   void read_header(model::ElfFacts& facts) {
-    if (m_source.size() < k_ehdr_size) throw Malformed("not an ELF file: too short");
-    m_header = read_range(m_source, 0, k_ehdr_size, k_ehdr_size, "ELF header");
-    if (m_header.u32(0) != 0x464c457f) throw Malformed("not an ELF file");
-    if (m_header.u8(4) != 2) throw Malformed("not a 64-bit ELF file");
-    if (m_header.u8(5) != 1) throw Malformed("not a little-endian ELF file");
+    if (m_source.size() < k_ehdr_size) throw ReadError("not an ELF file: too short");
+    m_header_bytes = read_range(m_source, 0, k_ehdr_size, k_ehdr_size, "ELF header");
+    m_header = ByteView(m_header_bytes);
+    if (m_header.u32(0) != 0x464c457f) throw ReadError("not an ELF file");
+    if (m_header.u8(4) != k_elf_class_64) throw ReadError("not a 64-bit ELF file");
+    if (m_header.u8(5) != k_elf_data_lsb) throw ReadError("not a little-endian ELF file");
     const std::uint16_t type = m_header.u16(16);
-    if (type == k_et_core) throw Malformed("an ELF core dump, not a shared object");
+    if (type == k_et_core) throw ReadError("an ELF core dump, not a shared object");
     if (type != k_et_dyn && type != k_et_exec)
-      throw Malformed("ELF type " + std::to_string(type) + " is not a shared object");
+      throw ReadError("ELF type " + std::to_string(type) + " is not a shared object");
     facts.machine = machine_name(m_header.u16(18));
   }
 
@@ -215,14 +123,11 @@ class Reader {
     const std::uint64_t offset = m_header.u64(32);
     const std::uint64_t count = m_header.u16(56);
     if (offset == 0 || count == 0) return;
-    if (m_header.u16(54) != k_phdr_size) throw Malformed("unexpected program header size");
-    const Bytes table = read_range(m_source, offset, count * k_phdr_size, k_max_headers * k_phdr_size,
-                                   "program header table");
-    for (std::uint64_t i = 0; i < count; ++i) {
-      const std::uint64_t at = i * k_phdr_size;
-      m_segments.push_back({table.u32(at), table.u64(at + 8), table.u64(at + 16),
-                            table.u64(at + 32), table.u64(at + 48)});
-    }
+    if (m_header.u16(54) != k_phdr_size) throw ReadError("unexpected program header size");
+    const auto table_bytes = read_range(m_source, offset, count * k_phdr_size, k_max_headers * k_phdr_size,
+                                        "program header table");
+    const ByteView table(table_bytes);
+    for (std::uint64_t i = 0; i < count; ++i) m_segments.push_back(read_program_header(table, i * k_phdr_size));
   }
 
   void read_sections() {
@@ -230,30 +135,29 @@ class Reader {
     std::uint64_t count = m_header.u16(60);
     std::uint64_t names_index = m_header.u16(62);
     if (offset == 0) return;
-    if (m_header.u16(58) != k_shdr_size) throw Malformed("unexpected section header size");
+    if (m_header.u16(58) != k_shdr_size) throw ReadError("unexpected section header size");
     // Extended numbering: with 0xff00 sections or more, the real counts live in section 0.
     if (count == 0 || names_index == k_shn_xindex) {
-      const Bytes first = read_range(m_source, offset, k_shdr_size, k_shdr_size, "section header 0");
+      const auto first_bytes = read_range(m_source, offset, k_shdr_size, k_shdr_size, "section header 0");
+      const ByteView first(first_bytes);
       if (count == 0) count = first.u64(32);
       if (names_index == k_shn_xindex) names_index = first.u32(40);
     }
-    if (count > k_max_headers) throw Malformed("section header count " + std::to_string(count) + " is implausible");
-    const Bytes table = read_range(m_source, offset, count * k_shdr_size, k_max_headers * k_shdr_size,
-                                   "section header table");
-    for (std::uint64_t i = 0; i < count; ++i) {
-      const std::uint64_t at = i * k_shdr_size;
-      m_sections.push_back({table.u32(at), table.u32(at + 4), table.u64(at + 24),
-                            table.u64(at + 32), table.u32(at + 40), table.u64(at + 48)});
-    }
+    if (count > k_max_headers) throw ReadError("section header count " + std::to_string(count) + " is implausible");
+    const auto table_bytes = read_range(m_source, offset, count * k_shdr_size, k_max_headers * k_shdr_size,
+                                        "section header table");
+    const ByteView table(table_bytes);
+    for (std::uint64_t i = 0; i < count; ++i) m_sections.push_back(read_section_header(table, i * k_shdr_size));
     if (names_index != 0 && names_index < m_sections.size()) {
       const Section& names = m_sections[names_index];
-      m_section_names = read_range(m_source, names.offset, names.size, k_max_table, "section name table");
+      m_section_names_bytes = read_range(m_source, names.offset, names.size, k_max_table, "section name table");
+      m_section_names = ByteView(m_section_names_bytes);
     }
   }
 
   std::string_view section_name(const Section& section) const {
     if (m_section_names.size() == 0 || section.name >= m_section_names.size()) return {};
-    return m_section_names.string_at(section.name);
+    return m_section_names.c_string(section.name);
   }
 
   const Section* section_of_type(std::uint32_t type) const {
@@ -264,7 +168,7 @@ class Reader {
 
   const Section& linked(const Section& section, std::string_view what) const {
     if (section.link == 0 || section.link >= m_sections.size())
-      throw Malformed(std::string(what) + " links to no valid string table");
+      throw ReadError(std::string(what) + " links to no valid string table");
     return m_sections[section.link];
   }
 
@@ -279,20 +183,21 @@ class Reader {
   }
 
   void read_dynamic(model::ElfFacts& facts) {
-    Bytes dynamic;
-    Bytes strings;
+    std::vector<std::byte> dynamic_bytes;
+    std::vector<std::byte> string_bytes;
     bool strings_known = false;
     if (const Section* section = section_of_type(k_sht_dynamic)) {
-      dynamic = read_range(m_source, section->offset, section->size, k_max_small, ".dynamic");
+      dynamic_bytes = read_range(m_source, section->offset, section->size, k_max_small, ".dynamic");
       const Section& table = linked(*section, ".dynamic");
-      strings = read_range(m_source, table.offset, table.size, k_max_table, ".dynstr");
+      string_bytes = read_range(m_source, table.offset, table.size, k_max_table, ".dynstr");
       strings_known = true;
     } else {
       const auto it = std::find_if(m_segments.begin(), m_segments.end(),
                                    [](const Segment& s) { return s.type == k_pt_dynamic; });
       if (it == m_segments.end()) return;
-      dynamic = read_range(m_source, it->offset, it->filesz, k_max_small, "PT_DYNAMIC");
+      dynamic_bytes = read_range(m_source, it->offset, it->filesz, k_max_small, "PT_DYNAMIC");
     }
+    const ByteView dynamic(dynamic_bytes);
 
     std::vector<std::uint64_t> needed;
     std::optional<std::uint64_t> soname;
@@ -309,24 +214,25 @@ class Reader {
     }
     if (!strings_known) {
       const auto offset = file_offset_of(strtab, strsz);
-      if (!offset) throw Malformed("DT_STRTAB lies outside every loaded segment");
-      strings = read_range(m_source, *offset, strsz, k_max_table, "dynamic string table");
+      if (!offset) throw ReadError("DT_STRTAB lies outside every loaded segment");
+      string_bytes = read_range(m_source, *offset, strsz, k_max_table, "dynamic string table");
     }
-    for (const std::uint64_t name : needed) facts.needed.emplace_back(strings.string_at(name));
-    if (soname) facts.soname = strings.string_at(*soname);
+    const ByteView strings(string_bytes);
+    for (const std::uint64_t name : needed) facts.needed.emplace_back(strings.c_string(name));
+    if (soname) facts.soname = strings.c_string(*soname);
   }
 
   void read_build_id(model::ElfFacts& facts) {
     for (const Section& section : m_sections) {
       if (section.type != k_sht_note) continue;
-      const Bytes notes = read_range(m_source, section.offset, section.size, k_max_small, "note section");
-      facts.build_id = find_build_id(notes, section.align);
+      const auto notes = read_range(m_source, section.offset, section.size, k_max_small, "note section");
+      facts.build_id = find_build_id(ByteView(notes), section.align);
       if (!facts.build_id.empty()) return;
     }
     for (const Segment& segment : m_segments) {
       if (segment.type != k_pt_note) continue;
-      const Bytes notes = read_range(m_source, segment.offset, segment.filesz, k_max_small, "PT_NOTE");
-      facts.build_id = find_build_id(notes, segment.align);
+      const auto notes = read_range(m_source, segment.offset, segment.filesz, k_max_small, "PT_NOTE");
+      facts.build_id = find_build_id(ByteView(notes), segment.align);
       if (!facts.build_id.empty()) return;
     }
   }
@@ -336,9 +242,10 @@ class Reader {
       return s.type != k_sht_nobits && section_name(s) == ".comment";
     });
     if (it == m_sections.end()) return;
-    const Bytes comment = read_range(m_source, it->offset, it->size, k_max_small, ".comment");
+    const auto comment_bytes = read_range(m_source, it->offset, it->size, k_max_small, ".comment");
+    const ByteView comment(comment_bytes);
     for (std::uint64_t at = 0; at < comment.size();) {
-      const std::string_view text = comment.string_at(at);
+      const std::string_view text = comment.c_string(at);
       at += text.size() + 1;
       if (!text.empty() && std::find(facts.comments.begin(), facts.comments.end(), text) == facts.comments.end())
         facts.comments.emplace_back(text);
@@ -348,9 +255,11 @@ class Reader {
   void read_symbols(model::ElfFacts& facts) {
     const Section* section = section_of_type(k_sht_dynsym);
     if (!section) return;
-    const Bytes symbols = read_range(m_source, section->offset, section->size, k_max_table, ".dynsym");
+    const auto symbol_bytes = read_range(m_source, section->offset, section->size, k_max_table, ".dynsym");
     const Section& table = linked(*section, ".dynsym");
-    const Bytes strings = read_range(m_source, table.offset, table.size, k_max_table, ".dynstr");
+    const auto string_bytes = read_range(m_source, table.offset, table.size, k_max_table, ".dynstr");
+    const ByteView symbols(symbol_bytes);
+    const ByteView strings(string_bytes);
     std::vector<std::pair<std::size_t, std::string_view>> runtime;  // (rank, name)
     // Entry 0 is the reserved null symbol.
     for (std::uint64_t at = k_sym_size; at + k_sym_size <= symbols.size(); at += k_sym_size) {
@@ -358,7 +267,7 @@ class Reader {
       if (section_index == k_shn_undef) continue;
       ++facts.defined_dynamic_symbols;
       if ((symbols.u8(at + 4) >> 4) != k_stb_global) continue;
-      const std::string_view name = strings.string_at(symbols.u32(at));
+      const std::string_view name = strings.c_string(symbols.u32(at));
       if (const auto rank = cxx_runtime_rank(name)) runtime.emplace_back(*rank, name);
       if (name.starts_with(k_aoti_api_prefix) && facts.aoti_exports.size() < k_max_aoti_exports)
         facts.aoti_exports.emplace_back(name);
@@ -374,8 +283,10 @@ class Reader {
 
   const RandomAccess& m_source;
   const model::Location& m_where;
-  Bytes m_header;
-  Bytes m_section_names;
+  std::vector<std::byte> m_header_bytes;
+  ByteView m_header;
+  std::vector<std::byte> m_section_names_bytes;
+  ByteView m_section_names;
   std::vector<Segment> m_segments;
   std::vector<Section> m_sections;
 };
@@ -401,10 +312,8 @@ Parsed<model::ElfFacts> read_shared_object_file(const std::filesystem::path& pat
 Parsed<model::ElfFacts> read_shared_object(const RandomAccess& source, const model::Location& where) {
   try {
     return Reader(source, where).read();
-  } catch (const Malformed& error) {
-    return fail(error.what());
   } catch (const ReadError& error) {
-    return fail(std::string("cannot read the ELF file: ") + error.what());
+    return fail(error.what());
   }
 }
 

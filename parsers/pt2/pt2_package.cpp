@@ -10,7 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "parsers/elf/elf_reader.hpp"
+#include "parsers/limits.hpp"
 #include "parsers/zip/zip_archive.hpp"
+#include "util/expected.hpp"
 
 namespace aoti::parsers::pt2 {
 namespace {
@@ -21,8 +23,6 @@ using zip::ZipEntry;
 
 constexpr std::uint64_t k_max_header_record = 64;
 constexpr std::uint64_t k_max_json = 16ull << 20;
-constexpr std::uint64_t k_max_wrapper = 64ull << 20;
-constexpr std::uint64_t k_max_compressed_so = 512ull << 20;
 constexpr std::size_t k_max_value_text = 200;
 constexpr std::string_view k_aotinductor_dir = "data/aotinductor/";
 
@@ -185,7 +185,7 @@ class PackageReader {
 
     if (!picked.wrapper)
       diagnose("model '" + name + "': no wrapper source (*.wrapper.cpp) in the package");
-    else if (auto text = m_archive.read(*picked.wrapper, k_max_wrapper))
+    else if (auto text = m_archive.read(*picked.wrapper, k_max_wrapper_source))
       wrapper_source = std::move(*text);
     else
       diagnose(picked.wrapper->name + ": " + text.error().message);
@@ -204,7 +204,7 @@ class PackageReader {
 
     std::string kernel_source;
     if (picked.kernels) {
-      if (auto text = m_archive.read(*picked.kernels, k_max_wrapper))
+      if (auto text = m_archive.read(*picked.kernels, k_max_wrapper_source))
         kernel_source = std::move(*text);
       else
         diagnose(picked.kernels->name + ": " + text.error().message);
@@ -264,13 +264,11 @@ class PackageReader {
       return facts;
     };
     if (entry.stored) {
-      auto source = m_archive.open_stored(entry);
-      if (!source) return fail(source.error().message);
-      return as_elf(**source);
+      TRY_ASSIGN(const auto source, m_archive.open_stored(entry));
+      return as_elf(*source);
     }
-    auto bytes = m_archive.read(entry, k_max_compressed_so);
-    if (!bytes) return fail(bytes.error().message);
-    return as_elf(*open_memory(*bytes));
+    TRY_ASSIGN(const std::string bytes, m_archive.read(entry, k_max_deflated_model_so));
+    return as_elf(*open_memory(bytes));
   }
 
   void read_extern_nodes(const ZipEntry& entry, model::ModelFacts& model) {
@@ -307,11 +305,10 @@ bool looks_like_pt2(const std::filesystem::path& path) {
 }
 
 Parsed<Pt2Contents> read_package(const std::filesystem::path& path, const std::string& display) {
-  auto archive = ZipArchive::open(path);
-  if (!archive) return fail(archive.error().message);
-  const auto root = find_root(*archive);
+  TRY_ASSIGN(const ZipArchive archive, ZipArchive::open(path));
+  const auto root = find_root(archive);
   if (!root) return fail("no archive_format entry: not a pt2 package");
-  const std::string format = record_text(*archive, *root->archive_format);
+  const std::string format = record_text(archive, *root->archive_format);
   if (format != "pt2") return fail("archive_format is '" + short_text(format) + "', not 'pt2'");
 
   Pt2Contents contents;
@@ -320,10 +317,10 @@ Parsed<Pt2Contents> read_package(const std::filesystem::path& path, const std::s
   package.layout = root->prefix.empty() ? "legacy (no root folder)"
                                         : "root folder '" + root->prefix + "'";
   package.archive_format = format;
-  package.zip64 = archive->is_zip64();
+  package.zip64 = archive.is_zip64();
   for (const char* record : {"archive_version", "version"}) {
-    if (const ZipEntry* entry = archive->find(root->prefix + record)) {
-      package.archive_version = record_text(*archive, *entry);
+    if (const ZipEntry* entry = archive.find(root->prefix + record)) {
+      package.archive_version = record_text(archive, *entry);
       break;
     }
   }
@@ -332,7 +329,7 @@ Parsed<Pt2Contents> read_package(const std::filesystem::path& path, const std::s
   const std::string models_dir = root->prefix + std::string(k_aotinductor_dir);
   std::map<std::string, std::vector<const ZipEntry*>> model_files;
   std::vector<std::string> outside_root;
-  for (const ZipEntry& entry : archive->entries()) {
+  for (const ZipEntry& entry : archive.entries()) {
     package.entries.push_back({entry.name, entry.size, entry.compressed_size, entry.stored});
     if (!entry.name.starts_with(root->prefix)) outside_root.push_back(entry.name);
     if (!entry.name.starts_with(models_dir)) continue;
@@ -349,7 +346,7 @@ Parsed<Pt2Contents> read_package(const std::filesystem::path& path, const std::s
   if (model_files.empty())
     contents.diagnostics.push_back({display, "no model under " + models_dir});
 
-  PackageReader reader(*archive, display, contents);
+  PackageReader reader(archive, display, contents);
   for (const auto& [name, files] : model_files) reader.read_model(name, files);
   return contents;
 }

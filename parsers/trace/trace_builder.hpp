@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/case.hpp"
+#include "parsers/limits.hpp"
 #include "parsers/trace/graph_text.hpp"
 #include "parsers/trace/md5.hpp"
 
@@ -23,7 +24,7 @@ namespace aoti::parsers::trace {
 
 class TraceBuilder {
  public:
-  static constexpr std::size_t k_max_code_bytes = 64u << 20;  // one kept code dump
+  static constexpr std::size_t k_max_code_bytes = k_max_wrapper_source;  // one kept code dump: a wrapper
   static constexpr std::size_t k_max_diagnostics_per_file = 64;
 
   TraceBuilder(::aoti::model::TraceFacts& facts, std::vector<::aoti::model::Diagnostic>& diagnostics)

@@ -3,11 +3,12 @@
 #include <zip.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdio>
 #include <cstring>
 #include <optional>
-#include <span>
+
+#include "util/byte_reader.hpp"
+#include "util/format_size.hpp"
 
 namespace aoti::parsers::zip {
 namespace {
@@ -27,48 +28,6 @@ constexpr std::size_t k_max_comment = 0xffff;
 // libzip itself holds the whole central directory in memory; this bound only stops a forged
 // size from making us allocate gigabytes before libzip would have refused it.
 constexpr std::uint64_t k_max_central_directory = 256ull << 20;
-
-std::string format_size(std::uint64_t bytes) {
-  constexpr std::array<const char*, 4> units = {"GiB", "MiB", "KiB", "bytes"};
-  constexpr std::array<std::uint64_t, 4> scales = {1ull << 30, 1ull << 20, 1ull << 10, 1};
-  if (bytes == 1) return "1 byte";
-  for (std::size_t i = 0; i < units.size(); ++i) {
-    if (bytes < scales[i] && i + 1 < units.size()) continue;
-    if (bytes % scales[i] == 0) return std::to_string(bytes / scales[i]) + " " + units[i];
-    const double value = static_cast<double>(bytes) / static_cast<double>(scales[i]);
-    const std::string text = std::to_string(static_cast<std::uint64_t>(value * 10 + 0.5));
-    return text.substr(0, text.size() - 1) + "." + text.back() + " " + units[i];
-  }
-  return std::to_string(bytes) + " bytes";
-}
-
-// Little-endian fields of a byte buffer we already hold; every access is checked so that a
-// forged length turns into an error message instead of a read past the buffer.
-class Fields {
- public:
-  explicit Fields(std::span<const std::byte> bytes) : m_bytes(bytes) {}
-  std::size_t size() const { return m_bytes.size(); }
-  bool has(std::size_t offset, std::size_t count) const {
-    return offset <= m_bytes.size() && count <= m_bytes.size() - offset;
-  }
-  std::uint64_t u(std::size_t offset, std::size_t width) const {
-    if (!has(offset, width)) throw ReadError("field past the end of the record");
-    std::uint64_t value = 0;
-    for (std::size_t i = 0; i < width; ++i)
-      value |= static_cast<std::uint64_t>(m_bytes[offset + i]) << (8 * i);
-    return value;
-  }
-  std::uint16_t u16(std::size_t offset) const { return static_cast<std::uint16_t>(u(offset, 2)); }
-  std::uint32_t u32(std::size_t offset) const { return static_cast<std::uint32_t>(u(offset, 4)); }
-  std::uint64_t u64(std::size_t offset) const { return u(offset, 8); }
-  std::string_view text(std::size_t offset, std::size_t count) const {
-    if (!has(offset, count)) throw ReadError("name past the end of the record");
-    return {reinterpret_cast<const char*>(m_bytes.data() + offset), count};
-  }
-
- private:
-  std::span<const std::byte> m_bytes;
-};
 
 std::vector<std::byte> read_bytes(const RandomAccess& file, std::uint64_t offset, std::size_t count) {
   std::vector<std::byte> bytes(count);
@@ -90,12 +49,12 @@ struct CentralDirectory {
 // cross-checked against it entry by entry, so the two readings cannot silently disagree.
 CentralDirectory read_central_directory(const RandomAccess& file) {
   const std::uint64_t file_size = file.size();
-  if (file_size < k_end_size) throw ReadError("truncated: no end-of-central-directory record");
+  if (file_size < k_end_size) throw util::ReadError("truncated: no end-of-central-directory record");
   const std::size_t tail_size =
       static_cast<std::size_t>(std::min<std::uint64_t>(file_size, k_end_size + k_max_comment));
   const std::uint64_t tail_offset = file_size - tail_size;
   const auto tail = read_bytes(file, tail_offset, tail_size);
-  const Fields tail_fields(tail);
+  const util::ByteView tail_fields(tail);
 
   // The last signature whose comment reaches exactly to the end of the file, as libzip prefers.
   std::optional<std::size_t> end_at;
@@ -107,7 +66,7 @@ CentralDirectory read_central_directory(const RandomAccess& file) {
       break;
     }
   }
-  if (!end_at) throw ReadError("truncated: no end-of-central-directory record");
+  if (!end_at) throw util::ReadError("truncated: no end-of-central-directory record");
 
   CentralDirectory directory;
   std::uint64_t entry_count = tail_fields.u16(*end_at + 10);
@@ -117,15 +76,15 @@ CentralDirectory read_central_directory(const RandomAccess& file) {
   const std::uint64_t end_offset = tail_offset + *end_at;
   if (end_offset >= k_zip64_locator_size) {
     const auto locator = read_bytes(file, end_offset - k_zip64_locator_size, k_zip64_locator_size);
-    const Fields locator_fields(locator);
+    const util::ByteView locator_fields(locator);
     if (locator_fields.u32(0) == k_zip64_locator_signature) {
       const std::uint64_t zip64_end_offset = locator_fields.u64(8);
       if (zip64_end_offset > file_size || file_size - zip64_end_offset < k_zip64_end_size)
-        throw ReadError("truncated: ZIP64 end-of-central-directory record is past the end");
+        throw util::ReadError("truncated: ZIP64 end-of-central-directory record is past the end");
       const auto zip64_end = read_bytes(file, zip64_end_offset, k_zip64_end_size);
-      const Fields end_fields(zip64_end);
+      const util::ByteView end_fields(zip64_end);
       if (end_fields.u32(0) != k_zip64_end_signature)
-        throw ReadError("bad ZIP64 end-of-central-directory record");
+        throw util::ReadError("bad ZIP64 end-of-central-directory record");
       directory.zip64 = true;
       entry_count = end_fields.u64(32);
       cd_size = end_fields.u64(40);
@@ -133,22 +92,22 @@ CentralDirectory read_central_directory(const RandomAccess& file) {
     }
   }
   if (cd_offset > file_size || cd_size > file_size - cd_offset)
-    throw ReadError("truncated: central directory ends past the end of the file");
+    throw util::ReadError("truncated: central directory ends past the end of the file");
   if (cd_size > k_max_central_directory)
-    throw ReadError("central directory is " + format_size(cd_size) + ", more than the " +
-                    format_size(k_max_central_directory) + " limit");
+    throw util::ReadError("central directory is " + util::format_size(cd_size) + ", more than the " +
+                    util::format_size(k_max_central_directory) + " limit");
   // Each header takes at least 46 bytes: a count that cannot fit is forged.
   if (entry_count > cd_size / k_central_header_size)
-    throw ReadError("central directory declares more entries than it can hold");
+    throw util::ReadError("central directory declares more entries than it can hold");
 
   const auto cd = read_bytes(file, cd_offset, static_cast<std::size_t>(cd_size));
-  const Fields fields(cd);
+  const util::ByteView fields(cd);
   std::size_t at = 0;
   directory.local_header_offsets.reserve(entry_count);
   directory.raw_names.reserve(entry_count);
   for (std::uint64_t i = 0; i < entry_count; ++i) {
     if (fields.u32(at) != k_central_header_signature)
-      throw ReadError("bad central directory header for entry " + std::to_string(i));
+      throw util::ReadError("bad central directory header for entry " + std::to_string(i));
     const std::uint32_t compressed32 = fields.u32(at + 20);
     const std::uint32_t size32 = fields.u32(at + 24);
     const std::size_t name_length = fields.u16(at + 28);
@@ -160,16 +119,16 @@ CentralDirectory read_central_directory(const RandomAccess& file) {
     // ZIP64 extra: the 64-bit values, in this order, of exactly the fields saturated above.
     std::size_t extra = at + k_central_header_size + name_length;
     const std::size_t extra_end = extra + extra_length;
-    if (!fields.has(extra, extra_length)) throw ReadError("truncated central directory");
+    if (!fields.has(extra, extra_length)) throw util::ReadError("truncated central directory");
     while (extra + 4 <= extra_end) {
       const std::uint16_t id = fields.u16(extra);
       const std::size_t length = fields.u16(extra + 2);
-      if (extra + 4 + length > extra_end) throw ReadError("bad extra field in the central directory");
+      if (extra + 4 + length > extra_end) throw util::ReadError("bad extra field in the central directory");
       if (id == k_zip64_extra_id) {
         directory.zip64 = true;
         std::size_t field = extra + 4;
         const auto take = [&]() {
-          if (field + 8 > extra + 4 + length) throw ReadError("short ZIP64 extra field");
+          if (field + 8 > extra + 4 + length) throw util::ReadError("short ZIP64 extra field");
           const std::uint64_t value = fields.u64(field);
           field += 8;
           return value;
@@ -267,7 +226,7 @@ Parsed<ZipArchive> ZipArchive::open(const std::filesystem::path& path) {
     }
     impl->local_header_offsets = std::move(directory.local_header_offsets);
     impl->zip64 = directory.zip64;
-  } catch (const ReadError& error) {
+  } catch (const util::ReadError& error) {
     return fail(error.what());
   }
   return ZipArchive(std::move(impl));
@@ -285,8 +244,8 @@ bool ZipArchive::is_zip64() const { return m_impl->zip64; }
 
 Parsed<std::string> ZipArchive::read(const ZipEntry& entry, std::uint64_t max_bytes) const {
   if (entry.size > max_bytes)
-    return fail("entry " + entry.name + " is " + format_size(entry.size) + ", more than the " +
-                format_size(max_bytes) + " limit");
+    return fail("entry " + entry.name + " is " + util::format_size(entry.size) + ", more than the " +
+                util::format_size(max_bytes) + " limit");
   zip_file_t* file = zip_fopen_index(m_impl->archive, entry.index, 0);
   if (!file)
     return fail("cannot read entry " + entry.name + ": " + zip_strerror(m_impl->archive));
@@ -310,7 +269,7 @@ Parsed<std::string> ZipArchive::read(const ZipEntry& entry, std::uint64_t max_by
       break;
     else if (full)
       problem = "entry " + entry.name + " inflates to more than its declared " +
-                format_size(entry.size);
+                util::format_size(entry.size);
     else
       done += static_cast<std::uint64_t>(got);
   }
@@ -334,7 +293,7 @@ Parsed<std::unique_ptr<RandomAccess>> ZipArchive::open_stored(const ZipEntry& en
     if (header_offset > file->size() || file->size() - header_offset < k_local_header_size)
       return fail("truncated: local header of " + entry.name + " is past the end of the file");
     const auto header = read_bytes(*file, header_offset, k_local_header_size);
-    const Fields fields(header);
+    const util::ByteView fields(header);
     if (fields.u32(0) != k_local_header_signature)
       return fail("bad local header for entry " + entry.name);
     // The local extra field may differ from the central one (alignment padding), so the data
@@ -344,7 +303,7 @@ Parsed<std::unique_ptr<RandomAccess>> ZipArchive::open_stored(const ZipEntry& en
     if (data_offset > file->size() || entry.size > file->size() - data_offset)
       return fail("truncated: entry " + entry.name + " ends past the end of the file");
     return open_file_range(m_impl->path, data_offset, entry.size);
-  } catch (const ReadError& error) {
+  } catch (const util::ReadError& error) {
     return fail(std::string("cannot read entry ") + entry.name + ": " + error.what());
   }
 }
