@@ -281,6 +281,21 @@ TEST_CASE("Python: unterminated strings and brackets are diagnostics, never a cr
   }
 }
 
+TEST_CASE("Python: a factory with an empty shape (a scalar) is no hard-coded shape, and no crash") {
+  TempDir dir;
+  write_file(dir.path / "scalar.py", R"(import torch
+
+@torch.library.register_fake("ns::total")
+def _(x):
+    a = x.new_empty(())
+    b = torch.empty([])
+    return torch.zeros(())
+)");
+  const SourceRead read = read_ok(dir.path / "scalar.py");
+  CHECK(read.diagnostics.empty());
+  CHECK(read.facts.violations.empty());
+}
+
 TEST_CASE("an enormous line, in C++ and in Python, is read in bounded time") {
   TempDir dir;
   std::string cpp = "#include <torch/extension.h>\nstatic const int k_values[] = {";

@@ -502,6 +502,7 @@ class PythonReader {
     } else {
       dims = args;
     }
+    if (dims.empty()) return;  // torch.empty(()) / x.new_empty([]): a scalar, no shape to hard-code
     auto literal = [](const Expr* d) {
       if (d->kind != Kind::number) return std::optional<long long>{};
       try { return std::optional<long long>(std::stoll(d->text, nullptr, 0)); } catch (...) { return std::optional<long long>{}; }
