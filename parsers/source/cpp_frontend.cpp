@@ -22,10 +22,11 @@
 namespace aoti::parsers::source {
 namespace {
 
+using model::PatternForm;
+
 constexpr std::size_t k_max_call_depth = 4;     // helpers followed from a kernel: kernel → a → b → c → d
 constexpr int k_max_ast_depth = 512;    // recursion bound for hostile nesting
 constexpr std::size_t k_max_diagnostics = 5;
-constexpr std::size_t k_max_suggestion_source = 120;
 
 std::string take(CXString s) {
   const char* c = clang_getCString(s);
@@ -84,9 +85,8 @@ bool is_tensor_method(CXCursor method) {
   return (cls == "Tensor" || cls == "TensorBase") && enclosing_namespace(method) == "at";
 }
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 6> k_concrete_accessors{{
-    {"size", "sym_size"}, {"sizes", "sym_sizes"}, {"numel", "sym_numel"},
-    {"stride", "sym_stride"}, {"strides", "sym_strides"}, {"storage_offset", "sym_storage_offset"}}};
+constexpr std::array<std::string_view, 6> k_concrete_accessors{
+    "size", "sizes", "numel", "stride", "strides", "storage_offset"};
 constexpr std::array<std::string_view, 6> k_symbolic_accessors{
     "sym_size", "sym_sizes", "sym_numel", "sym_stride", "sym_strides", "sym_storage_offset"};
 constexpr std::array<std::string_view, 8> k_data_accessors{
@@ -101,12 +101,6 @@ bool one_of(std::string_view name, const std::array<std::string_view, N>& set) {
   return std::find(set.begin(), set.end(), name) != set.end();
 }
 
-std::optional<std::string_view> symbolic_form(std::string_view name) {
-  for (const auto& [concrete, symbolic] : k_concrete_accessors)
-    if (name == concrete) return symbolic;
-  return std::nullopt;
-}
-
 // The called declaration of a CallExpr, null when the call did not resolve (broken code).
 CXCursor callee_of(CXCursor call) { return clang_getCursorReferenced(call); }
 
@@ -115,7 +109,7 @@ bool is_size_accessor_call(CXCursor c) {
   const CXCursor callee = callee_of(c);
   if (!is_tensor_method(callee)) return false;
   const std::string name = spelling(callee);
-  return symbolic_form(name).has_value() || one_of(name, k_symbolic_accessors);
+  return one_of(name, k_concrete_accessors) || one_of(name, k_symbolic_accessors);
 }
 
 // What a registration block declares: TORCH_LIBRARY(ns, m) / _FRAGMENT / _IMPL(ns, Key, m).
@@ -301,8 +295,8 @@ class CppReader {
     for (const KernelRef& k : m_kernels) analyze_kernel(k);
     check_schemas();
     std::sort(m_out.facts.violations.begin(), m_out.facts.violations.end(),
-              [](const model::SourceViolation& a, const model::SourceViolation& b) {
-                return std::tie(a.line, a.column, a.pattern) < std::tie(b.line, b.column, b.pattern);
+              [](const model::SourcePattern& a, const model::SourcePattern& b) {
+                return std::tie(a.line, a.column, a.id) < std::tie(b.line, b.column, b.id);
               });
   }
 
@@ -434,22 +428,14 @@ class CppReader {
       if (!param) continue;
       const std::string type = canonical_type(clang_getCursorType(param->cursor));
       const std::string written = take(clang_getTypeSpelling(clang_getCursorType(param->cursor)));
-      if (arg.type == "SymInt" && is_int64(type)) {
-        report("C3", walk, param->cursor,
-               "parameter '" + param->name + "' is " + written + " but the schema says SymInt: the dispatcher "
-               "calls guard_int() on it, silently specializing the dynamic value",
-               "c10::SymInt " + param->name);
-      } else if (arg.type == "SymInt?" && is_optional_int64(type)) {
-        report("C3", walk, param->cursor,
-               "parameter '" + param->name + "' is " + written + " but the schema says SymInt?: the value is "
-               "specialized through guard_int()",
-               "std::optional<c10::SymInt> " + param->name);
-      } else if (is_symint_list_type(arg.type) && is_int_list(type)) {
-        report("C4", walk, param->cursor,
-               "parameter '" + param->name + "' is " + written + " but the schema says " + arg.type +
-                   ": symbolic sizes fail with \"SymIntArrayRef expected to contain only concrete integers\"",
-               "c10::SymIntArrayRef " + param->name);
-      }
+      const char* id = (arg.type == "SymInt" && is_int64(type)) || (arg.type == "SymInt?" && is_optional_int64(type)) ? "C3"
+                       : is_symint_list_type(arg.type) && is_int_list(type)                                          ? "C4"
+                                                                                                                     : nullptr;
+      if (!id) continue;
+      model::SourcePattern p = matched(id, PatternForm::int_parameter, param->name);
+      p.written_type = written;
+      p.schema_type = arg.type;
+      report(std::move(p), walk, param->cursor);
     }
   }
 
@@ -483,17 +469,10 @@ class CppReader {
         return clang_getCursorKind(c) == CXCursor_CallExpr && spelling(callee_of(c)) == "expect_true";
       });
       if (deferred) return false;
-      report("C6", walk, cond,
-             "TORCH_CHECK on sizes converts the symbolic comparison to bool (guard_bool): it adds a guard, or "
-             "raises a data-dependent error for unbacked sizes",
-             "TORCH_SYM_CHECK(sym_eq(a.sym_size(0), b.sym_size(0)), ...)");
+      report(matched("C6", PatternForm::size_check), walk, cond);
       return true;
     }
-    report("C7", walk, cond,
-           "branching on a size guards on it: the traced range is specialized (export: ConstraintViolation), "
-           "and an unbacked size raises a data-dependent error",
-           "compute both cases symbolically (c10::sym_max / sym_min), or state a requirement with "
-           "TORCH_SYM_CHECK; c10::guard_or_false(...) where a fallback is acceptable");
+    report(matched("C7", PatternForm::size_branch), walk, cond);
     return true;
   }
 
@@ -528,26 +507,18 @@ class CppReader {
     if (clang_Cursor_isNull(callee)) return;
     const std::string name = spelling(callee);
     if (is_tensor_method(callee)) {
-      if (const auto symbolic = symbolic_form(name)) {
-        report("C1", walk, call,
-               "." + name + "() reads a concrete size: under dynamic shapes it fails with \"Cannot call " +
-                   (name == "size" ? std::string("sizes") : name) +
-                   "() on tensor with symbolic sizes/strides\" (latent while shapes are static)",
-               sym_suggestion(call, name, *symbolic));
+      if (one_of(name, k_concrete_accessors)) {
+        size_read(call, walk, name);
       } else if (one_of(name, k_data_accessors)) {
-        report("C8", walk, call,
-               "." + name + "() touches tensor data in a kernel that runs on fake tensors: \"Cannot access data "
-               "pointer of Tensor (e.g. FakeTensor, FunctionalTensor)\"",
-               "compute only output metadata here; keep data access in the real CPU/CUDA kernel (an opaque "
-               "custom op)");
+        report(matched("C8", PatternForm::data_read, name), walk, call);
       } else if (one_of(name, k_concrete_tensor_factories)) {
-        concrete_factory(call, walk, name, "." + name + "_symint(...)");
+        concrete_factory(call, walk, name, "");
       }
       return;
     }
     const std::string ns = enclosing_namespace(callee);
     if ((ns == "at" || ns == "torch") && one_of(name, k_concrete_factories)) {
-      concrete_factory(call, walk, name, ns + "::" + name + "_symint(c10::SymDimVector{...}, ...)");
+      concrete_factory(call, walk, name, ns);
       return;
     }
     // Follow calls into functions this file defines, bounded in depth and once per kernel.
@@ -565,8 +536,17 @@ class CppReader {
     walk.function = outer;
   }
 
-  // C2: a concrete-int factory. Shapes made only of literals are static on purpose: not flagged.
-  void concrete_factory(CXCursor call, Walk& walk, const std::string& name, const std::string& suggestion) {
+  // C1: `x.size(0)`; `x.sizes().size()` is the rank read through the sizes.
+  void size_read(CXCursor call, Walk& walk, const std::string& name) {
+    model::SourcePattern p = matched("C1", PatternForm::size_read, name, call_text(call));
+    if (name == "sizes" && !p.matched_text.empty() && m_text.substr(end_of(call).offset, 8).starts_with(".size()"))
+      p.form = PatternForm::rank_read;
+    report(std::move(p), walk, call);
+  }
+
+  // C2: a concrete-int factory, `at::empty(...)` (namespace "at") or `x.new_empty(...)` (namespace "").
+  // Shapes made only of literals are static on purpose: not flagged.
+  void concrete_factory(CXCursor call, Walk& walk, const std::string& name, const std::string& callee_namespace) {
     if (clang_Cursor_getNumArguments(call) < 1) return;
     const CXCursor shape = clang_Cursor_getArgument(call, 0);
     bool literal_only = true;
@@ -585,57 +565,41 @@ class CppReader {
     note(shape);
     any_descendant(shape, note);
     if (literal_only) return;
-    report("C2", walk, call,
-           name + "() takes concrete int64 sizes: the first traced sizes are baked into the graph instead of "
-                  "symbols",
-           suggestion);
+    model::SourcePattern p = matched("C2", PatternForm::size_factory, name);
+    p.callee_namespace = callee_namespace;
+    report(std::move(p), walk, call);
   }
 
   // C2: std::vector<int64_t> / SmallVector<int64_t> built in a traced kernel hold concrete sizes.
   void check_shape_container(CXCursor var, Walk& walk) {
     const std::string type = canonical_type(clang_getCursorType(var));
     if (type.find("vector<long") == std::string::npos && type.find("SmallVector<long") == std::string::npos) return;
-    report("C2", walk, var,
-           "a container of int64_t sizes cannot hold symbolic sizes: building a shape in it forces concrete "
-           "values",
-           "c10::SymDimVector " + spelling(var));
+    report(matched("C2", PatternForm::size_container, spelling(var)), walk, var);
   }
 
-  // "x.size(0)" → "x.sym_size(0)" from the call's own text when it is short and on one line;
-  // "x.sizes().size()" → "x.dim()".
-  std::string sym_suggestion(CXCursor call, const std::string& name, std::string_view symbolic) const {
+  // A call as written, when it is short and on one line of the analyzed file; "" otherwise.
+  std::string call_text(CXCursor call) const {
     const Place b = start_of(call), e = end_of(call);
     if (b.in_main && e.in_main && b.line == e.line && e.offset > b.offset && e.offset <= m_text.size() &&
-        e.offset - b.offset <= k_max_suggestion_source) {
-      std::string source(m_text.substr(b.offset, e.offset - b.offset));
-      const std::string needle = "." + name + "(";
-      const std::size_t at = source.rfind(needle);
-      if (at != std::string::npos) {
-        if (name == "sizes" && m_text.substr(e.offset, 8).starts_with(".size()"))
-          return source.substr(0, at) + ".dim()";
-        return source.replace(at + 1, name.size(), symbolic);
-      }
-    }
-    return "x." + std::string(symbolic) + (name == "sizes" || name == "strides" || name == "numel" ? "()" : "(i)");
+        e.offset - b.offset <= k_max_matched_text)
+      return std::string(m_text.substr(b.offset, e.offset - b.offset));
+    return {};
   }
 
-  void report(const char* pattern, Walk& walk, CXCursor at, std::string message, std::string suggestion) {
-    const Place p = start_of(at);
-    if (!p.in_main) return;
+  // Records pattern `p` (its id, form and what it is about) at `at`, in the function being walked.
+  void report(model::SourcePattern p, Walk& walk, CXCursor at) {
+    const Place where = start_of(at);
+    if (!where.in_main) return;
     ++walk.found;
-    // One violation per place: a helper reached from two kernels is reported once, for the first.
-    if (!m_reported.insert({pattern, p.line, p.column}).second) return;
-    model::SourceViolation v;
-    v.pattern = pattern;
-    v.op = walk.kernel ? walk.kernel->op : "";
-    v.function = walk.function;
-    v.file = m_display;
-    v.line = p.line;
-    v.column = p.column;
-    v.excerpt = m_lines.excerpt(p.line);
-    v.message = std::move(message);
-    v.suggestion = std::move(suggestion);
-    m_out.facts.violations.push_back(std::move(v));
+    // One pattern per place: a helper reached from two kernels is reported once, for the first.
+    if (!m_reported.insert({p.id, where.line, where.column}).second) return;
+    p.op = walk.kernel ? walk.kernel->op : "";
+    p.function = walk.function;
+    p.file = m_display;
+    p.line = where.line;
+    p.column = where.column;
+    p.excerpt = m_lines.excerpt(where.line);
+    m_out.facts.violations.push_back(std::move(p));
   }
 
   // ---- schemas ---------------------------------------------------------------------------------
@@ -657,23 +621,14 @@ class CppReader {
         if (!is_concrete_int_type(arg.type)) continue;
         const bool builds_shape = used != m_shape_params.end() && used->second.count(arg.name) > 0;
         if (!names_a_size(arg.name) && !builds_shape) continue;
-        Walk walk;
-        walk.function = "";
-        const KernelRef schema_owner{op.name, "", clang_getNullCursor(), "", op.line};
-        walk.kernel = &schema_owner;
-        const std::string sym = "SymInt" + arg.type.substr(3);  // int[] → SymInt[], int? → SymInt?
-        report_schema(s, i, walk,
-                      "schema argument '" + arg.name + "' is " + arg.type + " but carries a size: a symbolic value "
-                          "passed to it is guarded to a constant at the call site (and breaks AOTI runtime "
-                          "dispatch of SymInt values)",
-                      sym + " " + arg.name);
+        report_schema(s, i, op.name);
       }
     }
   }
 
   // The place of argument `i` inside the schema literal, when the literal is a plain one-line
   // string (no escapes before it); the literal's start otherwise.
-  void report_schema(const SchemaLiteral& s, std::size_t i, Walk& walk, std::string message, std::string suggestion) {
+  void report_schema(const SchemaLiteral& s, std::size_t i, const std::string& op) {
     CXCursor literal = s.literal;
     if (clang_getCursorKind(literal) != CXCursor_StringLiteral)
       any_descendant(s.literal, [&](CXCursor c) {
@@ -690,9 +645,15 @@ class CppReader {
         column += 1 + static_cast<int>(s.schema.arg_offsets[i]);
     }
     if (!m_reported.insert({"C5", p.line, column}).second) return;
-    model::SourceViolation v{"C5", walk.kernel->op, "", m_display, p.line, column, m_lines.excerpt(p.line),
-                            std::move(message), std::move(suggestion)};
-    m_out.facts.violations.push_back(std::move(v));
+    const model::SchemaArg& arg = s.schema.args[i];
+    model::SourcePattern pattern = matched("C5", PatternForm::int_schema_argument, arg.name);
+    pattern.schema_type = arg.type;
+    pattern.op = op;
+    pattern.file = m_display;
+    pattern.line = p.line;
+    pattern.column = column;
+    pattern.excerpt = m_lines.excerpt(p.line);
+    m_out.facts.violations.push_back(std::move(pattern));
   }
 
   CXFile m_main = nullptr;

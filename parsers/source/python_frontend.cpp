@@ -18,6 +18,7 @@ namespace {
 using py::Expr;
 using py::Stmt;
 using Kind = Expr::Kind;
+using model::PatternForm;
 
 constexpr int k_max_walk_depth = 256;
 
@@ -136,8 +137,8 @@ class PythonReader {
       m_out.facts.kernels.push_back(std::move(kernel));
     }
     std::sort(m_out.facts.violations.begin(), m_out.facts.violations.end(),
-              [](const model::SourceViolation& a, const model::SourceViolation& b) {
-                return std::tie(a.line, a.column, a.pattern) < std::tie(b.line, b.column, b.pattern);
+              [](const model::SourcePattern& a, const model::SourcePattern& b) {
+                return std::tie(a.line, a.column, a.id) < std::tie(b.line, b.column, b.id);
               });
   }
 
@@ -288,10 +289,10 @@ class PythonReader {
       if (quote != std::string_view::npos && raw.find_first_of("\\\n") == std::string_view::npos &&
           raw.substr(quote, 3) != std::string(3, raw[quote]))
         column += static_cast<int>(quote + 1 + parsed.arg_offsets[i]);
-      report("C5", name, "", literal.line, column,
-             "schema argument '" + arg.name + "' is " + arg.type + " but carries a size: a symbolic value passed "
-                 "to it is guarded to a constant at the call site",
-             "SymInt" + arg.type.substr(3) + " " + arg.name);
+      model::SourcePattern pattern = matched("C5", PatternForm::int_schema_argument, arg.name);
+      pattern.schema_type = arg.type;
+      pattern.op = name;
+      report(std::move(pattern), literal.line, column);
     }
   }
 
@@ -398,15 +399,12 @@ class PythonReader {
       if (s.kind == Stmt::Kind::def || s.kind == Stmt::Kind::cls) continue;  // nested defs run elsewhere
       if ((s.kind == Stmt::Kind::if_ || s.kind == Stmt::Kind::while_) && !s.exprs.empty() &&
           involves_size(*s.exprs[0], scope)) {
-        report_at("P1", scope, *s.exprs[0],
-                  "branching on a size guards on it: the traced range is specialized (or a data-dependent error "
-                  "for unbacked sizes)",
-                  "torch._check(" + source_of(*s.exprs[0]) + ") for a requirement; torch.sym_max / sym_min / "
-                  "torch.sym_ite to compute both cases");
+        report_at(matched("P1", PatternForm::size_branch, "", matched_text(*s.exprs[0])), scope,
+                  *s.exprs[0]);
       }
       if (s.kind == Stmt::Kind::assert_ && !s.exprs.empty() && involves_size(*s.exprs[0], scope)) {
-        report_at("P1", scope, *s.exprs[0], "assert on a size guards on it (silent specialization)",
-                  "torch._check(" + source_of(*s.exprs[0]) + ")");
+        report_at(matched("P1", PatternForm::size_assert, "", matched_text(*s.exprs[0])), scope,
+                  *s.exprs[0]);
       }
       if (s.kind == Stmt::Kind::return_ && !s.exprs.empty()) aliasing(*s.exprs[0], scope);
       for (const auto& e : s.exprs) expression_rules(*e, scope);
@@ -436,8 +434,7 @@ class PythonReader {
   void expression_rules(const Expr& root, Scope& scope) {
     each_expr(root, [&](const Expr& e) {
       if (e.kind == Kind::ifexp && !e.items.empty() && involves_size(*e.items[0], scope))
-        report_at("P1", scope, *e.items[0], "a conditional expression on a size guards on it",
-                  "torch.sym_ite(...) / torch.sym_max / torch.sym_min");
+        report_at(matched("P1", PatternForm::size_conditional), scope, *e.items[0]);
       if (e.kind == Kind::keyword && e.text == "device" && !e.items.empty()) device_literal(*e.items[0], scope);
       if (e.kind != Kind::call) return;
       const Expr& f = *call_func(e);
@@ -445,23 +442,15 @@ class PythonReader {
       const auto args = positional(e);
       if (f.kind == Kind::name && args.size() == 1) builtin_call(e, f.text, *args[0], scope);
       if (f.kind == Kind::name && (f.text == "max" || f.text == "min") && involves_size(e, scope))
-        report_at("P1", scope, e, f.text + "() on sizes compares them in Python: a guard",
-                  "torch.sym_" + f.text + "(...)");
+        report_at(matched("P1", PatternForm::size_compare_builtin, f.text), scope, e);
       if (f.kind == Kind::attribute) {
         if (one_of(f.text, k_data_methods))
-          report_at("P5", scope, e,
-                    "." + f.text + "() reads tensor data: fake tensors have none (data access error, or an unbacked "
-                    "symbol)",
-                    "derive outputs from shapes only; for a data-dependent size use "
-                    "torch.library.get_ctx().new_dynamic_size()");
+          report_at(matched("P5", PatternForm::data_read, f.text), scope, e);
         if (f.text == "cuda" || (f.text == "to" && !args.empty() && string_value(*args[0]) &&
                                  string_value(*args[0])->starts_with("cuda")))
-          report_at("P7", scope, e, "the fake moves its output to a hard-coded device", "device=x.device");
+          report_at(matched("P7", PatternForm::device_move), scope, e);
         if (f.text == "get_ctx" && scope.kernel->key == "Meta")
-          report_at("P8", scope, e,
-                    "get_ctx() raises when the op runs with meta tensors (\"You're trying to run this operator with "
-                    "meta Tensors\")",
-                    "register the function with torch.library.register_fake instead of as a Meta kernel");
+          report_at(matched("P8", PatternForm::get_ctx_in_meta), scope, e);
       }
       if (one_of(last_part(chain), k_factories) && (chain.starts_with("torch.") || f.kind == Kind::attribute))
         factory(e, last_part(chain), scope);
@@ -470,14 +459,11 @@ class PythonReader {
 
   void builtin_call(const Expr& call, const std::string& name, const Expr& arg, Scope& scope) {
     if ((name == "int" || name == "bool" || name == "float") && involves_size(arg, scope)) {
-      report_at("P1", scope, call, name + "() on a SymInt posts a guard: the size is specialized to its example value",
-                "keep the SymInt (drop " + name + "()); torch._check(...) to state a requirement");
+      report_at(matched("P1", PatternForm::size_to_number, name), scope, call);
     } else if (name == "range" && involves_size(arg, scope)) {
-      report_at("P1", scope, call, "range() over a size specializes it (a Python loop needs a concrete count)",
-                "express the computation with tensor operations on symbolic sizes");
+      report_at(matched("P1", PatternForm::size_range), scope, call);
     } else if ((name == "bool" || name == "int" || name == "float") && is_tensor(arg, scope)) {
-      report_at("P5", scope, call, name + "() on a tensor reads its data: fake tensors have none",
-                "derive outputs from shapes only");
+      report_at(matched("P5", PatternForm::tensor_to_number, name), scope, call);
     }
   }
 
@@ -486,7 +472,7 @@ class PythonReader {
     if (const Expr* f = call_func(value); !device && f && dotted(*f) == "torch.device" && value.items.size() >= 2)
       device = string_value(*value.items[1]);
     if (device && *device != "meta")
-      report_at("P7", scope, value, "the fake hard-codes device \"" + *device + "\"", "device=x.device");
+      report_at(matched("P7", PatternForm::device_literal, *device), scope, value);
   }
 
   // P2: a factory whose size is made of literals, leads with a literal while the rest follows the
@@ -515,21 +501,17 @@ class PythonReader {
       if (i > 0 && involves_size(*dims[i], scope)) rest_sized = true;
     }
     const auto lead = literal(dims[0]);
-    std::string why;
-    if (all_literal && any_big) why = "a hard-coded shape";
-    else if (lead && *lead >= 2 && rest_sized) why = "a hard-coded leading dimension (" + dims[0]->text + ") while the other dims follow the input";
+    std::optional<model::SourcePattern> found;
+    if (all_literal && any_big) found = matched("P2", PatternForm::literal_shape);
+    else if (lead && *lead >= 2 && rest_sized)
+      found = matched("P2", PatternForm::literal_leading_dim, "", dims[0]->text);
     for (const Expr* d : dims)
-      if (why.empty())
+      if (!found)
         each_expr(*d, [&](const Expr& x) {
-          if (why.empty() && x.kind == Kind::name && !scope.locals.count(x.text) && !is_builtin(x.text))
-            why = "a size read from outside the function ('" + x.text + "')";
+          if (!found && x.kind == Kind::name && !scope.locals.count(x.text) && !is_builtin(x.text))
+            found = matched("P2", PatternForm::outside_size, x.text);
         });
-    if (why.empty()) return;
-    report_at("P2", scope, call,
-              "the fake returns " + why + ": the graph records it for every input size (silently wrong once the "
-              "dynamic dim differs)",
-              "derive each size from the inputs (e.g. x.shape[0]); for a data-dependent size "
-              "torch.library.get_ctx().new_dynamic_size()");
+    if (found) report_at(std::move(*found), scope, call);
   }
 
   static bool is_builtin(const std::string& name) {
@@ -543,8 +525,7 @@ class PythonReader {
       if (e.kind == Kind::name && scope.tensors.count(e.text) && std::any_of(scope.kernel->def->params.begin(),
                                                                                scope.kernel->def->params.end(),
                                                                                [&](const py::Param& p) { return p.name == e.text; }))
-        report_at("P6", scope, e, "the fake returns its input '" + e.text + "': the output aliases an input of a functional op",
-                  "return " + e.text + ".clone() or torch.empty_like(" + e.text + ")");
+        report_at(matched("P6", PatternForm::returns_input, e.text), scope, e);
     };
     if (value.kind == Kind::tuple || value.kind == Kind::list)
       for (const auto& item : value.items) check(*item);
@@ -570,10 +551,10 @@ class PythonReader {
       const bool shape_name = (n.size() > 1 && names_a_size(n)) || n.find("trans") != std::string::npos || n.find("dim") != std::string::npos ||
                               n.find("axis") != std::string::npos || n.find("keepdim") != std::string::npos;
       if (!shape_type && !shape_name) continue;
-      report("P3", k.op, k.function, p.line, p.column,
-             "the fake ignores '" + n + "', which can change the output shape: the compiled graph trusts a wrong "
-             "shape (silent wrong output or an illegal memory access)",
-             "use '" + n + "' to compute the output shape as the real kernel does", &scope);
+      model::SourcePattern pattern = matched("P3", PatternForm::unused_shape_parameter, n);
+      pattern.op = k.op;
+      pattern.function = k.function;
+      report(std::move(pattern), p.line, p.column, &scope);
     }
   }
 
@@ -590,28 +571,34 @@ class PythonReader {
         asks = asks || any_expr(*e, [](const Expr& x) { return x.kind == Kind::attribute && x.text == "new_dynamic_size"; });
     });
     if (asks) return;
-    report("P4", k.op, k.function, k.def->line, k.def->column,
-           "the output size of '" + k.op + "' depends on data, but the fake derives it from input shapes",
-           "ctx = torch.library.get_ctx(); n = ctx.new_dynamic_size(); return x.new_empty(n, ...)", &scope);
+    model::SourcePattern pattern = matched("P4", PatternForm::data_dependent_size);
+    pattern.op = k.op;
+    pattern.function = k.function;
+    report(std::move(pattern), k.def->line, k.def->column, &scope);
   }
 
-  std::string source_of(const Expr& e) const {
+  // An expression as written, when it is short and on one line; "" otherwise.
+  std::string matched_text(const Expr& e) const {
     std::string_view s = std::string_view(m_text).substr(e.begin, e.end - e.begin);
-    if (s.size() > 120 || s.find('\n') != std::string_view::npos) return "...";
+    if (s.size() > k_max_matched_text || s.find('\n') != std::string_view::npos) return {};
     return std::string(s);
   }
 
-  void report_at(const char* pattern, Scope& scope, const Expr& at, std::string message, std::string suggestion) {
-    report(pattern, scope.kernel->op, scope.kernel->function, at.line, at.column, std::move(message),
-           std::move(suggestion), &scope);
+  // Records pattern `p` (its id, form and what it is about) at `at`, in the kernel being walked.
+  void report_at(model::SourcePattern p, Scope& scope, const Expr& at) {
+    p.op = scope.kernel->op;
+    p.function = scope.kernel->function;
+    report(std::move(p), at.line, at.column, &scope);
   }
 
-  void report(const char* pattern, const std::string& op, const std::string& function, int line, int column,
-              std::string message, std::string suggestion, Scope* scope = nullptr) {
+  void report(model::SourcePattern p, int line, int column, Scope* scope = nullptr) {
     if (scope) ++scope->found;
-    if (!m_reported.insert({pattern, line, column}).second) return;
-    m_out.facts.violations.push_back({pattern, op, function, m_display, line, column, m_lines.excerpt(line),
-                                      std::move(message), std::move(suggestion)});
+    if (!m_reported.insert({p.id, line, column}).second) return;
+    p.file = m_display;
+    p.line = line;
+    p.column = column;
+    p.excerpt = m_lines.excerpt(line);
+    m_out.facts.violations.push_back(std::move(p));
   }
 
   std::string_view m_text;

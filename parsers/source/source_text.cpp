@@ -82,6 +82,15 @@ ParsedSchema parse_schema(std::string_view schema) {
   return parsed;
 }
 
+model::SourcePattern matched(std::string id, model::PatternForm form, std::string name, std::string text) {
+  model::SourcePattern p;
+  p.id = std::move(id);
+  p.form = form;
+  p.name = std::move(name);
+  p.matched_text = std::move(text);
+  return p;
+}
+
 bool is_concrete_int_type(std::string_view type) { return type == "int" || type.starts_with("int[") || type == "int?"; }
 bool is_symint_scalar_type(std::string_view type) { return type == "SymInt" || type == "SymInt?"; }
 bool is_symint_list_type(std::string_view type) { return type.starts_with("SymInt["); }

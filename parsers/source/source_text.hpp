@@ -24,6 +24,8 @@ class LineIndex {
 };
 
 inline constexpr std::size_t k_excerpt_limit = 200;
+// SourcePattern::matched_text is kept only up to this length, and only when on one line.
+inline constexpr std::size_t k_max_matched_text = 120;
 
 // `ns::op.overload(Tensor x, SymInt n=1, *, int[] sizes) -> Tensor` → name "ns::op.overload"
 // (the namespace only when written) and its arguments with types as spelled (alias annotations
@@ -34,6 +36,11 @@ struct ParsedSchema {
   std::vector<std::size_t> arg_offsets;  // where each argument's type starts in the schema text
 };
 ParsedSchema parse_schema(std::string_view schema);
+
+// A pattern as a front end matched it, with `name` and `text` as SourcePattern::name and
+// matched_text; the place (op, function, file, line, column, excerpt) is filled where it is recorded.
+::aoti::model::SourcePattern matched(std::string id, ::aoti::model::PatternForm form, std::string name = {},
+                                     std::string text = {});
 
 // True for `int`, `int?`, `int[]`, `int[2]`, `int[]?`: types a shape-derived value must not have.
 bool is_concrete_int_type(std::string_view type);
