@@ -18,6 +18,7 @@ using namespace aoti::model;
 using aoti::checks::symint::advice_for;
 using aoti::checks::symint::kernel_findings;
 using aoti::checks::symint::op_key;
+using aoti::checks::symint::torch_ops_call;
 namespace fs = std::filesystem;
 
 SourcePattern pattern(std::string id, PatternForm form, std::string name = {}, std::string text = {}) {
@@ -160,4 +161,36 @@ TEST_CASE("op_key: every spelling of an op names the same op") {
   CHECK(op_key("torch.ops.heldout_cpp.scale_rows") == "heldout_cpp::scale_rows");
   CHECK(op_key("torch.ops.heldout_cpp.scale_rows.default") == "heldout_cpp::scale_rows");
   CHECK(op_key("ns::op") == "ns::op");
+}
+
+TEST_CASE("torch_ops_call: the Python spelling of an op's call, none for an op without a namespace") {
+  CHECK(torch_ops_call("heldout_cpp::scale_rows") == "torch.ops.heldout_cpp.scale_rows");
+  // Once read past the end of "pad_rows" (npos + 2) and looked for "torch.ops.pad_rows.ad_rows".
+  CHECK_FALSE(torch_ops_call("pad_rows").has_value());
+}
+
+TEST_CASE("kernel_findings: a trace frame is never tied to an op without a namespace") {
+  Case c;
+  SourceFacts source;
+  source.artifact = "ops.py";
+  source.language = "python";
+  SourcePattern p = pattern("P2", PatternForm::literal_shape);
+  p.op = "rows";  // `@rows.register_fake` on a name the file never qualifies
+  p.function = "rows_fake";
+  p.line = 3;
+  source.violations.push_back(p);
+  c.sources.push_back(source);
+  TraceFacts trace;
+  TraceSpecialization spec;
+  TraceFrame frame;
+  frame.file = "model.py";
+  frame.line = 12;
+  frame.code = "y = torch.ops.rows.ows(x)";
+  spec.user_frames.push_back(frame);
+  trace.specializations.push_back(spec);
+  c.traces.push_back(trace);
+  const auto found = kernel_findings(c, {'P', "Fake kernel"}, new_finding);
+  REQUIRE(found.size() == 1);
+  CHECK_FALSE(found[0].explains_failure);
+  CHECK(found[0].chain.empty());
 }

@@ -31,11 +31,12 @@ Evidence source_quote(const SourceFacts& source, const SourcePattern& p, std::st
 
 // The user line of a specialization that calls the op, from the trace.
 const TraceFrame* specializing_frame(const Case& c, const std::string& op) {
-  const std::string call = "torch.ops." + op.substr(0, op.find("::")) + "." + op.substr(op.find("::") + 2);
+  const std::optional<std::string> call = torch_ops_call(op);
+  if (!call) return nullptr;
   for (const auto& trace : c.traces)
     for (const auto& spec : trace.specializations)
       for (const auto& frame : spec.user_frames)
-        if (frame.code.find(call) != std::string::npos) return &frame;
+        if (frame.code.find(*call) != std::string::npos) return &frame;
   return nullptr;
 }
 
@@ -124,6 +125,12 @@ std::string op_key(std::string op) {
   }
   if (auto dot = op.find('.'); dot != std::string::npos) op.resize(dot);
   return op;
+}
+
+std::optional<std::string> torch_ops_call(const std::string& op) {
+  const std::size_t colons = op.find("::");
+  if (colons == std::string::npos) return std::nullopt;
+  return "torch.ops." + op.substr(0, colons) + "." + op.substr(colons + 2);
 }
 
 }  // namespace aoti::checks::symint
