@@ -3,7 +3,6 @@
 // patterns into findings (checks/customop/symint_findings).
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>

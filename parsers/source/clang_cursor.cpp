@@ -1,5 +1,8 @@
 #include "parsers/source/clang_cursor.hpp"
 
+#include <exception>
+#include <utility>
+
 namespace aoti::parsers::source {
 
 std::string take(CXString s) {
@@ -11,16 +14,34 @@ std::string take(CXString s) {
 
 std::string spelling(CXCursor c) { return take(clang_getCursorSpelling(c)); }
 
+namespace {
+
+// What one clang_visitChildren call collects. Its callback runs inside libclang's C frames, which
+// an exception must not unwind through: one thrown there (push_back's bad_alloc) is kept here and
+// rethrown once libclang has returned.
+struct ChildList {
+  std::vector<CXCursor> cursors;
+  std::exception_ptr error;
+};
+
+CXChildVisitResult add_child(CXCursor child, CXCursor /*parent*/, CXClientData data) noexcept {
+  auto& list = *static_cast<ChildList*>(data);
+  try {
+    list.cursors.push_back(child);
+    return CXChildVisit_Continue;
+  } catch (...) {
+    list.error = std::current_exception();
+    return CXChildVisit_Break;
+  }
+}
+
+}  // namespace
+
 std::vector<CXCursor> children(CXCursor c) {
-  std::vector<CXCursor> out;
-  clang_visitChildren(
-      c,
-      [](CXCursor child, CXCursor, CXClientData data) {
-        static_cast<std::vector<CXCursor>*>(data)->push_back(child);
-        return CXChildVisit_Continue;
-      },
-      &out);
-  return out;
+  ChildList list;
+  clang_visitChildren(c, add_child, &list);
+  if (list.error) std::rethrow_exception(list.error);
+  return std::move(list.cursors);
 }
 
 bool in_system_header(CXCursor c) { return clang_Location_isInSystemHeader(clang_getCursorLocation(c)) != 0; }

@@ -15,6 +15,7 @@ inline constexpr int k_max_ast_depth = 512;  // recursion bound for hostile nest
 
 std::string take(CXString s);  // the text, and the CXString disposed
 std::string spelling(CXCursor c);
+// The direct children; an exception while collecting them is rethrown after libclang returns.
 std::vector<CXCursor> children(CXCursor c);
 
 // Pre-order search of a subtree; `visit` returns true to stop.

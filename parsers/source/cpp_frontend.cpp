@@ -4,6 +4,8 @@
 // same-file functions they call) do with sizes (cpp_patterns).
 #include "parsers/source/cpp_frontend.hpp"
 
+#include <exception>
+
 #include "parsers/source/clang_cursor.hpp"
 #include "parsers/source/clang_unit.hpp"
 #include "parsers/source/cpp_patterns.hpp"
@@ -17,11 +19,17 @@ Parsed<SourceRead> read_cpp(const std::filesystem::path& path, std::string_view 
   SourceRead out;
   out.facts.artifact = display;
   out.facts.language = "c++";
-  auto unit = ClangUnit::parse(path, text, display, options, out.diagnostics);
-  if (!unit) return tl::unexpected(std::move(unit.error()));
-  const MainFile file(unit->get(), unit->main_path(), text);
-  const CppRegistrations registrations = collect_cpp_registrations(unit->get(), file, out.facts.ops);
-  find_cpp_patterns(registrations, file, display, out.facts);
+  try {
+    auto unit = ClangUnit::parse(path, text, display, options, out.diagnostics);
+    if (!unit) return tl::unexpected(std::move(unit.error()));
+    const MainFile file(unit->get(), unit->main_path(), text);
+    const CppRegistrations registrations = collect_cpp_registrations(unit->get(), file, out.facts.ops);
+    find_cpp_patterns(registrations, file, display, out.facts);
+  } catch (const std::exception& e) {
+    // Out of memory on a hostile file (rethrown past libclang's frames by children()): this file
+    // fails, the rest of the case is still analyzed.
+    return fail(std::string("the C++ analysis stopped: ") + e.what());
+  }
   sort_by_place(out.facts.violations);
   return out;
 }
