@@ -10,7 +10,8 @@
 #include "tests/support.hpp"
 
 using aoti::model::SourceFacts;
-using aoti::model::SourceViolation;
+using aoti::model::PatternForm;
+using aoti::model::SourcePattern;
 using aoti::parsers::source::looks_like_source;
 using aoti::parsers::source::read_source;
 using aoti::parsers::source::SourceRead;
@@ -25,16 +26,16 @@ SourceRead read_ok(const fs::path& path) {
   return std::move(*read);
 }
 
-std::vector<SourceViolation> in_function(const SourceFacts& facts, const std::string& function) {
-  std::vector<SourceViolation> out;
+std::vector<SourcePattern> in_function(const SourceFacts& facts, const std::string& function) {
+  std::vector<SourcePattern> out;
   std::copy_if(facts.violations.begin(), facts.violations.end(), std::back_inserter(out),
-               [&](const SourceViolation& v) { return v.function == function; });
+               [&](const SourcePattern& v) { return v.function == function; });
   return out;
 }
 
-const SourceViolation* at_line(const std::vector<SourceViolation>& vs, const std::string& pattern, int line) {
-  for (const SourceViolation& v : vs)
-    if (v.pattern == pattern && v.line == line) return &v;
+const SourcePattern* at_line(const std::vector<SourcePattern>& vs, const std::string& pattern, int line) {
+  for (const SourcePattern& v : vs)
+    if (v.id == pattern && v.line == line) return &v;
   return nullptr;
 }
 
@@ -70,19 +71,23 @@ TEST_CASE("cpp-meta-sizes/heldout_ops.cpp: scale_rows_meta reads concrete sizes,
 
   const auto scale = in_function(facts, "scale_rows_meta");
   REQUIRE(scale.size() == 3);
-  const SourceViolation* rows = at_line(scale, "C1", 6);
-  const SourceViolation* cols = at_line(scale, "C1", 7);
-  const SourceViolation* empty = at_line(scale, "C2", 8);
+  const SourcePattern* rows = at_line(scale, "C1", 6);
+  const SourcePattern* cols = at_line(scale, "C1", 7);
+  const SourcePattern* empty = at_line(scale, "C2", 8);
   REQUIRE(rows);
   REQUIRE(cols);
   REQUIRE(empty);
   CHECK(rows->column == 18);
-  CHECK(rows->suggestion == "x.sym_size(0)");
-  CHECK(cols->suggestion == "x.sym_size(1)");
+  CHECK(rows->form == PatternForm::size_read);
+  CHECK(rows->name == "size");
+  CHECK(rows->matched_text == "x.size(0)");
+  CHECK(cols->matched_text == "x.size(1)");
   CHECK(rows->op == "heldout_cpp::scale_rows");
   CHECK(rows->excerpt == "int64_t rows = x.size(0);");
   CHECK(rows->file == "heldout_ops.cpp");
-  CHECK(empty->suggestion.find("at::empty_symint") != std::string::npos);
+  CHECK(empty->form == PatternForm::size_factory);
+  CHECK(empty->name == "empty");
+  CHECK(empty->callee_namespace == "at");
   CHECK(empty->excerpt == "return at::empty({rows, cols}, x.options());");
 
   CHECK(in_function(facts, "gather_rows_meta").empty());
@@ -105,12 +110,13 @@ TEST_CASE("corpus/generate/aoti_gen.py: the pad_rows fake hard-codes 9 rows (P2)
   CHECK(fake->traced);
   CHECK_FALSE(fake->symint_aware);
   REQUIRE(read.facts.violations.size() == 1);
-  const SourceViolation& v = read.facts.violations[0];
-  CHECK(v.pattern == "P2");
+  const SourcePattern& v = read.facts.violations[0];
+  CHECK(v.id == "P2");
   CHECK(v.op == "seed::pad_rows");
   CHECK(v.line == 106);
   CHECK(v.excerpt.starts_with("return x.new_empty(9, x.shape[1])"));
-  CHECK(v.suggestion.find("x.shape[0]") != std::string::npos);
+  CHECK(v.form == PatternForm::literal_leading_dim);
+  CHECK(v.matched_text == "9");
 }
 
 // ---- the snippet suite: every pattern, bad and fixed -------------------------------------------
@@ -129,19 +135,18 @@ TEST_CASE("snippets: every _bad_ file has its pattern, no _fixed_ file has any v
     if (name.find("_bad_") != std::string::npos) {
       ++bad;
       const bool found = std::any_of(read.facts.violations.begin(), read.facts.violations.end(),
-                                     [&](const SourceViolation& v) { return v.pattern == pattern; });
+                                     [&](const SourcePattern& v) { return v.id == pattern; });
       CHECK_MESSAGE(found, name << " lacks " << pattern);
-      for (const SourceViolation& v : read.facts.violations) {
+      for (const SourcePattern& v : read.facts.violations) {
         CHECK(v.line > 0);
         CHECK(v.column > 0);
         CHECK_FALSE(v.excerpt.empty());
-        CHECK_FALSE(v.suggestion.empty());
         CHECK(v.op.starts_with("snip::"));
       }
     } else {
       ++fixed;
-      for (const SourceViolation& v : read.facts.violations)
-        FAIL_CHECK(name << ": " << v.pattern << " at " << v.line << ":" << v.column << " " << v.excerpt);
+      for (const SourcePattern& v : read.facts.violations)
+        FAIL_CHECK(name << ": " << v.id << " at " << v.line << ":" << v.column << " " << v.excerpt);
     }
   }
   CHECK(bad + fixed >= 40);
@@ -265,7 +270,7 @@ def _(x):
   REQUIRE(read.diagnostics.size() == 1);
   CHECK(read.diagnostics[0].message.find("ops.py:4:") != std::string::npos);
   std::vector<std::string> found;
-  for (const auto& v : read.facts.violations) found.push_back(v.pattern + "@" + std::to_string(v.line));
+  for (const auto& v : read.facts.violations) found.push_back(v.id + "@" + std::to_string(v.line));
   CHECK(found == std::vector<std::string>{"P1@12", "P2@14"});
 }
 
@@ -279,6 +284,21 @@ TEST_CASE("Python: unterminated strings and brackets are diagnostics, never a cr
     const auto read = read_source(dir.path / "t.py", "t.py");
     REQUIRE(read.has_value());
   }
+}
+
+TEST_CASE("Python: a factory with an empty shape (a scalar) is no hard-coded shape, and no crash") {
+  TempDir dir;
+  write_file(dir.path / "scalar.py", R"(import torch
+
+@torch.library.register_fake("ns::total")
+def _(x):
+    a = x.new_empty(())
+    b = torch.empty([])
+    return torch.zeros(())
+)");
+  const SourceRead read = read_ok(dir.path / "scalar.py");
+  CHECK(read.diagnostics.empty());
+  CHECK(read.facts.violations.empty());
 }
 
 TEST_CASE("an enormous line, in C++ and in Python, is read in bounded time") {

@@ -1,5 +1,6 @@
 // What custom-operator sources tell: schemas, meta / fake kernels, and the SymInt-unaware
-// patterns in them, at exact lines. Filled by parsers/source; read by the customop checks.
+// patterns in them, at exact lines. Filled by parsers/source; read by the customop checks, which
+// alone say what a pattern means and how to fix it.
 #pragma once
 
 #include <string>
@@ -33,20 +34,54 @@ struct SourceKernel {
   int line_begin = 0;         // the function's extent, 0 when its body is not in this file
   int line_end = 0;
   bool traced = false;
-  bool symint_aware = true;   // no violation in it or what it calls; untraced kernels are not analyzed (true)
+  bool symint_aware = true;   // no pattern in it or what it calls; untraced kernels are not analyzed (true)
 };
 
-// One SymInt-unaware pattern of failure-modes.md §1.3 at an exact place.
-struct SourceViolation {
-  std::string pattern;     // "C1".."C8", "P1".."P8"
+// The shape of code a pattern matched. One pattern id of failure-modes.md §1.3 covers one or more
+// forms; the fields of SourcePattern each form fills are listed beside it.
+enum class PatternForm {
+  size_read,               // C1 `x.size(0)`, `x.sizes()`, `x.numel()`: name (the accessor), matched_text (the call)
+  rank_read,               // C1 `x.sizes().size()`: name "sizes", matched_text (the `x.sizes()` call)
+  size_factory,            // C2 `at::empty(shape)` / `x.new_empty(shape)`: name, callee_namespace ("" for a Tensor method)
+  size_container,          // C2 `std::vector<int64_t> v`: name (the variable)
+  int_parameter,           // C3/C4 an int64_t / IntArrayRef parameter: name, written_type, schema_type
+  int_schema_argument,     // C5 a schema `int` for a size: name, schema_type
+  size_check,              // C6 TORCH_CHECK on sizes
+  size_branch,             // C7 / P1 `if` / `while` on a size: matched_text (P1: the condition)
+  data_read,               // C8 / P5 `.item()`, `.data_ptr()`, `.tolist()`: name (the method)
+  size_assert,             // P1 `assert` on a size: matched_text (the condition)
+  size_conditional,        // P1 `a if size > n else b`
+  size_compare_builtin,    // P1 `max(...)` / `min(...)` on sizes: name
+  size_to_number,          // P1 `int(size)`, `bool(size)`, `float(size)`: name
+  size_range,              // P1 `range(size)`
+  tensor_to_number,        // P5 `int(tensor)`: name
+  device_move,             // P7 `.cuda()`, `.to("cuda")`
+  device_literal,          // P7 `device="cuda"`: name (the device)
+  get_ctx_in_meta,         // P8 `get_ctx()` in a Meta kernel
+  literal_shape,           // P2 a shape of literals only
+  literal_leading_dim,     // P2 a literal first dim while the rest follows the input: matched_text (the literal)
+  outside_size,            // P2 a size read from a name outside the function: name
+  returns_input,           // P6 returning an input tensor: name
+  unused_shape_parameter,  // P3 a shape-changing parameter the fake never reads: name
+  data_dependent_size,     // P4 a data-dependent output size derived from shapes
+};
+
+// One SymInt-unaware pattern of failure-modes.md §1.3 at an exact place: what the parser matched,
+// as data. Messages and fixes are the checks' (checks/customop/symint_patterns.cpp).
+struct SourcePattern {
+  std::string id;          // "C1".."C8", "P1".."P8"
+  PatternForm form = PatternForm::size_read;
   std::string op;          // "ns::op" of the kernel that reaches it, "" when not tied to one
   std::string function;    // the function the pattern is in (a helper the kernel calls, maybe)
   std::string file;        // the source as displayed (the artifact)
   int line = 0;            // 1-based
   int column = 0;          // 1-based, in bytes
   std::string excerpt;     // the source line, trimmed, at most 200 characters
-  std::string message;     // what is wrong and what it does under dynamic shapes
-  std::string suggestion;  // the SymInt-aware replacement: "x.sym_size(0)", "at::empty_symint(...)"
+  std::string name;          // what the match is about (see PatternForm), "" when nothing
+  std::string matched_text;  // the matched source as written when on one line and at most 120 bytes, else ""
+  std::string written_type;  // int_parameter: the C++ type as written ("int64_t", "at::IntArrayRef")
+  std::string schema_type;   // int_parameter / int_schema_argument: the schema's type ("SymInt", "int[]")
+  std::string callee_namespace;  // size_factory: "at" / "torch", "" for a Tensor method
 };
 
 struct SourceFacts {
@@ -54,7 +89,7 @@ struct SourceFacts {
   std::string language;  // "c++" | "python"
   std::vector<SourceOp> ops;
   std::vector<SourceKernel> kernels;
-  std::vector<SourceViolation> violations;  // ordered by line, then column
+  std::vector<SourcePattern> violations;  // the SymInt-unaware patterns, ordered by line, column, id
 };
 
 }  // namespace aoti::model

@@ -1,5 +1,5 @@
-// The Python front end: a bounded tokenizer and statement/expression walker (python_syntax.hpp)
-// and the fake-kernel rules P1–P8 over what it reads.
+// The Python front end: a bounded tokenizer and statement/expression reader (python_syntax.hpp),
+// the registrations it finds, and the fake-kernel patterns P1–P8 in them.
 #pragma once
 
 #include <string>

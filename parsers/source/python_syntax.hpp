@@ -6,6 +6,9 @@
 // comment from code, nor follow brackets across lines. It is bounded (nesting depth, token count
 // follows the file size) and never throws out of parse(): a syntax error becomes an error entry
 // and parsing resumes at the next logical line.
+//
+// python_lexer.cpp tokenizes; python_parser.cpp reads statements and python_expressions.cpp
+// expressions.
 #pragma once
 
 #include <memory>
@@ -30,6 +33,9 @@ struct SyntaxError {
   int column = 0;
   std::string message;
 };
+// Lexed::errors and Module::errors keep at most this many: a garbage file does not produce a
+// million errors.
+inline constexpr std::size_t k_max_syntax_errors = 50;
 
 struct Lexed {
   std::vector<Token> tokens;  // always ends with Tok::end

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <tuple>
+
+#include "util/text.hpp"
 
 namespace aoti::parsers::source {
 
@@ -17,20 +20,12 @@ std::string LineIndex::excerpt(int line) const {
   const std::size_t begin = m_starts[static_cast<std::size_t>(line - 1)];
   std::size_t end = m_text.find('\n', begin);
   if (end == std::string_view::npos) end = m_text.size();
-  std::string_view view = m_text.substr(begin, end - begin);
-  while (!view.empty() && std::isspace(static_cast<unsigned char>(view.front()))) view.remove_prefix(1);
-  while (!view.empty() && std::isspace(static_cast<unsigned char>(view.back()))) view.remove_suffix(1);
+  const std::string_view view = util::trim(m_text.substr(begin, end - begin));
   if (view.size() <= k_excerpt_limit) return std::string(view);
   return std::string(view.substr(0, k_excerpt_limit)) + "...";
 }
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // Drops `(a!)`, `(a -> *)` alias annotations: `Tensor(a!)` → `Tensor`, `Tensor(a)[]` → `Tensor[]`.
 std::string drop_alias(std::string_view type) {
@@ -49,7 +44,7 @@ std::string drop_alias(std::string_view type) {
 ParsedSchema parse_schema(std::string_view schema) {
   ParsedSchema parsed;
   const std::size_t open = schema.find('(');
-  parsed.name = std::string(trim(schema.substr(0, open)));
+  parsed.name = std::string(util::trim(schema.substr(0, open)));
   if (open == std::string_view::npos) return parsed;
   // Arguments run to the parenthesis that closes the first one; `Tensor(a!)` nests.
   int depth = 0;
@@ -63,7 +58,7 @@ ParsedSchema parse_schema(std::string_view schema) {
     std::string_view arg = schema.substr(start, i - start);
     const std::size_t first = arg.find_first_not_of(" \t\n");
     const std::size_t arg_offset = start + (first == std::string_view::npos ? 0 : first);
-    arg = trim(arg.substr(0, arg.find('=')));
+    arg = util::trim(arg.substr(0, arg.find('=')));
     start = i + 1;
     if (!arg.empty() && arg != "*") {
       const std::size_t space = arg.find_last_of(" \t");
@@ -72,7 +67,7 @@ ParsedSchema parse_schema(std::string_view schema) {
         a.type = drop_alias(arg);
       } else {
         a.type = drop_alias(arg.substr(0, space));
-        a.name = std::string(trim(arg.substr(space + 1)));
+        a.name = std::string(util::trim(arg.substr(space + 1)));
       }
       parsed.args.push_back(std::move(a));
       parsed.arg_offsets.push_back(arg_offset);
@@ -80,6 +75,26 @@ ParsedSchema parse_schema(std::string_view schema) {
     if (closes_all) break;
   }
   return parsed;
+}
+
+model::SourcePattern matched(std::string id, model::PatternForm form, std::string name, std::string text) {
+  model::SourcePattern p;
+  p.id = std::move(id);
+  p.form = form;
+  p.name = std::move(name);
+  p.matched_text = std::move(text);
+  return p;
+}
+
+void sort_by_place(std::vector<model::SourcePattern>& patterns) {
+  std::sort(patterns.begin(), patterns.end(), [](const model::SourcePattern& a, const model::SourcePattern& b) {
+    return std::tie(a.line, a.column, a.id) < std::tie(b.line, b.column, b.id);
+  });
+}
+
+std::string qualify(const std::string& ns, const std::string& name) {
+  if (name.find("::") != std::string::npos || ns.empty()) return name;
+  return ns + "::" + name;
 }
 
 bool is_concrete_int_type(std::string_view type) { return type == "int" || type.starts_with("int[") || type == "int?"; }

@@ -1,5 +1,5 @@
-// Helpers both front ends share: the text of a line for excerpts, schema strings, and the
-// pieces of a violation that do not depend on the language.
+// Helpers both front ends share: the text of a line for excerpts, schema strings, op names, and
+// the pieces of a pattern record that do not depend on the language.
 #pragma once
 
 #include <string>
@@ -24,6 +24,8 @@ class LineIndex {
 };
 
 inline constexpr std::size_t k_excerpt_limit = 200;
+// SourcePattern::matched_text is kept only up to this length, and only when on one line.
+inline constexpr std::size_t k_max_matched_text = 120;
 
 // `ns::op.overload(Tensor x, SymInt n=1, *, int[] sizes) -> Tensor` → name "ns::op.overload"
 // (the namespace only when written) and its arguments with types as spelled (alias annotations
@@ -34,6 +36,18 @@ struct ParsedSchema {
   std::vector<std::size_t> arg_offsets;  // where each argument's type starts in the schema text
 };
 ParsedSchema parse_schema(std::string_view schema);
+
+// A pattern as a front end matched it, with `name` and `text` as SourcePattern::name and
+// matched_text; the place (op, function, file, line, column, excerpt) is filled where it is recorded.
+::aoti::model::SourcePattern matched(std::string id, ::aoti::model::PatternForm form, std::string name = {},
+                                     std::string text = {});
+
+// Orders patterns by line, then column, then id: the order SourceFacts::violations promises.
+void sort_by_place(std::vector<::aoti::model::SourcePattern>& patterns);
+
+// `name` inside namespace `ns`: "ns::name", unless `name` is qualified already or there is no
+// namespace (an op without a namespace stays unqualified, never "::name").
+std::string qualify(const std::string& ns, const std::string& name);
 
 // True for `int`, `int?`, `int[]`, `int[2]`, `int[]?`: types a shape-derived value must not have.
 bool is_concrete_int_type(std::string_view type);

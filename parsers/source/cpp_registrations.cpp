@@ -1,0 +1,212 @@
+#include "parsers/source/cpp_registrations.hpp"
+
+#include <cctype>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+namespace aoti::parsers::source {
+namespace {
+
+// What a registration block declares: TORCH_LIBRARY(ns, m) / _FRAGMENT / _IMPL(ns, Key, m).
+struct Block {
+  std::string ns;
+  std::string key;  // empty for TORCH_LIBRARY / TORCH_LIBRARY_FRAGMENT
+};
+
+// Reads the macro invocation at the start of a function: works with the bundled declarations
+// and with real torch headers alike, whatever names their expansions give the function.
+std::optional<Block> block_at(std::string_view text, unsigned offset) {
+  if (offset >= text.size()) return std::nullopt;
+  std::string_view s = text.substr(offset, 512);
+  std::string_view macro;
+  for (std::string_view m : {"TORCH_LIBRARY_FRAGMENT", "TORCH_LIBRARY_IMPL", "TORCH_LIBRARY"})
+    if (s.starts_with(m)) { macro = m; break; }
+  if (macro.empty()) return std::nullopt;
+  const std::size_t open = s.find('(', macro.size());
+  const std::size_t close = s.find(')', macro.size());
+  if (open == std::string_view::npos || close == std::string_view::npos || close < open) return std::nullopt;
+  std::vector<std::string> args;
+  std::string current;
+  for (char ch : s.substr(open + 1, close - open - 1)) {
+    if (ch == ',') { args.push_back(current); current.clear(); }
+    else if (!std::isspace(static_cast<unsigned char>(ch))) current += ch;
+  }
+  args.push_back(current);
+  if (args.size() < 2 || args[0].empty()) return std::nullopt;
+  Block b{args[0], {}};
+  if (macro == "TORCH_LIBRARY_IMPL") {
+    if (args.size() < 3) return std::nullopt;
+    b.key = args[1];
+  }
+  return b;
+}
+
+// The text of C++ string literal tokens as clang spells them (`"a" "b"`, `R"(x)"`, `u8"x"`),
+// joined and with simple escapes undone.
+std::string unquote(std::string_view spelled) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < spelled.size()) {
+    const std::size_t quote = spelled.find('"', i);
+    if (quote == std::string_view::npos) break;
+    if (quote > 0 && spelled[quote - 1] == 'R') {  // R"delim( ... )delim"
+      const std::size_t open = spelled.find('(', quote);
+      if (open == std::string_view::npos) break;
+      std::string close = ")";  // appended piece by piece: GCC 12 -Wrestrict misreads the one-expression form
+      close += spelled.substr(quote + 1, open - quote - 1);
+      close += '"';
+      const std::size_t end = spelled.find(close, open);
+      if (end == std::string_view::npos) break;
+      out += spelled.substr(open + 1, end - open - 1);
+      i = end + close.size();
+      continue;
+    }
+    std::size_t j = quote + 1;
+    for (; j < spelled.size() && spelled[j] != '"'; ++j) {
+      if (spelled[j] == '\\' && j + 1 < spelled.size()) {
+        ++j;
+        out += spelled[j] == 'n' ? '\n' : spelled[j] == 't' ? '\t' : spelled[j];
+      } else {
+        out += spelled[j];
+      }
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
+// The string a literal argument holds.
+std::optional<std::string> string_argument(CXCursor arg) {
+  std::optional<std::string> out;
+  auto try_literal = [&](CXCursor c) {
+    if (clang_getCursorKind(c) != CXCursor_StringLiteral) return false;
+    out = unquote(spelling(c));
+    return true;
+  };
+  if (!try_literal(arg)) any_descendant(arg, try_literal);
+  return out;
+}
+
+// The dispatch key an expression names: c10::DispatchKey::Meta, torch::kMeta, c10::kCUDA.
+std::optional<std::string> key_in(CXCursor arg) {
+  std::optional<std::string> key;
+  auto visit = [&](CXCursor c) {
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return false;
+    const CXCursor ref = clang_getCursorReferenced(c);
+    const std::string name = spelling(ref);
+    if (clang_getCursorKind(ref) == CXCursor_EnumConstantDecl &&
+        (parent_name(ref) == "DispatchKey" || parent_name(ref) == "DeviceType")) {
+      key = name;
+    } else if (clang_getCursorKind(ref) == CXCursor_VarDecl && name.size() > 1 && name[0] == 'k' &&
+               std::isupper(static_cast<unsigned char>(name[1])) && enclosing_namespace(ref) == "c10") {
+      key = name.substr(1);
+    }
+    return key.has_value();
+  };
+  if (!visit(arg)) any_descendant(arg, visit);
+  return key;
+}
+
+// The kernel an m.impl / m.def argument names: a function of the user's code or a lambda.
+std::optional<CXCursor> kernel_in(CXCursor arg) {
+  std::optional<CXCursor> found;
+  auto visit = [&](CXCursor c) {
+    const CXCursorKind kind = clang_getCursorKind(c);
+    if (kind == CXCursor_LambdaExpr) { found = c; return true; }
+    if (kind != CXCursor_DeclRefExpr) return false;
+    const CXCursor ref = clang_getCursorReferenced(c);
+    const CXCursorKind ref_kind = clang_getCursorKind(ref);
+    if ((ref_kind == CXCursor_FunctionDecl || ref_kind == CXCursor_CXXMethod) && !in_system_header(ref)) {
+      found = ref;
+      return true;
+    }
+    return false;
+  };
+  if (!visit(arg)) any_descendant(arg, visit);
+  return found;
+}
+
+class Collector {
+ public:
+  Collector(const MainFile& file, std::vector<model::SourceOp>& ops) : m_file(file), m_ops(ops) {}
+
+  CppRegistrations release() { return std::move(m_found); }
+
+  void collect_blocks(CXCursor parent, int depth) {
+    if (depth > 32) return;
+    for (CXCursor c : children(parent)) {
+      const CXCursorKind kind = clang_getCursorKind(c);
+      if (kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec) {
+        collect_blocks(c, depth + 1);
+      } else if (kind == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
+        const Place p = m_file.start_of(c);
+        if (!p.in_main) continue;
+        if (const auto block = block_at(m_file.text(), p.offset)) collect_registrations(c, *block, 0);
+      }
+    }
+  }
+
+ private:
+  void collect_registrations(CXCursor c, const Block& block, int depth) {
+    if (depth > k_max_ast_depth) return;
+    for (CXCursor child : children(c)) {
+      if (clang_getCursorKind(child) == CXCursor_CallExpr) {
+        const CXCursor callee = callee_of(child);
+        const std::string name = spelling(callee);
+        if ((name == "def" || name == "impl") && parent_name(callee) == "Library") {
+          registration(child, name, block);
+          continue;
+        }
+      }
+      collect_registrations(child, block, depth + 1);
+    }
+  }
+
+  void registration(CXCursor call, const std::string& method, const Block& block) {
+    const int n = clang_Cursor_getNumArguments(call);
+    if (n < 1) return;
+    const Place where = m_file.start_of(call);
+    const auto first = string_argument(clang_Cursor_getArgument(call, 0));
+    if (!first) return;
+    std::string op_name;
+    if (method == "def") {
+      const ParsedSchema schema = parse_schema(*first);
+      op_name = qualify(block.ns, schema.name);
+      if (first->find('(') != std::string::npos) {
+        m_ops.push_back({op_name, *first, schema.args, where.line});
+        m_found.schema_literals.push_back({m_ops.size() - 1, clang_Cursor_getArgument(call, 0), schema});
+      }
+      if (n < 2) return;
+    } else {
+      op_name = qualify(block.ns, *first);
+    }
+    // Dispatch key: explicit (m.impl("op", torch::kMeta, fn), torch::dispatch(Key, fn)), else the
+    // block's; a kernel without one in TORCH_LIBRARY is a catch-all, which registers as CIA.
+    std::string key = block.key.empty() ? "CompositeImplicitAutograd" : block.key;
+    std::optional<CXCursor> fn;
+    for (int i = 1; i < n; ++i) {
+      const CXCursor arg = clang_Cursor_getArgument(call, static_cast<unsigned>(i));
+      if (const auto k = key_in(arg)) key = *k;
+      if (const auto f = kernel_in(arg)) fn = f;
+    }
+    if (key == "CatchAll") key = "CompositeImplicitAutograd";
+    KernelRef ref{op_name, key, fn ? *fn : clang_getNullCursor(), "", where.line};
+    if (fn) ref.name = clang_getCursorKind(*fn) == CXCursor_LambdaExpr ? "<lambda>" : spelling(*fn);
+    m_found.kernels.push_back(ref);
+  }
+
+  const MainFile& m_file;
+  std::vector<model::SourceOp>& m_ops;
+  CppRegistrations m_found;
+};
+
+}  // namespace
+
+CppRegistrations collect_cpp_registrations(CXTranslationUnit tu, const MainFile& file, std::vector<model::SourceOp>& ops) {
+  Collector collector(file, ops);
+  collector.collect_blocks(clang_getTranslationUnitCursor(tu), 0);
+  return collector.release();
+}
+
+}  // namespace aoti::parsers::source
