@@ -15,8 +15,12 @@
 #include "analyzer/cli/options.hpp"
 #include "analyzer/pipeline/analyze.hpp"
 #include "checks/registry.hpp"
+#include "analyzer/report/backtrace.hpp"
+#include "analyzer/report/common.hpp"
+#include "analyzer/report/history.hpp"
 #include "analyzer/report/report.hpp"
 #include "analyzer/report/scan_report.hpp"
+#include "analyzer/report/trace_summary.hpp"
 #include "analyzer/scan/history_db.hpp"
 #include "analyzer/scan/scan.hpp"
 #include "parsers/coredump/core_reader.hpp"
@@ -74,7 +78,7 @@ int backtrace(const Options& options) {
     std::cerr << "aoti-analyze: " << options.backtrace << ": " << core.error().message << "\n";
     return k_exit_usage;
   }
-  std::cout << aoti::parsers::coredump::render_backtrace(*core);
+  std::cout << aoti::report::render_backtrace(*core);
   return k_exit_ok;
 }
 
@@ -85,7 +89,7 @@ int summary(const Options& options) {
     std::cerr << "aoti-analyze: " << options.summary << ": " << read.error().message << "\n";
     return k_exit_usage;
   }
-  std::cout << aoti::parsers::trace::render_trace_summary(read->facts);
+  std::cout << aoti::report::render_trace_summary(read->facts);
   for (const auto& d : read->diagnostics) std::cout << "diagnostic: " << d.artifact << ": " << d.message << "\n";
   return k_exit_ok;
 }
@@ -181,7 +185,7 @@ class Progress {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
     const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
     if (!m_tty) {
-      std::cerr << fmt::format("scan: [{}/{}] {} {} ({} finding(s))\n", done, total, r.status, r.package, r.findings.size());
+      std::cerr << fmt::format("scan: [{}/{}] {} {} ({} finding(s))\n", done, total, aoti::scan::to_string(r.status), r.package, r.findings.size());
       return;
     }
     constexpr int k_width = 30;
@@ -254,6 +258,7 @@ int scan(const Options& options) {
 
   aoti::scan::ScanOptions scan_options;
   scan_options.jobs = options.jobs;
+  scan_options.summarize = [](const aoti::model::ModelFacts& model) { return aoti::report::summarize(model); };
   Progress progress;
   scan_options.on_result = [&](const auto& r, std::size_t done, std::size_t total) { progress(r, done, total); };
   if (db && !options.force)
@@ -292,7 +297,7 @@ int history(const Options& options) {
   auto db = open_db(options, db_failed);
   if (db_failed) return k_exit_usage;
   try {
-    return emit(options, aoti::scan::render_history(db->history())) ? k_exit_ok : k_exit_usage;
+    return emit(options, aoti::report::render_history(db->history())) ? k_exit_ok : k_exit_usage;
   } catch (const std::exception& ex) {
     std::cerr << "aoti-analyze: " << options.db << ": " << ex.what() << "\n";
     return k_exit_usage;

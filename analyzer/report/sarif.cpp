@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checks/registry.hpp"
+#include "analyzer/io/json_codec.hpp"
 #include "analyzer/report/common.hpp"
 #include "analyzer/report/report.hpp"
 
@@ -179,7 +180,7 @@ Json result_json(const model::Finding& finding, std::size_t rule_index, const Lo
                           {"explainsFailure", finding.explains_failure},
                           {"subject", finding.subject},
                           {"why", finding.why},
-                          {"nextSteps", next_steps_json(finding.next_steps)}};
+                          {"nextSteps", io::next_steps_json(finding.next_steps)}};
   return result;
 }
 

@@ -2,10 +2,11 @@
 
 #include <sqlite3.h>
 
-#include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "analyzer/io/json_codec.hpp"
 
 namespace aoti::scan {
 namespace {
@@ -105,9 +106,9 @@ std::optional<PackageResult> HistoryDb::unchanged(const std::string& package, co
   Statement s(m_db, "SELECT result FROM packages WHERE path = ? AND identity = ?");
   s.bind(1, package).bind(2, identity);
   if (!s.step()) return std::nullopt;
-  auto result = from_jsonl_line(s.text(0));
+  auto result = io::from_jsonl_line(s.text(0));
   if (!result) return std::nullopt;
-  result->status = "unchanged";
+  result->status = ScanStatus::unchanged;
   result->states.assign(result->findings.size(), FindingState::unknown);
   result->fixed.clear();
   return result;
@@ -117,7 +118,7 @@ long long HistoryDb::record(const std::vector<PackageResult>& results, const std
   exec(m_db, "BEGIN IMMEDIATE");
   try {
     long long analyzed = 0;
-    for (const auto& r : results) analyzed += r.status == "analyzed";
+    for (const auto& r : results) analyzed += r.status == ScanStatus::analyzed;
     Statement scan(m_db, "INSERT INTO scans(started, description, packages, analyzed) VALUES(datetime('now'), ?, ?, ?)");
     scan.bind(1, description).bind(2, static_cast<long long>(results.size())).bind(3, analyzed);
     scan.step();
@@ -135,7 +136,7 @@ long long HistoryDb::record(const std::vector<PackageResult>& results, const std
       PackageResult stored = r;
       stored.states.assign(stored.findings.size(), FindingState::unknown);
       stored.fixed.clear();
-      package.bind(1, r.package).bind(2, r.identity).bind(3, id).bind(4, to_jsonl_line(stored));
+      package.bind(1, r.package).bind(2, r.identity).bind(3, id).bind(4, io::to_jsonl_line(stored));
       package.step();
       package.reset();
       for (const auto& f : r.findings) {
@@ -181,31 +182,6 @@ HistoryDb::History HistoryDb::history() {
     h.fixed = rows("last_scan = ?1 AND package IN (SELECT path FROM packages WHERE last_scan = ?2)",
                    [&](Statement& s) { s.bind(1, h.previous_scan).bind(2, h.last_scan); });
   return h;
-}
-
-std::string render_history(const HistoryDb::History& h) {
-  if (h.last_scan == 0) return "no scan recorded yet\n";
-  std::string out = fmt::format("scan {} ({}), compared with {}\n", h.last_scan, h.last_description,
-                                h.previous_scan ? fmt::format("scan {}", h.previous_scan) : "nothing (first scan)");
-  const auto section = [&](std::string_view title, const std::vector<HistoryDb::FindingRow>& rows, bool show_returns) {
-    out += fmt::format("\n{} ({})\n", title, rows.size());
-    std::map<std::string, int> per_check;
-    for (const auto& r : rows) {
-      ++per_check[r.check];
-      out += fmt::format("  {:<8} {:<32} {}  {}{}\n", r.severity, r.check, r.package, r.title,
-                         show_returns ? fmt::format("  (came back {}×, seen in {} scans)", r.returns, r.times_seen) : "");
-    }
-    if (!per_check.empty()) {
-      out += "  by check:";
-      for (const auto& [check, n] : per_check) out += fmt::format(" {} {};", check, n);
-      out += "\n";
-    }
-  };
-  section("new since the previous scan", h.new_findings, false);
-  section("fixed since the previous scan", h.fixed, false);
-  section("keep coming back", h.recurring, true);
-  out += fmt::format("\nopen in the last scan: {}\n", h.open.size());
-  return out;
 }
 
 }  // namespace aoti::scan

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/scan/scan.hpp"
+#include "analyzer/scan/package_result.hpp"
 
 struct sqlite3;
 
@@ -53,7 +53,5 @@ class HistoryDb {
   explicit HistoryDb(sqlite3* db) : m_db(db) {}
   sqlite3* m_db;
 };
-
-std::string render_history(const HistoryDb::History& history);
 
 }  // namespace aoti::scan
