@@ -1,6 +1,8 @@
 // aoti-analyze: parses the command line and hands it to one command; the only place that maps
 // outcomes to exit codes.
+#include <exception>
 #include <iostream>
+#include <string>
 
 #include "analyzer/cli/commands/commands.hpp"
 #include "analyzer/cli/options.hpp"
@@ -35,11 +37,19 @@ int dispatch(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string error;
-  const Options options = parse_options(argc, argv, error);
-  if (!error.empty()) {
-    std::cerr << "aoti-analyze: " << error << "\n" << "Try 'aoti-analyze --help'.\n";
-    return k_exit_usage;
+  // Every error is meant to arrive here as a value; this is the net for a bug, so that it still
+  // ends with a message and the documented status instead of std::terminate.
+  try {
+    const auto options = parse_options(argc, argv);
+    if (!options) {
+      std::cerr << "aoti-analyze: " << options.error().message << "\n" << "Try 'aoti-analyze --help'.\n";
+      return k_exit_usage;
+    }
+    return dispatch(*options);
+  } catch (const std::exception& ex) {
+    print_error(std::string("internal error: ") + ex.what());
+  } catch (...) {
+    print_error("internal error: unknown exception");
   }
-  return dispatch(options);
+  return k_exit_usage;
 }

@@ -14,7 +14,9 @@
 namespace aoti::cli {
 
 void print_diagnostics(const std::vector<model::Diagnostic>& diagnostics) {
-  for (const auto& d : diagnostics) std::cerr << "aoti-analyze: " << d.artifact << ": " << d.message << "\n";
+  for (const auto& d : diagnostics)
+    std::cerr << "aoti-analyze: " << (d.source == model::DiagnosticSource::check ? "check " : "") << d.artifact << ": "
+              << d.message << "\n";
 }
 
 void print_error(const std::string& message) { std::cerr << "aoti-analyze: " << message << "\n"; }

@@ -15,8 +15,8 @@ inline constexpr int k_exit_ok = 0;
 inline constexpr int k_exit_findings = 1;  // a finding at or above --fail-on
 inline constexpr int k_exit_usage = 2;     // usage error, nothing could be analyzed, or an internal error
 
-// Each diagnostic on stderr, "aoti-analyze: <artifact>: <message>", so that a report piped into a
-// file still leaves a trace on the terminal.
+// Each diagnostic on stderr, "aoti-analyze: <artifact>: <message>" ("aoti-analyze: check <id>: ..."
+// for a check that failed), so that a report piped into a file still leaves a trace on the terminal.
 void print_diagnostics(const std::vector<model::Diagnostic>& diagnostics);
 // One message on stderr, "aoti-analyze: <message>".
 void print_error(const std::string& message);

@@ -397,10 +397,12 @@ void correlate(Case& c) {
   }
 }
 
-std::vector<Finding> run_checks(Case& c) {
+std::vector<Finding> run_checks(Case& c) { return run_checks(c, checks::all_checks()); }
+
+std::vector<Finding> run_checks(Case& c, const std::vector<std::unique_ptr<checks::Check>>& checks) {
   std::vector<Finding> findings;
   std::vector<Finding> last_resort;
-  for (const auto& check : checks::all_checks()) {
+  for (const auto& check : checks) {
     try {
       auto found = check->run(c);
       for (auto& f : found) {
@@ -408,7 +410,10 @@ std::vector<Finding> run_checks(Case& c) {
         (check->last_resort() ? last_resort : findings).push_back(std::move(f));
       }
     } catch (const std::exception& ex) {
-      c.diagnostics.push_back({std::string(check->id()), std::string("check failed internally: ") + ex.what()});
+      c.diagnostics.push_back({std::string(check->id()), std::string("check failed internally: ") + ex.what(),
+                               DiagnosticSource::check});
+    } catch (...) {
+      c.diagnostics.push_back({std::string(check->id()), "check failed internally", DiagnosticSource::check});
     }
   }
   merge_consequences(findings);

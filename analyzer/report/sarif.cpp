@@ -211,7 +211,9 @@ std::string render_sarif(const model::Case& c, const std::vector<model::Finding>
     Json notification = {
         {"level", "warning"},
         {"message", {{"text", diagnostic.message.empty() ? "could not be read" : diagnostic.message}}}};
-    if (!diagnostic.artifact.empty())
+    if (diagnostic.source == model::DiagnosticSource::check)
+      notification["associatedRule"] = {{"id", diagnostic.artifact}};
+    else if (!diagnostic.artifact.empty())
       notification["locations"] = Json::array(
           {{{"physicalLocation", {{"artifactLocation", locations.artifact_location(diagnostic.artifact)}}}}});
     notifications.push_back(std::move(notification));

@@ -77,44 +77,60 @@ HistoryDb::FindingRow row_of(const Statement& s) {
   return {s.text(0), s.text(1), s.text(2), s.text(3), s.text(4), s.integer(5), s.integer(6), s.integer(7), s.integer(8)};
 }
 
+// Runs `body`, whose SQLite calls throw, and returns its value or the error's message.
+template <class F>
+auto guarded(F body) -> HistoryDb::Result<decltype(body())> {
+  try {
+    return body();
+  } catch (const std::exception& ex) {
+    return tl::unexpected(std::string(ex.what()));
+  }
+}
+
 constexpr const char* k_finding_columns =
     "package, check_id, severity, title, fingerprint, first_scan, last_scan, times_seen, returns";
 
 }  // namespace
 
-std::unique_ptr<HistoryDb> HistoryDb::open(const std::string& path, std::string& error) {
+HistoryDb::Result<std::unique_ptr<HistoryDb>> HistoryDb::open(const std::string& path) {
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
-    error = db ? sqlite3_errmsg(db) : "cannot open";
+    std::string error = db ? sqlite3_errmsg(db) : "cannot open";
     sqlite3_close(db);
-    return nullptr;
+    return tl::unexpected(std::move(error));
   }
   sqlite3_busy_timeout(db, 10000);
   try {
     exec(db, k_schema);
   } catch (const std::exception& ex) {
-    error = std::string(ex.what()) + " (is it an aoti-analyze history database?)";
     sqlite3_close(db);
-    return nullptr;
+    return tl::unexpected(std::string(ex.what()) + " (is it an aoti-analyze history database?)");
   }
   return std::unique_ptr<HistoryDb>(new HistoryDb(db));
 }
 
 HistoryDb::~HistoryDb() { sqlite3_close(m_db); }
 
-std::optional<PackageResult> HistoryDb::unchanged(const std::string& package, const std::string& identity) {
-  Statement s(m_db, "SELECT result FROM packages WHERE path = ? AND identity = ?");
-  s.bind(1, package).bind(2, identity);
-  if (!s.step()) return std::nullopt;
-  auto result = io::from_jsonl_line(s.text(0));
-  if (!result) return std::nullopt;
-  result->status = ScanStatus::unchanged;
-  result->states.assign(result->findings.size(), FindingState::unknown);
-  result->fixed.clear();
-  return result;
+HistoryDb::Result<std::optional<PackageResult>> HistoryDb::unchanged(const std::string& package,
+                                                                    const std::string& identity) {
+  return guarded([&]() -> std::optional<PackageResult> {
+    Statement s(m_db, "SELECT result FROM packages WHERE path = ? AND identity = ?");
+    s.bind(1, package).bind(2, identity);
+    if (!s.step()) return std::nullopt;
+    auto result = io::from_jsonl_line(s.text(0));
+    if (!result) return std::nullopt;
+    result->status = ScanStatus::unchanged;
+    result->states.assign(result->findings.size(), FindingState::unknown);
+    result->fixed.clear();
+    return result;
+  });
 }
 
-long long HistoryDb::record(const std::vector<PackageResult>& results, const std::string& description) {
+HistoryDb::Result<long long> HistoryDb::record(const std::vector<PackageResult>& results, const std::string& description) {
+  return guarded([&] { return record_in_transaction(results, description); });
+}
+
+long long HistoryDb::record_in_transaction(const std::vector<PackageResult>& results, const std::string& description) {
   exec(m_db, "BEGIN IMMEDIATE");
   try {
     long long analyzed = 0;
@@ -154,7 +170,11 @@ long long HistoryDb::record(const std::vector<PackageResult>& results, const std
   }
 }
 
-HistoryDb::History HistoryDb::history() {
+HistoryDb::Result<HistoryDb::History> HistoryDb::history() {
+  return guarded([&] { return read_history(); });
+}
+
+HistoryDb::History HistoryDb::read_history() {
   History h;
   {
     Statement s(m_db, "SELECT id, description FROM scans ORDER BY id DESC LIMIT 2");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <exception>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -98,12 +99,37 @@ std::string identity_of(const ScanUnit& unit) {
   return fmt::format("{:016x}", hash);
 }
 
-PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity, const SummarizeModel& summarize) {
+namespace {
+
+// A unit whose analysis (or reuse lookup) failed: unreadable, and the diagnostic says why.
+PackageResult failed_unit(const ScanUnit& unit, const std::string& identity, const std::string& why) {
   PackageResult result;
   result.package = unit.package;
   result.identity = identity;
   result.companions = unit.companions;
+  result.status = ScanStatus::unreadable;
+  result.diagnostics.push_back({unit.package, why});
+  return result;
+}
+
+std::string what_of(std::exception_ptr failure) {
   try {
+    std::rethrow_exception(failure);
+  } catch (const std::exception& ex) {
+    return ex.what();
+  } catch (...) {
+    return "unknown exception";
+  }
+}
+
+}  // namespace
+
+PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity, const SummarizeModel& summarize) {
+  try {
+    PackageResult result;
+    result.package = unit.package;
+    result.identity = identity;
+    result.companions = unit.companions;
     std::vector<std::string> paths{unit.package};
     paths.insert(paths.end(), unit.companions.begin(), unit.companions.end());
     model::Case c = pipeline::load_case(paths);
@@ -115,13 +141,36 @@ PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity, co
       return a.path == unit.package && a.analyzed;
     });
     result.status = package_read ? ScanStatus::analyzed : ScanStatus::unreadable;
-  } catch (const std::exception& ex) {
-    result.status = ScanStatus::unreadable;
-    result.diagnostics.push_back({unit.package, std::string("analysis failed: ") + ex.what()});
+    result.states.assign(result.findings.size(), FindingState::unknown);
+    return result;
+  } catch (...) {
+    return failed_unit(unit, identity, "analysis failed: " + what_of(std::current_exception()));
   }
-  result.states.assign(result.findings.size(), FindingState::unknown);
-  return result;
 }
+
+namespace {
+
+// One unit, start to end, as ccache's ThreadPool runs a task: whatever it throws (the identity, the
+// history lookup, the analysis) becomes this unit's unreadable result, never the process's end.
+PackageResult execute_task(const ScanUnit& unit, const ScanOptions& options, std::mutex& store_mutex) {
+  std::string identity;
+  try {
+    identity = identity_of(unit);
+    if (options.reuse) {
+      // The store is shared: one worker at a time asks it.
+      std::unique_lock lock(store_mutex);
+      auto reused = options.reuse(unit, identity);
+      lock.unlock();
+      if (!reused) return failed_unit(unit, identity, "history database: " + reused.error());
+      if (*reused) return std::move(**reused);
+    }
+    return analyze_unit(unit, identity, options.summarize);
+  } catch (...) {
+    return failed_unit(unit, identity, "analysis failed: " + what_of(std::current_exception()));
+  }
+}
+
+}  // namespace
 
 std::vector<PackageResult> run_scan(const std::vector<ScanUnit>& units, const ScanOptions& options) {
   std::vector<std::optional<PackageResult>> slots(units.size());
@@ -132,18 +181,16 @@ std::vector<PackageResult> run_scan(const std::vector<ScanUnit>& units, const Sc
   std::size_t done = 0;
   auto worker = [&] {
     for (std::size_t i = next++; i < units.size(); i = next++) {
-      const std::string identity = identity_of(units[i]);
-      std::optional<PackageResult> reused;
-      if (options.reuse) {
-        // The store is shared: one worker at a time asks it.
-        std::lock_guard lock(done_mutex);
-        reused = options.reuse(units[i], identity);
-      }
-      PackageResult result = reused ? std::move(*reused) : analyze_unit(units[i], identity, options.summarize);
+      PackageResult result = execute_task(units[i], options, done_mutex);
       std::lock_guard lock(done_mutex);
       slots[i] = std::move(result);
       ++done;
-      if (options.on_result) options.on_result(*slots[i], done, units.size());
+      if (!options.on_result) continue;
+      try {
+        options.on_result(*slots[i], done, units.size());
+      } catch (...) {
+        // Progress output only: failing to show it must not end the scan.
+      }
     }
   };
   std::vector<std::thread> threads;

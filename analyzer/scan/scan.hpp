@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include <tl/expected.hpp>
+
 #include "analyzer/scan/package_result.hpp"
 #include "analyzer/summary/model_summary.hpp"
 #include "model/case.hpp"
@@ -50,8 +52,10 @@ struct ScanOptions {
   SummarizeModel summarize;
   // Called from the thread that collects results, in completion order; for progress output.
   std::function<void(const PackageResult&, std::size_t done, std::size_t total)> on_result;
-  // Returns a stored result for an unchanged identity (from --db), or nullopt to analyze.
-  std::function<std::optional<PackageResult>(const ScanUnit&, const std::string& identity)> reuse;
+  // Returns a stored result for an unchanged identity (from --db), nullopt to analyze, or the
+  // store's error (the unit is then unreadable, with the message).
+  std::function<tl::expected<std::optional<PackageResult>, std::string>(const ScanUnit&, const std::string& identity)>
+      reuse;
 };
 
 // Results in the order of `units`. Never throws: whatever fails for one unit (its analysis, the

@@ -1,6 +1,4 @@
 // aoti-analyze history --db FILE: what is new, fixed and recurring since the previous scan.
-#include <exception>
-
 #include "analyzer/cli/commands/commands.hpp"
 #include "analyzer/cli/commands/scan_common.hpp"
 #include "analyzer/cli/output.hpp"
@@ -11,12 +9,12 @@ namespace aoti::cli {
 int run_history(const Options& options) {
   auto db = open_history(options);
   if (!db) return db.error();
-  try {
-    return emit(options, report::render_history((*db)->history())) ? k_exit_ok : k_exit_usage;
-  } catch (const std::exception& ex) {
-    print_error(options.db + ": " + ex.what());
+  const auto history = (*db)->history();
+  if (!history) {
+    print_error(options.db + ": " + history.error());
     return k_exit_usage;
   }
+  return emit(options, report::render_history(*history)) ? k_exit_ok : k_exit_usage;
 }
 
 }  // namespace aoti::cli

@@ -1,7 +1,6 @@
 #include "analyzer/cli/commands/scan_common.hpp"
 
 #include <algorithm>
-#include <exception>
 
 #include "analyzer/cli/output.hpp"
 #include "analyzer/report/scan_report.hpp"
@@ -26,13 +25,12 @@ std::string render(const Options& options, const std::vector<scan::PackageResult
 
 tl::expected<std::unique_ptr<scan::HistoryDb>, int> open_history(const Options& options) {
   if (options.db.empty()) return nullptr;
-  std::string error;
-  auto db = scan::HistoryDb::open(options.db, error);
+  auto db = scan::HistoryDb::open(options.db);
   if (!db) {
-    print_error(options.db + ": " + error);
+    print_error(options.db + ": " + db.error());
     return tl::unexpected(k_exit_usage);
   }
-  return db;
+  return std::move(*db);
 }
 
 std::string describe(std::string_view command, const Options& options) {
@@ -50,14 +48,11 @@ int finish_scan(const Options& options, std::vector<scan::PackageResult>& result
     print_diagnostics(diagnostics);
     scan::compare_with_baseline(results, baseline);
   }
-  if (db) {
-    try {
-      db->record(results, description);
-    } catch (const std::exception& ex) {
-      print_error(options.db + ": " + ex.what());
+  if (db)
+    if (const auto recorded = db->record(results, description); !recorded) {
+      print_error(options.db + ": " + recorded.error());
       return k_exit_usage;
     }
-  }
   if (!emit(options, render(options, results))) return k_exit_usage;
   std::vector<model::Finding> all;
   for (const auto& r : results) all.insert(all.end(), r.findings.begin(), r.findings.end());
