@@ -6,6 +6,7 @@
 
 #include "analyzer/io/json_codec.hpp"
 #include "analyzer/report/common.hpp"
+#include "analyzer/report/markdown_text.hpp"
 #include "analyzer/report/report.hpp"
 #include "analyzer/report/scan_summary.hpp"
 
@@ -100,24 +101,17 @@ std::string render_scan_markdown(const std::vector<scan::PackageResult>& results
   std::string out = fmt::format("# aoti-analyze scan\n\n{} scanned.\n\n", plural(results.size(), "package"));
   out += with_new ? "| Package | Worst | Errors | Warnings | Notes | New |\n| --- | --- | ---: | ---: | ---: | ---: |\n"
                   : "| Package | Worst | Errors | Warnings | Notes |\n| --- | --- | ---: | ---: | ---: |\n";
-  const auto cell = [](std::string text) {
-    std::string out;
-    for (char ch : sanitize(text)) out += ch == '|' ? std::string("\\|") : ch == '`' ? std::string("'") : std::string(1, ch);
-    return "`" + out + "`";
-  };
   for (const auto& r : results) {
     const PackageCounts c = count_findings(r);
-    out += fmt::format("| {} | {} | {} | {} | {} |{}\n", cell(r.package), worst_text(r), c.errors, c.warnings, c.notes,
+    out += fmt::format("| {} | {} | {} | {} | {} |{}\n", markdown::code_span(r.package, true), worst_text(r), c.errors, c.warnings, c.notes,
                        with_new ? fmt::format(" {} |", c.fresh) : "");
   }
   const auto list = notable(results);
   if (!list.empty()) out += "\n## Findings to look at\n\n";
   for (const auto& [r, i] : list) {
     const auto& f = r->findings[i];
-    std::string title;
-    for (char ch : sanitize(f.title)) title += ch == '|' ? std::string("\\|") : std::string(1, ch);
-    out += fmt::format("- {}**{}** `{}` in {}: {}\n", is_new(*r, i) ? "🆕 " : "", model::to_string(f.severity), f.check,
-                       cell(r->package), title);
+    out += fmt::format("- {}**{}** {} in {}: {}\n", is_new(*r, i) ? "🆕 " : "", model::to_string(f.severity),
+                       markdown::code_span(f.check), markdown::code_span(r->package), markdown::prose(f.title));
   }
   return out;
 }
