@@ -5,6 +5,7 @@
 
 // pt2 first: its header says `model::` for aoti::model, which aoti::parsers::coredump would shadow.
 #include "parsers/pt2/pt2_package.hpp"
+#include "analyzer/report/backtrace.hpp"
 #include "parsers/coredump/core_reader.hpp"
 
 int main(int argc, char** argv) {
@@ -28,6 +29,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", core.error().message.c_str());
     return 2;
   }
-  std::fputs(aoti::parsers::coredump::render_backtrace(*core).c_str(), stdout);
+  std::fputs(aoti::report::render_backtrace(*core).c_str(), stdout);
   return 0;
 }

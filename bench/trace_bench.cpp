@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "analyzer/report/trace_summary.hpp"
 #include "parsers/trace/trace_reader.hpp"
 
 int main(int argc, char** argv) {
@@ -22,7 +23,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (summary) {
-    std::fputs(aoti::parsers::trace::render_trace_summary(read->facts).c_str(), stdout);
+    std::fputs(aoti::report::render_trace_summary(read->facts).c_str(), stdout);
     for (const auto& d : read->diagnostics) std::printf("diagnostic: %s: %s\n", d.artifact.c_str(), d.message.c_str());
     return 0;
   }

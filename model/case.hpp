@@ -45,9 +45,13 @@ class SourceText {
   std::vector<std::size_t> m_starts;  // offset of each line's first byte
 };
 
+// What a diagnostic is about: an input (almost always), or a check that failed internally.
+enum class DiagnosticSource { artifact, check };
+
 struct Diagnostic {
-  std::string artifact;
+  std::string artifact;  // the input as displayed; the check's id when source is check
   std::string message;
+  DiagnosticSource source = DiagnosticSource::artifact;
 };
 
 struct Artifact {

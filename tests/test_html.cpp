@@ -42,8 +42,12 @@ TEST_CASE("the HTML report of embedding-device-assert renders its findings and d
                            shell_quote(corpus_case("embedding-device-assert").string()));
   REQUIRE(run.exit_code == 0);
   const std::string html = read_file(page);
-  // Self-contained: nothing fetched from anywhere.
-  CHECK(html.find("http://") == html.find("http://www.w3.org/2000/svg"));
+  // Self-contained: nothing fetched from anywhere. The only URL is the SVG namespace, which names
+  // the vocabulary and is never fetched.
+  std::size_t urls = 0;
+  for (auto at = html.find("http://"); at != std::string::npos; at = html.find("http://", at + 1), ++urls)
+    CHECK_MESSAGE(html.compare(at, 26, "http://www.w3.org/2000/svg") == 0, html.substr(at, 80));
+  CHECK(urls >= 1);  // the diagrams are there
   CHECK(html.find("https://") == std::string::npos);
   CHECK(html.find("<script") == std::string::npos);
 

@@ -205,11 +205,6 @@ TEST_CASE("core: the CPU kernel read a device pointer") {
   // Past the model .so (libtorch is not on this machine) the frames come from a marked scan.
   CHECK(std::any_of(thread.frames.begin(), thread.frames.end(),
                     [](const auto& frame) { return frame.method == "stack scan"; }));
-  const std::string text = aoti::parsers::coredump::render_backtrace(core);
-  CHECK(text.find("Signal: SIGSEGV (SEGV_ACCERR) at fault address 0x") != std::string::npos);
-  CHECK(text.find("#0  0x") != std::string::npos);
-  CHECK(text.find("in cpp_fused_") != std::string::npos);
-  CHECK(text.find("[stack scan]") != std::string::npos);
 }
 
 TEST_CASE("core: the abort went through the model .so") {
@@ -407,9 +402,6 @@ TEST_CASE("core: SI_KERNEL is a general protection fault without an address, nev
   // The crashing thread's registers in this core: r11 holds a non-canonical value (scratch data).
   CHECK(facts->fault_region.find("hold a non-canonical value") != std::string::npos);
   CHECK(facts->fault_region.find("r11 = 0x") != std::string::npos);
-  const std::string text = aoti::parsers::coredump::render_backtrace(*facts);
-  CHECK(text.find("Signal: SIGSEGV (SI_KERNEL)\n") != std::string::npos);
-  CHECK(text.find("at fault address") == std::string::npos);
 }
 
 TEST_CASE("core: guard pages, overruns, null offsets and the kernel half, in a real memory map") {

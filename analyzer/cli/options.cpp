@@ -30,8 +30,9 @@ std::optional<Format> parse_format(const std::string& text) {
 
 }  // namespace
 
-Options parse_options(int argc, char** argv, std::string& error) {
+tl::expected<Options, UsageError> parse_options(int argc, char** argv) {
   Options options;
+  std::string error;  // the last problem found is the one told
   int first = 1;
   if (argc > 1) {
     const std::string_view word = argv[1];
@@ -78,8 +79,7 @@ Options parse_options(int argc, char** argv, std::string& error) {
     po::store(po::command_line_parser(argc - first + 1, argv + first - 1).options(all).positional(positional).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    error = e.what();
-    return options;
+    return tl::unexpected(UsageError{e.what()});
   }
   if (!format.empty()) {
     const auto parsed = parse_format(format);
@@ -94,6 +94,7 @@ Options parse_options(int argc, char** argv, std::string& error) {
     else error = "unknown severity '" + fail_on + "' for --fail-on (note, warning, error)";
   }
   if (options.command == Command::history && options.db.empty()) error = "history needs --db FILE";
+  if (!error.empty()) return tl::unexpected(UsageError{std::move(error)});
   return options;
 }
 

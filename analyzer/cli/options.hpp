@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <tl/expected.hpp>
+
 #include "model/finding.hpp"
 
 namespace aoti::cli {
@@ -35,7 +37,11 @@ struct Options {
   std::string shard;  // "I/N"
 };
 
-// Parses argv; on a usage error returns the message in `error` and leaves `options` partial.
-Options parse_options(int argc, char** argv, std::string& error);
+// A command line that cannot be run: unknown option, bad value, missing argument.
+struct UsageError {
+  std::string message;
+};
+
+tl::expected<Options, UsageError> parse_options(int argc, char** argv);
 
 }  // namespace aoti::cli

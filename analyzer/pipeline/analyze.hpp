@@ -1,9 +1,11 @@
 // The pipeline: inputs → sniff → parse → Case → correlate → checks → rank.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "checks/check.hpp"
 #include "model/case.hpp"
 #include "model/finding.hpp"
 
@@ -15,8 +17,10 @@ model::Case load_case(const std::vector<std::string>& paths);
 // Ties artifacts together: each log event to the model it concerns.
 void correlate(model::Case& c);
 
-// Runs every registered check; a check that fails internally becomes a diagnostic.
+// Runs every registered check; a check that throws becomes a diagnostic whose source is that check.
 std::vector<model::Finding> run_checks(model::Case& c);
+// The same with the given checks instead of the registry's.
+std::vector<model::Finding> run_checks(model::Case& c, const std::vector<std::unique_ptr<checks::Check>>& checks);
 
 // Orders findings (explains an observed failure, then severity, confidence, check id, subject),
 // numbers them from 1 and sets their fingerprints.

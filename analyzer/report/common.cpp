@@ -303,10 +303,4 @@ CrashSummary summarize(const model::CoreFacts& core) {
   return out;
 }
 
-nlohmann::ordered_json next_steps_json(const std::vector<model::NextStep>& steps) {
-  auto out = nlohmann::ordered_json::array();
-  for (const auto& step : steps) out.push_back({{"what", step.what}, {"command", step.command}, {"language", step.language}});
-  return out;
-}
-
 }  // namespace aoti::report

@@ -3,37 +3,19 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "analyzer/summary/model_summary.hpp"
 #include "model/case.hpp"
 #include "model/finding.hpp"
 
 namespace aoti::report {
 
-struct InputSummary {
-  std::string name;       // "arg3_1"
-  std::string user_name;  // "ids": the forward argument, when a trace names it
-  std::string contract;   // "dim0 (b) in [2, 64], int64 (at::kLong), cuda; checks only with ..."
-};
-
-// One model as every format presents it, computed once so that the formats cannot disagree.
-struct ModelSummary {
-  std::string name;
-  std::string package;  // the package path, or the wrapper's artifact for a standalone wrapper
-  std::string device;
-  std::string compute_capability;  // as in the metadata: "90"
-  std::vector<InputSummary> inputs;
-  bool input_checks_need_env = false;
-  std::optional<std::size_t> kernel_count;  // empty without a wrapper
-  std::string kernel_kind = "Triton kernel";  // "C++ kernel" for a CPU package
-  std::vector<std::string> extern_ops;      // custom ops run through the proxy executor
-  std::string compiler;                     // from .comment, else the link / compile command
-};
+// The plain summary types live below the writers, so that scan records carry them too.
+using summary::InputSummary;
+using summary::ModelSummary;
 
 ModelSummary summarize(const model::ModelFacts& model);
 
@@ -69,8 +51,5 @@ std::string plural(std::size_t n, std::string_view word);
 
 // "620.1 KiB"
 std::string human_size(std::uint64_t bytes);
-
-// [{"what": ..., "command": ...}], as both JSON and SARIF carry them.
-nlohmann::ordered_json next_steps_json(const std::vector<model::NextStep>& steps);
 
 }  // namespace aoti::report

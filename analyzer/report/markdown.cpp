@@ -1,6 +1,6 @@
 // The bug-ticket report, GitHub-flavoured Markdown. Every string from an input goes through
-// prose(), literal_text(), code_span() or fenced(), so that no input can open a table cell, a
-// fence or raw HTML.
+// prose(), literal_text(), code_span() or fenced() (markdown_text.hpp), so that no input can open a
+// table cell, a fence or raw HTML.
 #include <algorithm>
 #include <cctype>
 #include <string_view>
@@ -9,111 +9,18 @@
 #include <fmt/ranges.h>
 
 #include "analyzer/report/common.hpp"
+#include "analyzer/report/markdown_text.hpp"
 #include "analyzer/report/report.hpp"
 
 namespace aoti::report {
 
 namespace {
+using markdown::code_span;
+using markdown::fenced;
+using markdown::one_line;
+using markdown::prose;
 
 constexpr std::size_t k_excerpt_width = 500;
-
-std::string one_line(std::string_view text) {
-  std::string out = sanitize(text);
-  std::replace_if(
-      out.begin(), out.end(), [](char c) { return c == '\n' || c == '\t'; }, ' ');
-  return out;
-}
-
-// Text that renders literally, in a table cell too. Only a line start can open a block (list,
-// heading, quote, setext underline), and `_` emphasises only at a word boundary, so escapes are
-// kept to where they matter and the source stays readable in a ticket.
-std::string literal_text(std::string_view text) {
-  const std::string flat = one_line(text);
-  std::string out;
-  out.reserve(flat.size());
-  const auto first = flat.find_first_not_of(' ');
-  const auto digits_end = first == std::string::npos ? first : flat.find_first_not_of("0123456789", first);
-  const auto alnum = [&](std::size_t i) {
-    return i < flat.size() && std::isalnum(static_cast<unsigned char>(flat[i]));
-  };
-  for (std::size_t i = 0; i < flat.size(); ++i) {
-    const char c = flat[i];
-    const bool block = i == first && std::string_view("-+=#>").find(c) != std::string_view::npos;
-    const bool list_number = i == digits_end && i != first && (c == '.' || c == ')');
-    const bool emphasis = c == '_' && !(i > 0 && alnum(i - 1) && alnum(i + 1));
-    if (block || list_number || emphasis || std::string_view("\\`*[]<|~&").find(c) != std::string_view::npos)
-      out += '\\';
-    out += c;
-  }
-  return out;
-}
-
-std::size_t longest_backtick_run(std::string_view text) {
-  std::size_t longest = 0, run = 0;
-  for (char c : text) {
-    run = c == '`' ? run + 1 : 0;
-    longest = std::max(longest, run);
-  }
-  return longest;
-}
-
-// A code span that holds `text` exactly, whatever backticks it contains. In a table cell, GFM
-// splits cells before it parses spans, so a pipe needs its backslash even inside the span; a
-// backslash already before a pipe cannot be said in a span there, so that text stays plain.
-std::string code_span(std::string_view text, bool in_table = false) {
-  std::string content = one_line(text);
-  if (content.empty()) return {};
-  if (in_table && content.find("\\|") != std::string::npos) return literal_text(content);
-  if (in_table) {
-    std::string escaped;
-    for (char c : content) {
-      if (c == '|') escaped += '\\';
-      escaped += c;
-    }
-    content = std::move(escaped);
-  }
-  const std::string fence(longest_backtick_run(content) + 1, '`');
-  const bool pad = content.front() == '`' || content.back() == '`' ||
-                   (content.front() == ' ' && content.back() == ' ' &&
-                    content.find_first_not_of(' ') != std::string::npos);
-  const std::string_view space = pad ? " " : "";
-  return fmt::format("{}{}{}{}{}", fence, space, content, space, fence);
-}
-
-// Prose from a check: literal text, except that `code` spans, paired as CommonMark pairs them,
-// stay code spans (re-fenced, so their content cannot escape). An unpaired backtick is literal.
-std::string prose(std::string_view text, bool in_table = false) {
-  const std::string flat = one_line(text);
-  std::string out;
-  std::size_t plain_begin = 0, i = 0;
-  while (i < flat.size()) {
-    if (flat[i] != '`') {
-      ++i;
-      continue;
-    }
-    const std::size_t run = std::min(flat.find_first_not_of('`', i), flat.size()) - i;
-    std::size_t close = i + run;
-    while ((close = flat.find('`', close)) != std::string::npos) {
-      const std::size_t close_run = std::min(flat.find_first_not_of('`', close), flat.size()) - close;
-      if (close_run == run) break;
-      close += close_run;
-    }
-    if (close == std::string::npos) {
-      i += run;
-      continue;
-    }
-    out += literal_text(std::string_view(flat).substr(plain_begin, i - plain_begin));
-    out += code_span(std::string_view(flat).substr(i + run, close - i - run), in_table);
-    i = plain_begin = close + run;
-  }
-  return out + literal_text(std::string_view(flat).substr(plain_begin));
-}
-
-std::string fenced(std::string_view text, std::string_view info) {
-  const std::string content = sanitize(text);
-  const std::string fence(std::max<std::size_t>(3, longest_backtick_run(content) + 1), '`');
-  return fmt::format("{}{}\n{}\n{}\n", fence, info, content, fence);
-}
 
 // Every non-empty line of `text` prefixed with `indent`.
 std::string indented(const std::string& text, std::string_view indent) {

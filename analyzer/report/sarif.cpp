@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "checks/registry.hpp"
+#include "analyzer/io/json_codec.hpp"
 #include "analyzer/report/common.hpp"
 #include "analyzer/report/report.hpp"
 
@@ -179,7 +180,7 @@ Json result_json(const model::Finding& finding, std::size_t rule_index, const Lo
                           {"explainsFailure", finding.explains_failure},
                           {"subject", finding.subject},
                           {"why", finding.why},
-                          {"nextSteps", next_steps_json(finding.next_steps)}};
+                          {"nextSteps", io::next_steps_json(finding.next_steps)}};
   return result;
 }
 
@@ -210,7 +211,9 @@ std::string render_sarif(const model::Case& c, const std::vector<model::Finding>
     Json notification = {
         {"level", "warning"},
         {"message", {{"text", diagnostic.message.empty() ? "could not be read" : diagnostic.message}}}};
-    if (!diagnostic.artifact.empty())
+    if (diagnostic.source == model::DiagnosticSource::check)
+      notification["associatedRule"] = {{"id", diagnostic.artifact}};
+    else if (!diagnostic.artifact.empty())
       notification["locations"] = Json::array(
           {{{"physicalLocation", {{"artifactLocation", locations.artifact_location(diagnostic.artifact)}}}}});
     notifications.push_back(std::move(notification));

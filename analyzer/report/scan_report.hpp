@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/scan/scan.hpp"
+#include "analyzer/scan/package_result.hpp"
 
 namespace aoti::report {
 

@@ -2,10 +2,11 @@
 
 #include <sqlite3.h>
 
-#include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "analyzer/io/json_codec.hpp"
 
 namespace aoti::scan {
 namespace {
@@ -76,48 +77,64 @@ HistoryDb::FindingRow row_of(const Statement& s) {
   return {s.text(0), s.text(1), s.text(2), s.text(3), s.text(4), s.integer(5), s.integer(6), s.integer(7), s.integer(8)};
 }
 
+// Runs `body`, whose SQLite calls throw, and returns its value or the error's message.
+template <class F>
+auto guarded(F body) -> HistoryDb::Result<decltype(body())> {
+  try {
+    return body();
+  } catch (const std::exception& ex) {
+    return tl::unexpected(std::string(ex.what()));
+  }
+}
+
 constexpr const char* k_finding_columns =
     "package, check_id, severity, title, fingerprint, first_scan, last_scan, times_seen, returns";
 
 }  // namespace
 
-std::unique_ptr<HistoryDb> HistoryDb::open(const std::string& path, std::string& error) {
+HistoryDb::Result<std::unique_ptr<HistoryDb>> HistoryDb::open(const std::string& path) {
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
-    error = db ? sqlite3_errmsg(db) : "cannot open";
+    std::string error = db ? sqlite3_errmsg(db) : "cannot open";
     sqlite3_close(db);
-    return nullptr;
+    return tl::unexpected(std::move(error));
   }
   sqlite3_busy_timeout(db, 10000);
   try {
     exec(db, k_schema);
   } catch (const std::exception& ex) {
-    error = std::string(ex.what()) + " (is it an aoti-analyze history database?)";
     sqlite3_close(db);
-    return nullptr;
+    return tl::unexpected(std::string(ex.what()) + " (is it an aoti-analyze history database?)");
   }
   return std::unique_ptr<HistoryDb>(new HistoryDb(db));
 }
 
 HistoryDb::~HistoryDb() { sqlite3_close(m_db); }
 
-std::optional<PackageResult> HistoryDb::unchanged(const std::string& package, const std::string& identity) {
-  Statement s(m_db, "SELECT result FROM packages WHERE path = ? AND identity = ?");
-  s.bind(1, package).bind(2, identity);
-  if (!s.step()) return std::nullopt;
-  auto result = from_jsonl_line(s.text(0));
-  if (!result) return std::nullopt;
-  result->status = "unchanged";
-  result->states.assign(result->findings.size(), FindingState::unknown);
-  result->fixed.clear();
-  return result;
+HistoryDb::Result<std::optional<PackageResult>> HistoryDb::unchanged(const std::string& package,
+                                                                    const std::string& identity) {
+  return guarded([&]() -> std::optional<PackageResult> {
+    Statement s(m_db, "SELECT result FROM packages WHERE path = ? AND identity = ?");
+    s.bind(1, package).bind(2, identity);
+    if (!s.step()) return std::nullopt;
+    auto result = io::from_jsonl_line(s.text(0));
+    if (!result) return std::nullopt;
+    result->status = ScanStatus::unchanged;
+    result->states.assign(result->findings.size(), FindingState::unknown);
+    result->fixed.clear();
+    return result;
+  });
 }
 
-long long HistoryDb::record(const std::vector<PackageResult>& results, const std::string& description) {
+HistoryDb::Result<long long> HistoryDb::record(const std::vector<PackageResult>& results, const std::string& description) {
+  return guarded([&] { return record_in_transaction(results, description); });
+}
+
+long long HistoryDb::record_in_transaction(const std::vector<PackageResult>& results, const std::string& description) {
   exec(m_db, "BEGIN IMMEDIATE");
   try {
     long long analyzed = 0;
-    for (const auto& r : results) analyzed += r.status == "analyzed";
+    for (const auto& r : results) analyzed += r.status == ScanStatus::analyzed;
     Statement scan(m_db, "INSERT INTO scans(started, description, packages, analyzed) VALUES(datetime('now'), ?, ?, ?)");
     scan.bind(1, description).bind(2, static_cast<long long>(results.size())).bind(3, analyzed);
     scan.step();
@@ -135,7 +152,7 @@ long long HistoryDb::record(const std::vector<PackageResult>& results, const std
       PackageResult stored = r;
       stored.states.assign(stored.findings.size(), FindingState::unknown);
       stored.fixed.clear();
-      package.bind(1, r.package).bind(2, r.identity).bind(3, id).bind(4, to_jsonl_line(stored));
+      package.bind(1, r.package).bind(2, r.identity).bind(3, id).bind(4, io::to_jsonl_line(stored));
       package.step();
       package.reset();
       for (const auto& f : r.findings) {
@@ -153,7 +170,11 @@ long long HistoryDb::record(const std::vector<PackageResult>& results, const std
   }
 }
 
-HistoryDb::History HistoryDb::history() {
+HistoryDb::Result<HistoryDb::History> HistoryDb::history() {
+  return guarded([&] { return read_history(); });
+}
+
+HistoryDb::History HistoryDb::read_history() {
   History h;
   {
     Statement s(m_db, "SELECT id, description FROM scans ORDER BY id DESC LIMIT 2");
@@ -181,31 +202,6 @@ HistoryDb::History HistoryDb::history() {
     h.fixed = rows("last_scan = ?1 AND package IN (SELECT path FROM packages WHERE last_scan = ?2)",
                    [&](Statement& s) { s.bind(1, h.previous_scan).bind(2, h.last_scan); });
   return h;
-}
-
-std::string render_history(const HistoryDb::History& h) {
-  if (h.last_scan == 0) return "no scan recorded yet\n";
-  std::string out = fmt::format("scan {} ({}), compared with {}\n", h.last_scan, h.last_description,
-                                h.previous_scan ? fmt::format("scan {}", h.previous_scan) : "nothing (first scan)");
-  const auto section = [&](std::string_view title, const std::vector<HistoryDb::FindingRow>& rows, bool show_returns) {
-    out += fmt::format("\n{} ({})\n", title, rows.size());
-    std::map<std::string, int> per_check;
-    for (const auto& r : rows) {
-      ++per_check[r.check];
-      out += fmt::format("  {:<8} {:<32} {}  {}{}\n", r.severity, r.check, r.package, r.title,
-                         show_returns ? fmt::format("  (came back {}×, seen in {} scans)", r.returns, r.times_seen) : "");
-    }
-    if (!per_check.empty()) {
-      out += "  by check:";
-      for (const auto& [check, n] : per_check) out += fmt::format(" {} {};", check, n);
-      out += "\n";
-    }
-  };
-  section("new since the previous scan", h.new_findings, false);
-  section("fixed since the previous scan", h.fixed, false);
-  section("keep coming back", h.recurring, true);
-  out += fmt::format("\nopen in the last scan: {}\n", h.open.size());
-  return out;
 }
 
 }  // namespace aoti::scan

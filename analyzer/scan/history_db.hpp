@@ -7,25 +7,33 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/scan/scan.hpp"
+#include <tl/expected.hpp>
+
+#include "analyzer/scan/package_result.hpp"
 
 struct sqlite3;
 
 namespace aoti::scan {
 
+// Every operation returns SQLite's error as its message instead of throwing: a scan's worker threads
+// ask the database, and the CLI tells the message.
 class HistoryDb {
  public:
-  // Opens or creates the database; nullopt and `error` when it cannot be used.
-  static std::unique_ptr<HistoryDb> open(const std::string& path, std::string& error);
+  template <class T>
+  using Result = tl::expected<T, std::string>;
+
+  // Opens or creates the database.
+  static Result<std::unique_ptr<HistoryDb>> open(const std::string& path);
   ~HistoryDb();
   HistoryDb(const HistoryDb&) = delete;
   HistoryDb& operator=(const HistoryDb&) = delete;
 
-  // The stored result of a package whose content identity did not change, marked "unchanged".
-  std::optional<PackageResult> unchanged(const std::string& package, const std::string& identity);
+  // The stored result of a package whose content identity did not change, marked unchanged;
+  // nullopt when there is none.
+  Result<std::optional<PackageResult>> unchanged(const std::string& package, const std::string& identity);
 
-  // Records one scan (all results in one transaction); returns its id.
-  long long record(const std::vector<PackageResult>& results, const std::string& description);
+  // Records one scan (all results in one transaction, rolled back on failure); returns its id.
+  Result<long long> record(const std::vector<PackageResult>& results, const std::string& description);
 
   struct FindingRow {
     std::string package;
@@ -47,13 +55,14 @@ class HistoryDb {
     std::vector<FindingRow> recurring;     // came back at least once
     std::vector<FindingRow> open;          // seen in the last scan
   };
-  History history();
+  Result<History> history();
 
  private:
   explicit HistoryDb(sqlite3* db) : m_db(db) {}
+  // The bodies of record() and history(); their SQLite calls throw.
+  long long record_in_transaction(const std::vector<PackageResult>& results, const std::string& description);
+  History read_history();
   sqlite3* m_db;
 };
-
-std::string render_history(const HistoryDb::History& history);
 
 }  // namespace aoti::scan

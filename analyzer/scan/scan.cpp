@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <exception>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -13,7 +14,7 @@
 
 #include "analyzer/pipeline/analyze.hpp"
 #include "analyzer/pipeline/sniff.hpp"
-#include "analyzer/report/json_model.hpp"
+#include "analyzer/io/json_codec.hpp"
 #include "parsers/pt2/pt2_package.hpp"
 #include "parsers/zip/zip_archive.hpp"
 #include "util/fnv1a.hpp"
@@ -92,30 +93,78 @@ std::string identity_of(const ScanUnit& unit) {
   return fmt::format("{:016x}", hash);
 }
 
-PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity) {
+namespace {
+
+// A unit whose analysis (or reuse lookup) failed: unreadable, and the diagnostic says why.
+PackageResult failed_unit(const ScanUnit& unit, const std::string& identity, const std::string& why) {
   PackageResult result;
   result.package = unit.package;
   result.identity = identity;
   result.companions = unit.companions;
+  result.status = ScanStatus::unreadable;
+  result.diagnostics.push_back({unit.package, why});
+  return result;
+}
+
+std::string what_of(std::exception_ptr failure) {
   try {
+    std::rethrow_exception(failure);
+  } catch (const std::exception& ex) {
+    return ex.what();
+  } catch (...) {
+    return "unknown exception";
+  }
+}
+
+}  // namespace
+
+PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity, const SummarizeModel& summarize) {
+  try {
+    PackageResult result;
+    result.package = unit.package;
+    result.identity = identity;
+    result.companions = unit.companions;
     std::vector<std::string> paths{unit.package};
     paths.insert(paths.end(), unit.companions.begin(), unit.companions.end());
     model::Case c = pipeline::load_case(paths);
     result.findings = pipeline::run_checks(c);
     pipeline::rank(result.findings);
-    for (const auto& model : c.models) result.models.push_back(report::model_json(model));
+    for (const auto& model : c.models) result.models.push_back(summarize(model));
     result.diagnostics = std::move(c.diagnostics);
     const bool package_read = std::any_of(c.artifacts.begin(), c.artifacts.end(), [&](const model::Artifact& a) {
       return a.path == unit.package && a.analyzed;
     });
-    result.status = package_read ? "analyzed" : "unreadable";
-  } catch (const std::exception& ex) {
-    result.status = "unreadable";
-    result.diagnostics.push_back({unit.package, std::string("analysis failed: ") + ex.what()});
+    result.status = package_read ? ScanStatus::analyzed : ScanStatus::unreadable;
+    result.states.assign(result.findings.size(), FindingState::unknown);
+    return result;
+  } catch (...) {
+    return failed_unit(unit, identity, "analysis failed: " + what_of(std::current_exception()));
   }
-  result.states.assign(result.findings.size(), FindingState::unknown);
-  return result;
 }
+
+namespace {
+
+// One unit, start to end, as ccache's ThreadPool runs a task: whatever it throws (the identity, the
+// history lookup, the analysis) becomes this unit's unreadable result, never the process's end.
+PackageResult execute_task(const ScanUnit& unit, const ScanOptions& options, std::mutex& store_mutex) {
+  std::string identity;
+  try {
+    identity = identity_of(unit);
+    if (options.reuse) {
+      // The store is shared: one worker at a time asks it.
+      std::unique_lock lock(store_mutex);
+      auto reused = options.reuse(unit, identity);
+      lock.unlock();
+      if (!reused) return failed_unit(unit, identity, "history database: " + reused.error());
+      if (*reused) return std::move(**reused);
+    }
+    return analyze_unit(unit, identity, options.summarize);
+  } catch (...) {
+    return failed_unit(unit, identity, "analysis failed: " + what_of(std::current_exception()));
+  }
+}
+
+}  // namespace
 
 std::vector<PackageResult> run_scan(const std::vector<ScanUnit>& units, const ScanOptions& options) {
   std::vector<std::optional<PackageResult>> slots(units.size());
@@ -126,18 +175,16 @@ std::vector<PackageResult> run_scan(const std::vector<ScanUnit>& units, const Sc
   std::size_t done = 0;
   auto worker = [&] {
     for (std::size_t i = next++; i < units.size(); i = next++) {
-      const std::string identity = identity_of(units[i]);
-      std::optional<PackageResult> reused;
-      if (options.reuse) {
-        // The store is shared: one worker at a time asks it.
-        std::lock_guard lock(done_mutex);
-        reused = options.reuse(units[i], identity);
-      }
-      PackageResult result = reused ? std::move(*reused) : analyze_unit(units[i], identity);
+      PackageResult result = execute_task(units[i], options, done_mutex);
       std::lock_guard lock(done_mutex);
       slots[i] = std::move(result);
       ++done;
-      if (options.on_result) options.on_result(*slots[i], done, units.size());
+      if (!options.on_result) continue;
+      try {
+        options.on_result(*slots[i], done, units.size());
+      } catch (...) {
+        // Progress output only: failing to show it must not end the scan.
+      }
     }
   };
   std::vector<std::thread> threads;
@@ -150,65 +197,6 @@ std::vector<PackageResult> run_scan(const std::vector<ScanUnit>& units, const Sc
   return results;
 }
 
-namespace {
-const char* state_name(FindingState state) {
-  switch (state) {
-    case FindingState::new_finding: return "new";
-    case FindingState::still_there: return "still";
-    case FindingState::unknown: break;
-  }
-  return nullptr;
-}
-}  // namespace
-
-std::string to_jsonl_line(const PackageResult& result) {
-  report::Json findings = report::Json::array();
-  for (std::size_t i = 0; i < result.findings.size(); ++i) {
-    report::Json f = report::finding_json(result.findings[i]);
-    if (i < result.states.size())
-      if (const char* state = state_name(result.states[i])) f["state"] = state;
-    findings.push_back(std::move(f));
-  }
-  report::Json diagnostics = report::Json::array();
-  for (const auto& d : result.diagnostics) diagnostics.push_back({{"artifact", d.artifact}, {"message", d.message}});
-  const report::Json line = {{"schema", "aoti-analyze/scan/1"},
-                             {"package", result.package},
-                             {"identity", result.identity},
-                             {"status", result.status},
-                             {"companions", result.companions},
-                             {"models", result.models},
-                             {"findings", std::move(findings)},
-                             {"fixed", result.fixed},
-                             {"diagnostics", std::move(diagnostics)}};
-  return line.dump(-1, ' ', false, report::Json::error_handler_t::replace);
-}
-
-std::optional<PackageResult> from_jsonl_line(const std::string& line) {
-  // Ordered, so that a line read back and written again is byte-for-byte the same (merges).
-  const auto j = nlohmann::ordered_json::parse(line, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("schema", "") != "aoti-analyze/scan/1") return std::nullopt;
-  PackageResult result;
-  result.package = j.value("package", "");
-  result.identity = j.value("identity", "");
-  result.status = j.value("status", "");
-  for (const auto& c : j.value("companions", nlohmann::json::array()))
-    if (c.is_string()) result.companions.push_back(c);
-  result.models = j.value("models", nlohmann::ordered_json::array());
-  for (const auto& f : j.value("findings", nlohmann::json::array())) {
-    if (!f.is_object()) continue;
-    result.findings.push_back(report::finding_from_json(f));
-    const std::string state = f.value("state", "");
-    result.states.push_back(state == "new" ? FindingState::new_finding
-                            : state == "still" ? FindingState::still_there
-                                               : FindingState::unknown);
-  }
-  for (const auto& f : j.value("fixed", nlohmann::json::array()))
-    if (f.is_string()) result.fixed.push_back(f);
-  for (const auto& d : j.value("diagnostics", nlohmann::json::array()))
-    if (d.is_object()) result.diagnostics.push_back({d.value("artifact", ""), d.value("message", "")});
-  return result;
-}
-
 std::vector<PackageResult> read_jsonl(const fs::path& path, std::vector<model::Diagnostic>& diagnostics) {
   std::vector<PackageResult> results;
   std::ifstream in(path, std::ios::binary);
@@ -219,7 +207,7 @@ std::vector<PackageResult> read_jsonl(const fs::path& path, std::vector<model::D
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.empty()) continue;
-    if (auto result = from_jsonl_line(line)) results.push_back(std::move(*result));
+    if (auto result = io::from_jsonl_line(line)) results.push_back(std::move(*result));
     else diagnostics.push_back({path.string(), fmt::format("line {} is not an aoti-analyze scan record", number)});
   }
   return results;
@@ -244,12 +232,6 @@ void compare_with_baseline(std::vector<PackageResult>& results, const std::vecto
       for (const auto& fingerprint : it->second)
         if (!now.count(fingerprint)) result.fixed.push_back(fingerprint);
   }
-}
-
-model::Severity worst_severity(const PackageResult& result) {
-  model::Severity worst = model::Severity::note;
-  for (const auto& f : result.findings) worst = std::max(worst, f.severity);
-  return worst;
 }
 
 }  // namespace aoti::scan

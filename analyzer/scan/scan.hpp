@@ -2,17 +2,18 @@
 // in parallel, one bad package never stopping the others.
 #pragma once
 
-#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <tl/expected.hpp>
 
+#include "analyzer/scan/package_result.hpp"
+#include "analyzer/summary/model_summary.hpp"
 #include "model/case.hpp"
-#include "model/finding.hpp"
 
 namespace aoti::scan {
 
@@ -35,46 +36,37 @@ bool in_shard(const std::string& package_path, const Shard& shard);
 // below the package's folder whose nearest folder holding a package is that one.
 std::vector<ScanUnit> discover(const std::vector<std::string>& paths, std::vector<model::Diagnostic>& diagnostics);
 
-enum class FindingState { unknown, new_finding, still_there };
-
-struct PackageResult {
-  std::string package;
-  std::string identity;   // content identity: entries' names, sizes and CRCs, .so build-ids, companions
-  std::string status;     // "analyzed", "unchanged" (reused from --db), "unreadable"
-  std::vector<std::string> companions;
-  nlohmann::ordered_json models = nlohmann::ordered_json::array();
-  std::vector<model::Finding> findings;
-  std::vector<FindingState> states;  // aligned with findings
-  std::vector<model::Diagnostic> diagnostics;
-  std::vector<std::string> fixed;    // fingerprints in the baseline for this package, gone now
-};
-
 // Content identity of a unit, cheap: the zip central directory and companions' sizes and times.
 std::string identity_of(const ScanUnit& unit);
 
-// Analyzes one unit: load, correlate, check, rank. Never throws.
-PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity);
+// How a scan keeps each model of a package: report::summarize, the one summary every format shows.
+// Passed in so that the scan needs nothing of the report writers.
+using SummarizeModel = std::function<summary::ModelSummary(const model::ModelFacts&)>;
+
+// Analyzes one unit: load, correlate, check, rank, summarize. Never throws: a failure is an
+// `unreadable` result whose diagnostic says why.
+PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity, const SummarizeModel& summarize);
 
 struct ScanOptions {
   unsigned jobs = 0;  // 0: all cores
+  SummarizeModel summarize;
   // Called from the thread that collects results, in completion order; for progress output.
   std::function<void(const PackageResult&, std::size_t done, std::size_t total)> on_result;
-  // Returns a stored result for an unchanged identity (from --db), or nullopt to analyze.
-  std::function<std::optional<PackageResult>(const ScanUnit&, const std::string& identity)> reuse;
+  // Returns a stored result for an unchanged identity (from --db), nullopt to analyze, or the
+  // store's error (the unit is then unreadable, with the message).
+  std::function<tl::expected<std::optional<PackageResult>, std::string>(const ScanUnit&, const std::string& identity)>
+      reuse;
 };
 
-// Results in the order of `units`.
+// Results in the order of `units`. Never throws: whatever fails for one unit (its analysis, the
+// reuse lookup) becomes that unit's `unreadable` result, the others go on.
 std::vector<PackageResult> run_scan(const std::vector<ScanUnit>& units, const ScanOptions& options);
 
-// JSONL: one line per package.
-std::string to_jsonl_line(const PackageResult& result);
-std::optional<PackageResult> from_jsonl_line(const std::string& line);
+// The records of a JSONL file (io::from_jsonl_line); a line that is none is a diagnostic.
 std::vector<PackageResult> read_jsonl(const std::filesystem::path& path, std::vector<model::Diagnostic>& diagnostics);
 
 // Marks each finding new / still there against a baseline, and lists what the baseline had for a
 // package that is gone now (fixed).
 void compare_with_baseline(std::vector<PackageResult>& results, const std::vector<PackageResult>& baseline);
-
-model::Severity worst_severity(const PackageResult& result);
 
 }  // namespace aoti::scan

@@ -27,9 +27,7 @@ namespace aoti::parsers::coredump {
 namespace {
 
 using aoti::model::CoreFacts;
-using aoti::model::CoreThread;
 using aoti::model::MappedModule;
-using aoti::model::StackFrame;
 
 constexpr std::size_t k_max_string = 128 << 10;  // one argv or environment string
 constexpr std::size_t k_max_vector = 1 << 16;    // argv / envp entries
@@ -324,46 +322,6 @@ bool looks_like_core(std::string_view head) {
   const Compression compression = detect_compression(head);
   if (compression == Compression::none) return is_core(head);
   return is_core(decode_head(head, compression, 64));
-}
-
-std::string render_backtrace(const CoreFacts& core) {
-  std::string out = "Core " + core.artifact + ": pid " + std::to_string(core.pid);
-  if (!core.executable.empty()) out += ", " + core.executable;
-  if (!core.process_name.empty()) out += " (" + core.process_name + ")";
-  out += "\n";
-  if (!core.command_line.empty()) out += "Command: " + core.command_line + "\n";
-  out += "Signal: " + (core.signal_name.empty() ? std::string("none") : core.signal_name);
-  if (!core.signal_code_name.empty()) out += " (" + core.signal_code_name + ")";
-  if (core.sender_pid) out += " sent by pid " + std::to_string(*core.sender_pid);
-  if (core.fault_address) out += " at fault address " + util::hex_literal(*core.fault_address);
-  out += "\n";
-  if (!core.fault_region.empty()) out += "Fault: " + core.fault_region + "\n";
-  for (const std::string& note : core.health) out += "Note: " + note + "\n";
-  for (const CoreThread& thread : core.threads) {
-    out += "\nThread " + std::to_string(thread.tid) + (thread.crashed ? " (crashed)" : "") + ":\n";
-    bool stop_told = false;
-    for (std::size_t i = 0; i < thread.frames.size(); ++i) {
-      const StackFrame& frame = thread.frames[i];
-      // Where the unwound path ends, the scan's candidates begin: never read as one path.
-      if (!frame.unwound() && (i == 0 || thread.frames[i - 1].unwound())) {
-        if (!thread.unwind_error.empty() && !stop_told) out += "    unwinding stopped: " + thread.unwind_error + "\n";
-        stop_told = true;
-        out += "    -- " + std::string(aoti::model::k_stack_scan_label) + " --\n";
-      }
-      std::string symbol = frame.symbol.empty() ? "??" : frame.symbol;
-      if (symbol.size() > 300) symbol = symbol.substr(0, 300) + "...";  // template-heavy names
-      if (!frame.symbol.empty()) symbol.append("+").append(util::hex_literal(frame.symbol_offset));
-      char number[24];
-      std::snprintf(number, sizeof number, "#%-3zu", i);  // "#0  ", like gdb and eu-stack
-      out.append(number).append(util::hex_literal(frame.pc, 16)).append(" in ").append(symbol);
-      if (!frame.module.empty()) out += " (" + frame.module + " +" + util::hex_literal(frame.module_offset) + ")";
-      if (!frame.package.empty()) out += " [model " + frame.package + "]";
-      if (!frame.unwound()) out += " [stack scan]";
-      out += "\n";
-    }
-    if (!thread.unwind_error.empty() && !stop_told) out += "    unwinding stopped: " + thread.unwind_error + "\n";
-  }
-  return out;
 }
 
 }  // namespace aoti::parsers::coredump

@@ -39,8 +39,4 @@ Parsed<aoti::model::CoreFacts> read_core(const std::filesystem::path& path, cons
 // whole: give a zstd stream up to 256 KiB of head.
 bool looks_like_core(std::string_view head);
 
-// Every thread's frames, the crashing thread first, as eu-stack/gdb print them:
-// "#0  0x... in symbol+0x12 (module)"; stack-scanned frames are marked.
-std::string render_backtrace(const aoti::model::CoreFacts& core);
-
 }  // namespace aoti::parsers::coredump

@@ -34,7 +34,4 @@ struct TraceRead {
 // nothing can be read (missing, empty, no record at all).
 Parsed<TraceRead> read_trace(const std::filesystem::path& path_or_folder, const std::string& display);
 
-// A quick look for `aoti-analyze --summary TRACE`.
-std::string render_trace_summary(const ::aoti::model::TraceFacts& facts);
-
 }  // namespace aoti::parsers::trace

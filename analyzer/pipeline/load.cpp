@@ -1,25 +1,23 @@
-#include "analyzer/pipeline/analyze.hpp"
-
+// Reading the inputs into a Case: every file sniffed and parsed, cores last (unwinding needs every
+// model .so), then what ties artifacts to each other (wrappers to bare .so files, traces to models).
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <regex>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "checks/registry.hpp"
+#include "analyzer/pipeline/analyze.hpp"
 #include "analyzer/pipeline/sniff.hpp"
 #include "parsers/coredump/core_reader.hpp"
 #include "parsers/elf/elf_reader.hpp"
 #include "parsers/limits.hpp"
 #include "parsers/logs/log_scanner.hpp"
+#include "parsers/pt2/pt2_package.hpp"
 #include "parsers/source/source_reader.hpp"
 #include "parsers/trace/trace_reader.hpp"
-#include "parsers/pt2/pt2_package.hpp"
 #include "parsers/wrapper/cpp_kernel.hpp"
 #include "parsers/wrapper/wrapper_parser.hpp"
-#include "util/fnv1a.hpp"
 
 namespace aoti::pipeline {
 using namespace aoti::model;
@@ -28,10 +26,7 @@ namespace {
 
 constexpr std::uint64_t k_max_wrapper_bytes = parsers::k_max_wrapper_source;
 
-std::string basename_of(std::string_view path) {
-  const auto slash = path.find_last_of('/');
-  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
-}
+std::string file_name_of(std::string_view path) { return fs::path(path).filename().string(); }
 
 // Parses a wrapper (its facts keep its text, so checks quote its lines as they are) and names it.
 std::optional<WrapperFacts> read_wrapper(const std::string& text, const Location& where, std::string file_name, int line_offset,
@@ -47,7 +42,7 @@ std::optional<WrapperFacts> read_wrapper(const std::string& text, const Location
 }
 
 void add_model(ModelFacts model, std::string text, const Location& where, Case& c) {
-  if (!text.empty()) model.wrapper = read_wrapper(std::move(text), where, basename_of(where.entry), 0, c);
+  if (!text.empty()) model.wrapper = read_wrapper(std::move(text), where, file_name_of(where.entry), 0, c);
   c.models.push_back(std::move(model));
 }
 
@@ -166,7 +161,7 @@ void load_source(const SniffedInput& input, Artifact& artifact, Case& c, const p
 // The file name without its last extension: "<hash>.wrapper.so" and "<hash>.wrapper.cpp" (torch >= 2.7),
 // "<hash>.so" and "<hash>.cpp" (older), name one compiled model.
 std::string stem_of(std::string_view path) {
-  std::string name = basename_of(path);
+  std::string name = file_name_of(path);
   const auto dot = name.rfind('.');
   if (dot != std::string::npos && dot > 0) name.resize(dot);
   return name;
@@ -192,9 +187,6 @@ void attach_wrappers_to_bare_sos(Case& c) {
   }
 }
 
-// Ties each trace to the model whose wrapper it produced, by the wrapper's file name (the same
-// hash names the package entry and the trace's dump); a trace whose package is not in the case
-// brings its own wrapper dump, so its facts are still there.
 // The C++ kernels of the trace's `inductor_aot_kernel_code` dump, for a model that has none yet (a
 // wrapper given alone, or made from the trace's own wrapper dump).
 void adopt_trace_kernels(const TraceFacts& trace, WrapperFacts& w) {
@@ -209,11 +201,14 @@ void adopt_trace_kernels(const TraceFacts& trace, WrapperFacts& w) {
           dump.first_line > 0 ? dump.first_line - 1 : 0);
 }
 
+// Ties each trace to the model whose wrapper it produced, by the wrapper's file name (the same
+// hash names the package entry and the trace's dump); a trace whose package is not in the case
+// brings its own wrapper dump, so its facts are still there.
 void adopt_trace_wrappers(Case& c) {
   for (auto& trace : c.traces) {
     const TraceCodeDump* dump = trace.wrapper_code();
     if (!dump) continue;
-    const std::string name = basename_of(dump->filename);
+    const std::string name = file_name_of(dump->filename);
     for (std::size_t m = 0; m < c.models.size() && trace.model < 0; ++m)
       if (c.models[m].wrapper && !name.empty() &&
           (c.models[m].wrapper->file_name == name || (is_bare_so(c.models[m]) && stem_of(c.models[m].package) == stem_of(name))))
@@ -233,7 +228,7 @@ void adopt_trace_wrappers(Case& c) {
       ModelFacts& model = c.models[m];
       if (!is_bare_so(model) || model.wrapper || name.empty()) continue;
       const bool named_after = stem_of(model.package) == stem_of(name);
-      const bool output_path = !trace.aoti_output_path.empty() && basename_of(trace.aoti_output_path) == basename_of(model.package);
+      const bool output_path = !trace.aoti_output_path.empty() && file_name_of(trace.aoti_output_path) == file_name_of(model.package);
       if (!named_after && !output_path) continue;
       model.wrapper = std::move(*wrapper);
       trace.model = static_cast<int>(m);
@@ -296,49 +291,6 @@ void attach_user_names(Case& c) {
   }
 }
 
-// How well an input-check error matches a model's own input contract: the error text repeats the
-// bound the wrapper was generated with, so a matching bound names the package that raised it.
-int contract_match(const LogEvent& e, const ModelFacts& model) {
-  if (!model.wrapper || e.input_index < 0) return 0;
-  const auto& w = *model.wrapper;
-  if (static_cast<std::size_t>(e.input_index) >= w.inputs.size()) return -1;
-  int score = 1;
-  for (const auto& check : w.input_checks) {
-    if (check.input_index != e.input_index) continue;
-    if (check.dim >= 0 && check.dim == e.dim && std::to_string(check.value) == e.expected) score += 2;
-  }
-  return score;
-}
-
-// How strongly an event's own text ties it to a model: an assert text only its kernels hold, its
-// wrapper's file name, one of its kernels' names, its input contract. Negative: ruled out.
-int content_match(const LogEvent& e, const ModelFacts& model) {
-  if (!model.wrapper) return 0;
-  const auto& w = *model.wrapper;
-  if (e.kind == LogEventKind::triton_assert) {
-    for (const auto& kernel : w.kernels)
-      for (const auto& a : kernel.asserts)
-        if (a.message == e.subject && (e.kernel.empty() || e.kernel == kernel.name)) return 10;
-  }
-  if (e.kind == LogEventKind::api_call_failed &&
-      basename_of(e.source_file) == w.file_name)
-    return 10;
-  if (e.kind == LogEventKind::input_check_error) return contract_match(e, model);
-  for (const auto& kernel : w.kernels)
-    if (e.text.find(kernel.name) != std::string::npos) return 6;
-  return 0;
-}
-
-std::string artifact_of(const ModelFacts& model) {
-  return !model.package.empty() ? model.package : model.wrapper ? model.wrapper->where.artifact : std::string();
-}
-
-fs::path folder_of(const std::string& artifact) { return fs::path(artifact).lexically_normal().parent_path(); }
-
-bool is_within(const fs::path& inner, const fs::path& outer) {
-  auto [end, ignored] = std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
-  return end == outer.end();
-}
 
 }  // namespace
 
@@ -376,150 +328,6 @@ Case load_case(const std::vector<std::string>& paths) {
   attach_user_names(c);
   correlate(c);
   return c;
-}
-
-void correlate(Case& c) {
-  for (auto& e : c.log_events) {
-    int best = -1, best_score = 0;
-    bool ruled_out_only_model = false;
-    for (std::size_t m = 0; m < c.models.size(); ++m) {
-      int score = content_match(e, c.models[m]);
-      if (score < 0) {
-        ruled_out_only_model = c.models.size() == 1;
-        continue;
-      }
-      // The artifacts of one run usually sit in one folder: a log beside (or below) a package is
-      // about that package when nothing in its text says otherwise.
-      if (is_within(folder_of(e.where.artifact), folder_of(artifact_of(c.models[m])))) score += 1;
-      if (score > best_score) best = static_cast<int>(m), best_score = score;
-    }
-    // With a single model in the case, every event is about it unless its contract rules it out.
-    if (best < 0 && c.models.size() == 1 && !ruled_out_only_model) best = 0;
-    e.model = best;
-  }
-}
-
-std::vector<Finding> run_checks(Case& c) {
-  std::vector<Finding> findings;
-  std::vector<Finding> last_resort;
-  for (const auto& check : checks::all_checks()) {
-    try {
-      auto found = check->run(c);
-      for (auto& f : found) {
-        if (f.check.empty()) f.check = std::string(check->id());
-        (check->last_resort() ? last_resort : findings).push_back(std::move(f));
-      }
-    } catch (const std::exception& ex) {
-      c.diagnostics.push_back({std::string(check->id()), std::string("check failed internally: ") + ex.what()});
-    }
-  }
-  merge_consequences(findings);
-  // The error that ended each log's run: its last exception (or a crash after it).
-  std::vector<Location> endings;
-  for (const auto& e : c.log_events)
-    if ((e.kind == LogEventKind::python_exception && e.final) || e.kind == LogEventKind::segfault) endings.push_back(e.where);
-  for (auto& f : findings)
-    f.ends_run = f.explains_failure && std::any_of(f.evidence.begin(), f.evidence.end(), [&](const Evidence& ev) {
-      return std::any_of(endings.begin(), endings.end(), [&](const Location& where) {
-        return where.line > 0 && ev.where.line == where.line && ev.where.artifact == where.artifact;
-      });
-    });
-  // A last-resort finding stands for an artifact whose error no other check explained: neither in it
-  // nor in another output of the same run (stdout beside stderr, in one folder).
-  std::vector<fs::path> explained;
-  for (const auto& f : findings)
-    if (f.explains_failure)
-      for (const auto& e : f.evidence) explained.push_back(folder_of(e.where.artifact));
-  for (auto& f : last_resort) {
-    const bool covered = !f.evidence.empty() && std::find(explained.begin(), explained.end(),
-                                                          folder_of(f.evidence.front().where.artifact)) != explained.end();
-    if (!covered) findings.push_back(std::move(f));
-  }
-  return findings;
-}
-
-void merge_consequences(std::vector<Finding>& findings) {
-  // One finding per cause. Two findings are one when
-  // - one is how another's failure surfaced: a failed AOTI runtime call ("API call failed at ...")
-  //   after an error another finding explains on an earlier line of the same log;
-  // - one is a generic failure (export failed, a runner error) of the same run (the same folder) as a
-  //   finding that names its cause (a missing fake kernel, a data-dependent guard, ...);
-  // - the same check found the same thing twice in one run (export retried in strict mode).
-  // The consequence joins the cause as evidence instead of standing as a second finding.
-  const auto first_quote = [](const Finding& f) -> const Evidence* {
-    for (const auto& e : f.evidence)
-      if (e.kind == EvidenceKind::quote) return &e;
-    return nullptr;
-  };
-  const auto one_run = [](const Finding& a, const Finding& b) {
-    return !a.evidence.empty() && !b.evidence.empty() &&
-           same_run(a.evidence.front().where.artifact, b.evidence.front().where.artifact);
-  };
-  const auto generic = [](const Finding& f) {
-    return f.check == "export.failed" || f.check == "runtime.runner-error" || f.check == "runtime.api-call-failed";
-  };
-  for (std::size_t i = 0; i < findings.size();) {
-    const Finding& consequence = findings[i];
-    const Evidence* failed = first_quote(consequence);
-    Finding* cause = nullptr;
-    for (std::size_t k = 0; k < findings.size() && !cause && consequence.explains_failure; ++k) {
-      Finding& other = findings[k];
-      if (k == i || !other.explains_failure) continue;
-      const Evidence* line = first_quote(other);
-      if (consequence.check == "runtime.api-call-failed") {
-        if (failed && line && other.check != consequence.check && line->where.artifact == failed->where.artifact &&
-            line->where.entry == failed->where.entry && line->where.line <= failed->where.line)
-          cause = &other;
-      } else if (generic(consequence) && !generic(other) && one_run(other, consequence)) {
-        cause = &other;
-      } else if (k < i && other.check == consequence.check && other.title == consequence.title && one_run(other, consequence)) {
-        cause = &other;
-      }
-    }
-    if (!cause) {
-      ++i;
-      continue;
-    }
-    if (cause->check != consequence.check) {
-      std::string surfaced = consequence.title;
-      if (!surfaced.empty()) surfaced[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(surfaced[0])));
-      cause->message += fmt::format(" It surfaced as {}.", surfaced);
-    }
-    for (const auto& e : consequence.evidence)
-      if (std::none_of(cause->evidence.begin(), cause->evidence.end(), [&](const Evidence& have) {
-            return have.where.artifact == e.where.artifact && have.where.line == e.where.line && have.excerpt == e.excerpt;
-          }))
-        cause->evidence.push_back(e);
-    for (const auto& step : consequence.next_steps)
-      if (std::none_of(cause->next_steps.begin(), cause->next_steps.end(),
-                       [&](const NextStep& s) { return s.command == step.command && s.what == step.what; }))
-        cause->next_steps.push_back(step);
-    findings.erase(findings.begin() + static_cast<std::ptrdiff_t>(i));
-  }
-}
-
-namespace {
-// Fingerprints only need to be stable, not secret.
-std::string fingerprint_of(std::string_view text) { return fmt::format("{:016x}", util::fnv1a(text)); }
-}  // namespace
-
-void rank(std::vector<Finding>& findings) {
-  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-    if (a.explains_failure != b.explains_failure) return a.explains_failure;
-    // Of two explained failures, the one that ended the run (a traceback's last exception) first.
-    if (a.explains_failure && a.severity == b.severity && a.ends_run != b.ends_run) return a.ends_run;
-    if (a.severity != b.severity) return a.severity > b.severity;
-    if (a.confidence != b.confidence) return a.confidence > b.confidence;
-    if (a.check != b.check) return a.check < b.check;
-    return a.subject < b.subject;
-  });
-  for (std::size_t i = 0; i < findings.size(); ++i) {
-    findings[i].rank = static_cast<int>(i + 1);
-    // The artifact (not the entry: wrapper names change at every build) tells apart the same
-    // problem in two packages of one scan.
-    const std::string artifact = findings[i].evidence.empty() ? "" : findings[i].evidence.front().where.artifact;
-    findings[i].fingerprint = fingerprint_of(findings[i].check + "\n" + findings[i].subject + "\n" + artifact);
-  }
 }
 
 bool anything_analyzed(const Case& c) {

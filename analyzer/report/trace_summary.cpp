@@ -1,9 +1,8 @@
-// render_trace_summary: a quick, deterministic look at what a trace holds.
+#include "analyzer/report/trace_summary.hpp"
+
 #include <sstream>
 
-#include "parsers/trace/trace_reader.hpp"
-
-namespace aoti::parsers::trace {
+namespace aoti::report {
 namespace {
 
 constexpr std::size_t k_listed = 20;  // items listed per section; the rest are counted
@@ -101,4 +100,4 @@ std::string render_trace_summary(const model::TraceFacts& facts) {
   return out.str();
 }
 
-}  // namespace aoti::parsers::trace
+}  // namespace aoti::report
