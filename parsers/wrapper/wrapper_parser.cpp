@@ -366,7 +366,7 @@ class WrapperScanner {
     const auto name = unquote(assignment->value);
     if (!name) return;
     m_info_index_by_name.try_emplace(*name, assignment->index);
-    m_inputs[assignment->index] = model::WrapperInput{assignment->index, *name, number};
+    m_inputs[assignment->index] = model::WrapperInput{assignment->index, *name, number, {}, {}, {}};
   }
 
   void read_output(std::string_view line) {
