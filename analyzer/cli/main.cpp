@@ -19,6 +19,7 @@
 #include "analyzer/report/scan_report.hpp"
 #include "analyzer/scan/history_db.hpp"
 #include "analyzer/scan/scan.hpp"
+#include "analyzer/version.hpp"
 #include "parsers/coredump/core_reader.hpp"
 #include "parsers/elf/elf_reader.hpp"
 #include "parsers/pt2/pt2_package.hpp"
@@ -313,7 +314,7 @@ int main(int argc, char** argv) {
     return k_exit_ok;
   }
   if (options.version) {
-    std::cout << "aoti-analyze " << AOTI_ANALYZE_VERSION << "\n";
+    std::cout << "aoti-analyze " << aoti::k_version << "\n";
     return k_exit_ok;
   }
   if (options.list_checks) return list_checks();
