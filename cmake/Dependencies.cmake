@@ -60,3 +60,7 @@ if(ENABLE_BENCHMARKS)
   find_package(ZLIB REQUIRED)
   aoti_register_dependency(zlib "${ZLIB_VERSION_STRING}")
 endif()
+
+# ---- documentation and packaging -------------------------------------------------------------
+# The man page is generated from `aoti-analyze --help`; without help2man there is no man page.
+find_program(HELP2MAN_EXECUTABLE help2man)
