@@ -64,3 +64,5 @@ endif()
 # ---- documentation and packaging -------------------------------------------------------------
 # The man page is generated from `aoti-analyze --help`; without help2man there is no man page.
 find_program(HELP2MAN_EXECUTABLE help2man)
+# `format` and `check_format` targets; the style is pinned to one clang-format version.
+find_program(CLANG_FORMAT_EXECUTABLE clang-format-19)

@@ -34,6 +34,8 @@ test_packages=(
   dpkg-dev
   # benchmarks: make_big_pt2 deflates; timings against eu-stack and gdb
   zlib1g-dev elfutils time bc
+  # the format and check_format targets
+  clang-format-19
 )
 packages=("${build_packages[@]}")
 if $with_tests; then packages+=("${test_packages[@]}"); fi
