@@ -1,19 +1,44 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build needs (only when one is missing), then builds build/.
+# Installs the Debian 12 packages the build needs (only those missing, after `apt-get update`), then
+# configures and builds build/.
+#
+#   scripts/setup.sh [--tests] [CMAKE_ARGUMENT...]
+#
+# --tests also installs what the tests and benchmarks run (scripts/test.sh passes it). Further
+# arguments go to the first cmake call (-DENABLE_ASAN=ON, ...). A new build/ is configured for a user
+# (no tests, warnings not errors); an existing one keeps its settings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(
+with_tests=false
+if [[ ${1:-} == --tests ]]; then
+  with_tests=true
+  shift
+fi
+
+build_packages=(
   g++ cmake make pkg-config
-  libzip-dev zlib1g-dev nlohmann-json3-dev libboost-program-options-dev doctest-dev libexpected-dev libfmt-dev
+  libzip-dev nlohmann-json3-dev libboost-program-options-dev libexpected-dev libfmt-dev
   libdw-dev libelf-dev liblzma-dev libzstd-dev libclang-19-dev
   libsqlite3-dev
-  xz-utils zstd unzip
-  # tests and benchmarks: the HTML report in a real browser; timings against eu-stack and gdb
-  chromium time elfutils gdb bc
-  # tests: every Python snippet a report prints must parse
-  python3
+  # the man page, generated from --help
+  help2man
 )
+test_packages=(
+  doctest-dev
+  # tests: recompressing cores; every Python snippet a report prints must parse
+  xz-utils zstd python3
+  # tests: the HTML reports in a real browser; gdb's frames against ours
+  chromium gdb
+  # tests: cpack -G DEB computes the package's Depends: with dpkg-shlibdeps
+  dpkg-dev
+  # benchmarks: make_big_pt2 deflates; timings against eu-stack and gdb
+  zlib1g-dev elfutils time bc
+  # the format and check_format targets
+  clang-format-19
+)
+packages=("${build_packages[@]}")
+if $with_tests; then packages+=("${test_packages[@]}"); fi
 
 missing=()
 for package in "${packages[@]}"; do
@@ -27,8 +52,15 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+configure=(-DCMAKE_BUILD_TYPE=Release)
+if $with_tests; then
+  configure+=(-DENABLE_TESTING=ON -DENABLE_BENCHMARKS=ON -DENABLE_BROWSER_TESTS=ON)
+elif [[ ! -f build/CMakeCache.txt ]]; then
+  configure+=(-DENABLE_TESTING=OFF)
+fi
+
 mkdir -p build
 log=build/setup.log
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > "$log" 2>&1 || { cat "$log"; exit 1; }
+cmake -S . -B build "${configure[@]}" "$@" > "$log" 2>&1 || { cat "$log"; exit 1; }
 cmake --build build -j "$(nproc)" >> "$log" 2>&1 || { tail -50 "$log"; exit 1; }
 echo "setup: built build/aoti-analyze"

@@ -43,7 +43,7 @@ inline Case embedding_case() {
       {"AOTI_DEVICE_KEY", "cuda"}, {"AOTI_PLATFORM", "linux"}, {"AOTI_COMPUTE_CAPABILITY", "90"}};
   aoti::model::WrapperFacts wrapper;
   wrapper.where = {k_package, k_wrapper_entry, 0};
-  wrapper.inputs = {{0, "arg3_1", 588}};
+  wrapper.inputs = {{0, "arg3_1", 588, {}, {}, {}}};
   wrapper.input_checks = {
       {0, "arg3_1", InputCheckKind::dtype, -1, 4, "at::kLong", 875},
       {0, "arg3_1", InputCheckKind::dim_min, 0, 2, "", 884},

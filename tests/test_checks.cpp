@@ -42,7 +42,7 @@ Case cuda_case() {
   model.metadata["AOTI_DEVICE_KEY"] = "cuda";
   WrapperFacts w;
   w.where = Location{"m.pt2", "model/x.wrapper.cpp", 0};
-  w.inputs.push_back({0, "arg0_1", 10});
+  w.inputs.push_back({0, "arg0_1", 10, {}, {}, {}});
   w.input_checks.push_back({0, "arg0_1", InputCheckKind::dim_min, 0, 2, "", 20});
   w.input_checks.push_back({0, "arg0_1", InputCheckKind::dim_max, 0, 64, "", 21});
   w.input_checks.push_back({0, "arg0_1", InputCheckKind::dim_equal, 1, 16, "", 22});
@@ -359,7 +359,7 @@ CoreFacts crash_in(const std::string& module, const std::string& package, std::v
   thread.crashed = true;
   thread.frames.push_back({0x1000, module, 0x10, "gather_rows_cpu(at::Tensor const&, at::Tensor const&)", 4, "initial", package});
   core.threads.push_back(thread);
-  for (const auto& m : modules) core.modules.push_back({m, false, 0, 0, 0, "", ""});
+  for (const auto& m : modules) core.modules.push_back({m, false, 0, 0, 0, "", "", ""});
   return core;
 }
 }  // namespace
@@ -651,7 +651,7 @@ void check_no_holes(const Finding& f) {
 Case assert_case(TritonKernel kernel, std::string launch, std::vector<std::string> args, std::string message) {
   Case c = cuda_case();
   auto& w = *c.models[0].wrapper;
-  w.inputs.push_back({1, "arg1_1", 11});
+  w.inputs.push_back({1, "arg1_1", 11, {}, {}, {}});
   WrapperConstant table;
   table.name = "table";
   table.original_fqn = "table";

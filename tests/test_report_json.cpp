@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analyzer/version.hpp"
 #include "analyzer/report/report.hpp"
 #include "tests/report_fixtures.hpp"
 
@@ -19,7 +20,7 @@ void check_contract_json(const Json& j) {
   for (const auto& [key, value] : j.items()) keys.insert(key);
   CHECK(keys == top);
   CHECK(j["schema"] == "aoti-analyze/1");
-  CHECK(j["tool"] == Json{{"name", "aoti-analyze"}, {"version", AOTI_ANALYZE_VERSION}});
+  CHECK(j["tool"] == Json{{"name", "aoti-analyze"}, {"version", aoti::k_version}});
   for (const auto& a : j["artifacts"]) {
     CHECK(a.size() == 5);
     CHECK(a["path"].is_string());

@@ -7,6 +7,7 @@
 #include "analyzer/cli/commands/commands.hpp"
 #include "analyzer/cli/options.hpp"
 #include "analyzer/cli/output.hpp"
+#include "analyzer/version.hpp"
 
 namespace {
 
@@ -18,7 +19,7 @@ int dispatch(const Options& options) {
     return k_exit_ok;
   }
   if (options.version) {
-    std::cout << "aoti-analyze " << AOTI_ANALYZE_VERSION << "\n";
+    std::cout << "aoti-analyze " << aoti::k_version << "\n";
     return k_exit_ok;
   }
   if (options.list_checks) return run_list_checks();

@@ -2,6 +2,7 @@
 #include "analyzer/io/json_codec.hpp"
 #include "analyzer/report/common.hpp"
 #include "analyzer/report/report.hpp"
+#include "analyzer/version.hpp"
 
 namespace aoti::report {
 using io::Json;
@@ -23,7 +24,7 @@ std::string render_json(const model::Case& c, const std::vector<model::Finding>&
     diagnostics.push_back({{"artifact", d.artifact}, {"message", d.message}});
 
   const Json report = {{"schema", "aoti-analyze/1"},
-                       {"tool", {{"name", "aoti-analyze"}, {"version", AOTI_ANALYZE_VERSION}}},
+                       {"tool", {{"name", "aoti-analyze"}, {"version", aoti::k_version}}},
                        {"artifacts", std::move(artifacts)},
                        {"models", std::move(models)},
                        {"findings", std::move(results)},

@@ -10,6 +10,7 @@
 #include "analyzer/io/json_codec.hpp"
 #include "analyzer/report/common.hpp"
 #include "analyzer/report/report.hpp"
+#include "analyzer/version.hpp"
 
 namespace aoti::report {
 
@@ -220,8 +221,8 @@ std::string render_sarif(const model::Case& c, const std::vector<model::Finding>
   }
 
   const Json driver = {{"name", "aoti-analyze"},
-                       {"version", AOTI_ANALYZE_VERSION},
-                       {"semanticVersion", AOTI_ANALYZE_VERSION},
+                       {"version", aoti::k_version},
+                       {"semanticVersion", aoti::k_version},
                        {"rules", rules.list}};
   const Json run = {
       {"tool", {{"driver", driver}}},

@@ -17,7 +17,7 @@ void InputContractReader::read_input(std::string_view line, int number) {
   const auto name = unquote(assignment->value);
   if (!name) return;
   m_info_index_by_name.try_emplace(*name, assignment->index);
-  m_inputs[assignment->index] = model::WrapperInput{assignment->index, *name, number};
+  m_inputs[assignment->index] = model::WrapperInput{assignment->index, *name, number, {}, {}, {}};
 }
 
 // The `if` lines of the input checks, and the runtime gate in front of them.

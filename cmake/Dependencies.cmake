@@ -1,0 +1,68 @@
+# Every external library, found in one place. Each is a Debian 12 package (scripts/setup.sh installs
+# them); what only tests or benchmarks need is looked for only when they are enabled.
+
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+
+set(AOTI_DEPENDENCY_SUMMARY "")
+# Records NAME VERSION for the configuration summary.
+function(aoti_register_dependency name version)
+  list(APPEND AOTI_DEPENDENCY_SUMMARY "${name}:${version}")
+  set(AOTI_DEPENDENCY_SUMMARY "${AOTI_DEPENDENCY_SUMMARY}" PARENT_SCOPE)
+endfunction()
+
+# ---- the tool --------------------------------------------------------------------------------
+pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
+aoti_register_dependency(libzip "${LIBZIP_VERSION}")
+pkg_check_modules(LIBLZMA REQUIRED IMPORTED_TARGET liblzma)
+aoti_register_dependency(liblzma "${LIBLZMA_VERSION}")
+pkg_check_modules(LIBZSTD REQUIRED IMPORTED_TARGET libzstd)
+aoti_register_dependency(libzstd "${LIBZSTD_VERSION}")
+pkg_check_modules(LIBDW REQUIRED IMPORTED_TARGET libdw libelf)
+aoti_register_dependency(libdw "${LIBDW_libdw_VERSION}")
+pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
+aoti_register_dependency(sqlite3 "${SQLITE3_VERSION}")
+find_package(nlohmann_json REQUIRED)
+aoti_register_dependency(nlohmann_json "${nlohmann_json_VERSION}")
+find_package(Boost REQUIRED COMPONENTS program_options)
+aoti_register_dependency(boost_program_options "${Boost_VERSION}")
+find_package(tl-expected REQUIRED)
+aoti_register_dependency(tl-expected "${tl-expected_VERSION}")
+find_package(fmt REQUIRED)
+aoti_register_dependency(fmt "${fmt_VERSION}")
+
+if(ENABLE_LIBCLANG)
+  # Debian's libclang-19-dev ships no ClangConfig.cmake: find the library and its C header, and wrap
+  # them in an INTERFACE target like the others.
+  find_library(LIBCLANG_LIBRARY NAMES clang-19 HINTS /usr/lib/llvm-19/lib REQUIRED)
+  find_path(LIBCLANG_INCLUDE_DIR clang-c/Index.h HINTS /usr/lib/llvm-19/include REQUIRED)
+  add_library(dep_libclang INTERFACE)
+  target_link_libraries(dep_libclang INTERFACE ${LIBCLANG_LIBRARY})
+  target_include_directories(dep_libclang SYSTEM INTERFACE ${LIBCLANG_INCLUDE_DIR})
+  aoti_register_dependency(libclang "19")
+endif()
+
+# ---- tests and benchmarks --------------------------------------------------------------------
+if(ENABLE_TESTING)
+  find_package(doctest REQUIRED)
+  aoti_register_dependency(doctest "${doctest_VERSION}")
+endif()
+
+if(ENABLE_BROWSER_TESTS)
+  # tests/test_html.cpp runs Debian's `chromium` by name; this only makes its absence a configure
+  # error instead of a failing test.
+  find_program(CHROMIUM_EXECUTABLE chromium REQUIRED)
+  aoti_register_dependency(chromium "${CHROMIUM_EXECUTABLE}")
+endif()
+
+if(ENABLE_BENCHMARKS)
+  # Only bench/make_big_pt2 writes deflated zip entries by hand.
+  find_package(ZLIB REQUIRED)
+  aoti_register_dependency(zlib "${ZLIB_VERSION_STRING}")
+endif()
+
+# ---- documentation and packaging -------------------------------------------------------------
+# The man page is generated from `aoti-analyze --help`; without help2man there is no man page.
+find_program(HELP2MAN_EXECUTABLE help2man)
+# `format` and `check_format` targets; the style is pinned to one clang-format version.
+find_program(CLANG_FORMAT_EXECUTABLE clang-format-19)
