@@ -15,19 +15,6 @@ constexpr std::size_t k_chunk = 1u << 20;
 constexpr std::size_t k_npos = std::string_view::npos;
 }  // namespace
 
-// Owns a file descriptor. A private holder: util/fd.hpp, the shared one, does not exist yet.
-class LineReader::File {
- public:
-  explicit File(int fd) : m_fd(fd) {}
-  ~File() { ::close(m_fd); }
-  File(const File&) = delete;
-  File& operator=(const File&) = delete;
-  int get() const { return m_fd; }
-
- private:
-  int m_fd;
-};
-
 LineReader::LineReader(const std::filesystem::path& path, std::size_t max_line, CarriageReturn carriage_return)
     : m_max_line(std::max<std::size_t>(max_line, 16)), m_carriage_return(carriage_return) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -35,7 +22,7 @@ LineReader::LineReader(const std::filesystem::path& path, std::size_t max_line, 
     m_error = errno_text(errno);
     return;
   }
-  m_file = std::make_unique<File>(fd);
+  m_file = Fd(fd);
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   m_buffer.resize(std::min(m_max_line, k_chunk) + k_chunk);
   m_data = m_buffer.data();
@@ -66,7 +53,7 @@ bool LineReader::fill() {
   if (m_buffer.size() - m_end < k_chunk) m_buffer.resize(m_end + k_chunk);
   m_data = m_buffer.data();
   for (;;) {
-    const ssize_t got = ::read(m_file->get(), m_buffer.data() + m_end, m_buffer.size() - m_end);
+    const ssize_t got = ::read(m_file.get(), m_buffer.data() + m_end, m_buffer.size() - m_end);
     if (got > 0) {
       m_end += static_cast<std::size_t>(got);
       m_bytes_read += static_cast<std::uint64_t>(got);

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "util/fd.hpp"
+
 namespace aoti::util {
 
 struct Line {
@@ -36,7 +38,7 @@ class LineReader {
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
 
-  bool is_open() const { return m_file != nullptr || m_in_memory; }
+  bool is_open() const { return static_cast<bool>(m_file) || m_in_memory; }
   const std::string& error() const { return m_error; }  // why reading stopped early, if it did
   // The next line; false at the end of the input or on a read error. An empty last piece after the
   // final '\n' is not a line.
@@ -56,8 +58,7 @@ class LineReader {
   bool whole_line(Line& line, std::size_t end, bool newline);
   bool cut_line(Line& line);
 
-  class File;  // the open descriptor, closed with the reader
-  std::unique_ptr<File> m_file;
+  Fd m_file;  // closed with the reader; none when reading text in memory
   bool m_in_memory = false;
   std::size_t m_max_line;
   CarriageReturn m_carriage_return;

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "util/hex.hpp"
+
 namespace aoti::parsers::trace {
 namespace {
 
@@ -74,15 +76,10 @@ std::string Md5::hex_digest() {
   unsigned char length_bytes[8];
   for (int i = 0; i < 8; ++i) length_bytes[i] = static_cast<unsigned char>(bit_length >> (8 * i));
   update(std::string_view(reinterpret_cast<const char*>(length_bytes), 8));
-  static const char k_hex[] = "0123456789abcdef";
-  std::string out;
-  for (std::uint32_t word : m_state)
-    for (int i = 0; i < 4; ++i) {
-      const unsigned byte = (word >> (8 * i)) & 0xff;
-      out += k_hex[byte >> 4];
-      out += k_hex[byte & 15];
-    }
-  return out;
+  unsigned char digest[16];  // the state words, each little-endian
+  for (std::size_t w = 0; w < 4; ++w)
+    for (int i = 0; i < 4; ++i) digest[4 * w + i] = static_cast<unsigned char>(m_state[w] >> (8 * i));
+  return util::hex_bytes(digest, sizeof digest);
 }
 
 }  // namespace aoti::parsers::trace
