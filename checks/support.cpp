@@ -465,7 +465,7 @@ std::string module_name(std::string_view path) {
 }
 
 std::string frame_text(const StackFrame& frame, std::size_t index) {
-  std::string symbol = frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : short_symbol(frame.symbol);
+  std::string symbol = frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : util::short_symbol(frame.symbol);
   if (symbol.size() > 160) symbol = symbol.substr(0, 157) + "...";
   return fmt::format("#{} {} in {}", index, symbol,
                      !frame.package.empty() ? "the model .so" : frame.module.empty() ? "?" : module_name(frame.module));

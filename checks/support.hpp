@@ -10,6 +10,8 @@
 
 #include "model/case.hpp"
 #include "checks/check.hpp"
+#include "checks/support/crash.hpp"
+#include "util/demangle.hpp"
 #include "model/finding.hpp"
 
 namespace aoti::checks {

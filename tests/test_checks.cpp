@@ -12,6 +12,7 @@
 #include "torch/index_assert.hpp"
 #include "checks/registry.hpp"
 #include "tests/support.hpp"
+#include "util/demangle.hpp"
 
 namespace {
 using namespace aoti::model;
@@ -386,14 +387,14 @@ TEST_CASE("customop.kernel-crash and device.load-mismatch from a core") {
 }
 
 TEST_CASE("short_symbol keeps the name a person reads") {
-  CHECK(short_symbol("std::__detail::_Compiler<std::__cxx11::regex_traits<char> >::_M_disjunction()") ==
+  CHECK(aoti::util::short_symbol("std::__detail::_Compiler<std::__cxx11::regex_traits<char> >::_M_disjunction()") ==
         "std::__detail::_Compiler::_M_disjunction");
-  CHECK(short_symbol("void std::__detail::_Compiler<std::__cxx11::regex_traits<char> >::_M_insert<false>(bool)") ==
+  CHECK(aoti::util::short_symbol("void std::__detail::_Compiler<std::__cxx11::regex_traits<char> >::_M_insert<false>(bool)") ==
         "std::__detail::_Compiler::_M_insert");
-  CHECK(short_symbol("torch::aot_inductor::AOTInductorModel::run_impl(AtenTensorOpaque**, void*) const") ==
+  CHECK(aoti::util::short_symbol("torch::aot_inductor::AOTInductorModel::run_impl(AtenTensorOpaque**, void*) const") ==
         "torch::aot_inductor::AOTInductorModel::run_impl");
-  CHECK(short_symbol("operator new(unsigned long)") == "operator new");
-  CHECK(short_symbol("cpp_fused_convolution_0") == "cpp_fused_convolution_0");
+  CHECK(aoti::util::short_symbol("operator new(unsigned long)") == "operator new");
+  CHECK(aoti::util::short_symbol("cpp_fused_convolution_0") == "cpp_fused_convolution_0");
 }
 
 TEST_CASE("traces: the specializing user frame, graph shapes, and wrapper facts without the package") {

@@ -8,6 +8,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "checks/support/crash.hpp"
+#include "util/demangle.hpp"
+
 namespace aoti::report {
 
 namespace {
@@ -263,16 +266,16 @@ CrashSummary summarize(const model::CoreFacts& core) {
   if (!core.signal_code_name.empty()) out.signal += " (" + core.signal_code_name + ")";
   if (core.fault_address) out.signal += fmt::format(" at 0x{:x}", *core.fault_address);
   out.fault = core.fault_region;
-  out.phase = model::crash_phase_clause(core);
+  out.phase = checks::crash_phase_clause(core);
   out.process = fmt::format("pid {}, {}", core.pid, core.command_line.empty() ? core.executable : core.command_line);
-  if (const model::CoreThread* thread = model::crashing_thread(core)) {
+  if (const model::CoreThread* thread = checks::crashing_thread(core)) {
     out.thread = fmt::format("thread {}", thread->tid);
     const auto text = [](const model::StackFrame& frame, std::size_t i) {
       const auto slash = frame.module.find_last_of('/');
       const std::string module = frame.package.empty() ? frame.module.substr(slash == std::string::npos ? 0 : slash + 1)
                                                        : std::string("model .so");
       return fmt::format("#{} {} ({}){}", i,
-                         frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : model::short_symbol(frame.symbol),
+                         frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : util::short_symbol(frame.symbol),
                          module.empty() ? "?" : module, frame.package.empty() ? "" : "  [model]");
     };
     // The unwound path, named or not (an unnamed frame still says which library crashed); a run of

@@ -7,6 +7,7 @@
 #include "analyzer/report/common.hpp"
 #include "analyzer/report/report.hpp"
 #include "analyzer/report/scan_report.hpp"
+#include "util/demangle.hpp"
 
 namespace aoti::report {
 namespace {
@@ -155,7 +156,7 @@ std::string frames_svg(const model::CoreFacts& core) {
     const bool model = !frame.package.empty();
     const std::string module = frame.module.substr(frame.module.find_last_of('/') == std::string::npos ? 0 : frame.module.find_last_of('/') + 1);
     const std::string label = fmt::format("#{:<2} {}  ({})", i,
-                                          frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : model::short_symbol(frame.symbol),
+                                          frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : util::short_symbol(frame.symbol),
                                           model ? "model .so" : module.empty() ? "?" : module);
     out += fmt::format("<rect x=\"4\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"{}\" stroke=\"{}\"{}/>", y,
                        k_width - 8, k_row - 4, model ? "#fdecea" : "#f3f5f8", model ? "#c62828" : "#dde1e7",

@@ -131,15 +131,6 @@ class Locations {
   std::map<std::string, std::size_t> m_index;
 };
 
-std::string_view level(model::Severity severity) {
-  switch (severity) {
-    case model::Severity::error: return "error";
-    case model::Severity::warning: return "warning";
-    case model::Severity::note: return "note";
-  }
-  return "none";
-}
-
 Json result_json(const model::Finding& finding, std::size_t rule_index, const Locations& locations,
                  const model::Case& c) {
   std::string text = finding.title;
@@ -147,7 +138,7 @@ Json result_json(const model::Finding& finding, std::size_t rule_index, const Lo
   if (text.empty()) text = finding.check;
   Json result = {{"ruleId", finding.check},
                  {"ruleIndex", rule_index},
-                 {"level", level(finding.severity)},
+                 {"level", model::to_string(finding.severity)},
                  {"message", {{"text", text}}}};
   // The first piece of evidence is where the finding is; the rest supports it.
   Json primary = Json::array(), related = Json::array();

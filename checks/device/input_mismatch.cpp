@@ -99,7 +99,7 @@ class InputMismatch final : public BasicCheck {
     Finding f = new_finding(Severity::error, 0.9);
     f.explains_failure = true;
     f.subject = "input device crash";
-    const std::string kernel = model_frame->symbol.empty() ? "a kernel" : short_symbol(model_frame->symbol);
+    const std::string kernel = model_frame->symbol.empty() ? "a kernel" : util::short_symbol(model_frame->symbol);
     std::string inputs;
     if (model->wrapper)
       for (const auto& input : model->wrapper->inputs) inputs += (inputs.empty() ? "" : ", ") + input.name;

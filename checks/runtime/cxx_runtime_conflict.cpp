@@ -50,7 +50,7 @@ void add_crash(Finding& f, const CoreFacts& core, const ModelFacts& model) {
   f.title = fmt::format("{} in the model .so's own copy of the C++ runtime{}", core.signal_name,
                         crash_phase_clause(core).empty() ? "" : " " + crash_phase_clause(core));
   f.message += fmt::format(" The process died of {} in thread {} inside that copy ({}), while it also maps {}.",
-                           core.signal_name, thread->tid, short_symbol(thread->frames[runtime_frame].symbol),
+                           core.signal_name, thread->tid, util::short_symbol(thread->frames[runtime_frame].symbol),
                            module_name(system_runtime->path));
   f.evidence.insert(f.evidence.begin(),
                     Evidence{core_location(core),
@@ -84,7 +84,7 @@ void add_crash(Finding& f, const CoreFacts& core, const ModelFacts& model) {
   f.evidence.insert(f.evidence.begin() + 2,
                     Evidence{core_location(core), system_runtime->path, "the system C++ runtime the process maps as well"});
   f.chain = {"process maps " + module_name(system_runtime->path), "model .so links its own libstdc++",
-             phase.empty() ? "AOTI call" : phase, short_symbol(thread->frames[runtime_frame].symbol),
+             phase.empty() ? "AOTI call" : phase, util::short_symbol(thread->frames[runtime_frame].symbol),
              core.signal_name};
 }
 
