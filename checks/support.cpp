@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "torch/codes.hpp"
+#include "util/text.hpp"
+
 namespace aoti::checks {
 using namespace aoti::model;
 
@@ -500,12 +503,9 @@ const MappedModule* mapped(const CoreFacts& core, std::string_view prefix) {
 Location core_location(const CoreFacts& core) { return Location{core.artifact, "", 0}; }
 
 std::string dtype_name_of_code(std::string_view code) {
-  // c10::ScalarType numbering, as AOTI's input checks print it.
-  static constexpr std::pair<std::string_view, std::string_view> k_names[] = {
-      {"0", "uint8"}, {"1", "int8"},    {"2", "int16"},  {"3", "int32"},   {"4", "int64"},
-      {"5", "float16"}, {"6", "float32"}, {"7", "float64"}, {"11", "bool"}, {"15", "bfloat16"}};
-  for (const auto& [number, name] : k_names)
-    if (code.substr(0, code.find('(')) == number) return std::string(name);
+  // As AOTI's input checks print it: "6(at::kFloat)", or the bare number.
+  if (const auto number = util::parse_int(code.substr(0, code.find('('))))
+    if (const auto* type = torch::scalar_type(*number)) return std::string(type->name);
   return "dtype " + std::string(code);
 }
 

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "checks/support/crash.hpp"
+#include "torch/codes.hpp"
 #include "util/demangle.hpp"
 
 namespace aoti::report {
@@ -17,34 +18,9 @@ namespace {
 
 // The wrapper names dtypes by their ATen constant; users know them by their torch name.
 std::string dtype_name(const model::InputCheck& check) {
-  static const std::map<std::string_view, std::string_view> by_label = {
-      {"at::kByte", "uint8"},
-      {"at::kChar", "int8"},
-      {"at::kShort", "int16"},
-      {"at::kInt", "int32"},
-      {"at::kLong", "int64"},
-      {"at::kHalf", "float16"},
-      {"at::kFloat", "float32"},
-      {"at::kDouble", "float64"},
-      {"at::kComplexHalf", "complex32"},
-      {"at::kComplexFloat", "complex64"},
-      {"at::kComplexDouble", "complex128"},
-      {"at::kBool", "bool"},
-      {"at::kBFloat16", "bfloat16"},
-      {"at::kUInt16", "uint16"},
-      {"at::kUInt32", "uint32"},
-      {"at::kUInt64", "uint64"},
-      {"at::kFloat8_e4m3fn", "float8_e4m3fn"},
-      {"at::kFloat8_e5m2", "float8_e5m2"}};
-  // c10::ScalarType codes, for wrappers that print only the number.
-  static const std::map<std::int64_t, std::string_view> by_code = {
-      {0, "uint8"},       {1, "int8"},    {2, "int16"},    {3, "int32"},     {4, "int64"},
-      {5, "float16"},     {6, "float32"}, {7, "float64"},  {8, "complex32"}, {9, "complex64"},
-      {10, "complex128"}, {11, "bool"},   {15, "bfloat16"}};
-  if (auto it = by_label.find(check.label); it != by_label.end())
-    return fmt::format("{} ({})", it->second, check.label);
+  if (const auto* type = torch::scalar_type_of_aten(check.label)) return fmt::format("{} ({})", type->name, check.label);
   if (!check.label.empty()) return check.label;
-  if (auto it = by_code.find(check.value); it != by_code.end()) return std::string(it->second);
+  if (const auto* type = torch::scalar_type(check.value)) return std::string(type->name);
   return fmt::format("dtype {}", check.value);
 }
 
