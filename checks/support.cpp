@@ -510,11 +510,8 @@ std::string dtype_name_of_code(std::string_view code) {
 }
 
 std::string device_name_of_code(std::string_view code) {
-  static constexpr std::pair<std::string_view, std::string_view> k_names[] = {
-      {"0", "cpu"}, {"1", "cuda"}, {"2", "mkldnn"}, {"3", "opengl"}, {"7", "hip"}, {"9", "mps"},
-      {"12", "meta"}, {"20", "xpu"}, {"13", "hpu"}, {"19", "privateuseone"}};
-  for (const auto& [number, name] : k_names)
-    if (code == number) return std::string(name);
+  if (const auto number = util::parse_int(code))
+    if (const auto* type = torch::device_type(*number)) return std::string(type->name);
   return "device type " + std::string(code);
 }
 

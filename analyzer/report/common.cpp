@@ -26,11 +26,8 @@ std::string dtype_name(const model::InputCheck& check) {
 
 std::string device_name(const model::InputCheck& check) {
   if (!check.label.empty()) return check.label;
-  switch (check.value) {
-    case 0: return "cpu";
-    case 1: return "cuda";
-    default: return fmt::format("device type {}", check.value);
-  }
+  if (const auto* type = torch::device_type(check.value)) return std::string(type->name);
+  return fmt::format("device type {}", check.value);
 }
 
 struct DimBounds {
