@@ -13,6 +13,7 @@
 
 #include "analyzer/report/common.hpp"
 #include "analyzer/report/report.hpp"
+#include "checks/registry.hpp"
 
 namespace {
 
@@ -366,7 +367,7 @@ TEST_CASE("aoti::report::render_json") {
 TEST_CASE("aoti::report::render_sarif") {
   const auto c = embedding_case();
   const auto findings = embedding_findings();
-  const Json sarif = Json::parse(aoti::report::render_sarif(c, findings));
+  const Json sarif = Json::parse(aoti::report::render_sarif(c, findings, aoti::checks::check_infos()));
   check_sarif(sarif, findings);
   const auto& result = sarif["runs"][0]["results"][0];
   CHECK(result["level"] == "error");
@@ -388,7 +389,7 @@ TEST_CASE("aoti::report::render_sarif") {
     odd.artifacts[0].path = "/tmp/my models/a:b#1.pt2";
     auto one = findings;
     one[0].evidence[0].where.artifact = odd.artifacts[0].path;
-    const Json out = Json::parse(aoti::report::render_sarif(odd, one));
+    const Json out = Json::parse(aoti::report::render_sarif(odd, one, aoti::checks::check_infos()));
     CHECK(out["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
           "file:///tmp/my%20models/a%3Ab%231.pt2");
   }
@@ -400,7 +401,7 @@ TEST_CASE("aoti::report::render_sarif") {
   SUBCASE("a finding without evidence still has a location") {
     auto one = findings;
     one[1].evidence.clear();
-    const Json out = Json::parse(aoti::report::render_sarif(c, one));
+    const Json out = Json::parse(aoti::report::render_sarif(c, one, aoti::checks::check_infos()));
     CHECK(out["runs"][0]["results"][1]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
           k_package);
   }
@@ -487,7 +488,7 @@ TEST_CASE("aoti::report: no findings") {
   const Json j = Json::parse(aoti::report::render_json(c, none));
   check_contract_json(j);
   CHECK(j["findings"].empty());
-  const Json sarif = Json::parse(aoti::report::render_sarif(c, none));
+  const Json sarif = Json::parse(aoti::report::render_sarif(c, none, aoti::checks::check_infos()));
   check_sarif(sarif, none);
   CHECK(sarif["runs"][0]["properties"]["verdict"] == "no findings");
 }
@@ -506,7 +507,7 @@ TEST_CASE("aoti::report: hostile strings") {
     CHECK(j["findings"][2]["evidence"][0]["excerpt"].get<std::string>().size() == 10 * 1024);
   }
   SUBCASE("sarif has a rule for an unregistered check and valid URIs") {
-    const auto text = aoti::report::render_sarif(c, findings);
+    const auto text = aoti::report::render_sarif(c, findings, aoti::checks::check_infos());
     CHECK(valid_utf8(text));
     const Json sarif = Json::parse(text);
     check_sarif(sarif, findings);

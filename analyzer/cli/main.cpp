@@ -144,7 +144,7 @@ int analyze(const Options& options) {
     case Format::text: report = aoti::report::render_text(c, findings, color_wanted(options), text_width(options)); break;
     case Format::markdown: report = aoti::report::render_markdown(c, findings); break;
     case Format::json: report = aoti::report::render_json(c, findings); break;
-    case Format::sarif: report = aoti::report::render_sarif(c, findings); break;
+    case Format::sarif: report = aoti::report::render_sarif(c, findings, aoti::checks::check_infos()); break;
     case Format::html: report = aoti::report::render_html(c, findings); break;
     case Format::jsonl: break;  // refused by the option parser
   }
@@ -167,7 +167,7 @@ std::string render_scan(const Options& options, const std::vector<aoti::scan::Pa
     case Format::markdown: return aoti::report::render_scan_markdown(results);
     case Format::json:
     case Format::jsonl: return aoti::report::render_scan_jsonl(results);
-    case Format::sarif: return aoti::report::render_scan_sarif(results);
+    case Format::sarif: return aoti::report::render_scan_sarif(results, aoti::checks::check_infos());
     case Format::html: return aoti::report::render_scan_html(results);
   }
   return {};

@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "checks/registry.hpp"
 #include "analyzer/report/common.hpp"
 #include "analyzer/report/report.hpp"
+#include "checks/docs.hpp"
 
 namespace aoti::report {
 
@@ -65,10 +65,9 @@ struct Rules {
   }
 };
 
-Rules make_rules(const std::vector<model::Finding>& findings) {
+Rules make_rules(const std::vector<model::Finding>& findings, std::span<const checks::CheckInfo> checks) {
   Rules rules;
-  for (const auto& check : checks::all_checks())
-    rules.add(check->id(), check->summary(), check->doc(), check->family());
+  for (const auto& check : checks) rules.add(check.id, check.summary, checks::doc_page(check.id), check.family);
   // A finding from a check the registry does not list (a test, a newer plug-in) still needs a
   // rule: SARIF consumers reject a ruleIndex that points nowhere.
   for (const auto& finding : findings) {
@@ -176,8 +175,9 @@ Json result_json(const model::Finding& finding, std::size_t rule_index, const Lo
 
 }  // namespace
 
-std::string render_sarif(const model::Case& c, const std::vector<model::Finding>& findings) {
-  const Rules rules = make_rules(findings);
+std::string render_sarif(const model::Case& c, const std::vector<model::Finding>& findings,
+                         std::span<const checks::CheckInfo> checks) {
+  const Rules rules = make_rules(findings, checks);
   // An artifact without a path has no URI to give; it still shows in the other formats.
   std::vector<std::string> paths;
   Json artifacts = Json::array();

@@ -1,13 +1,13 @@
 // customop.meta-not-symint: C++ meta / CompositeImplicitAutograd kernels that read concrete sizes
 // (`.size()`, `.sizes()`, `.numel()`), take `int64_t` for a `SymInt`, or build shapes with `at::empty`.
-#include "checks/checks.hpp"
+#include "checks/customop/meta_not_symint.hpp"
+
 #include "checks/customop/symint_sources.hpp"
 
 namespace aoti::checks {
 
-std::unique_ptr<checks::Check> make_customop_meta_not_symint() {
-  return std::make_unique<symint_sources::SymintSources>(
-      "customop.meta-not-symint", "C++ meta kernels of custom ops that are not SymInt-aware", 'C', "Meta kernel");
+std::vector<model::Finding> CustomopMetaNotSymintCheck::run(const model::Case& c) const {
+  return symint_sources::SymintSources(k_info, 'C', "Meta kernel").run(c);
 }
 
 }  // namespace aoti::checks

@@ -9,7 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "checks/support.hpp"
+#include "checks/support/commands.hpp"
+#include "checks/support/finding.hpp"
 
 namespace aoti::checks::symint_sources {
 
@@ -25,12 +26,12 @@ inline std::string op_key(std::string op) {
   return op;
 }
 
-class SymintSources final : public BasicCheck {
+class SymintSources final {
  public:
-  SymintSources(std::string_view id, std::string_view summary, char pattern_prefix, std::string_view kind)
-      : BasicCheck(id, summary), m_prefix(pattern_prefix), m_kind(kind) {}
+  SymintSources(const CheckInfo& check, char pattern_prefix, std::string_view kind)
+      : m_check(check), m_prefix(pattern_prefix), m_kind(kind) {}
 
-  std::vector<Finding> run(const Case& c) const override {
+  std::vector<Finding> run(const Case& c) const {
     std::vector<Finding> out;
     for (const auto& source : c.sources) {
       std::map<std::pair<std::string, std::string>, std::vector<const SourceViolation*>> by_function;
@@ -82,7 +83,7 @@ class SymintSources final : public BasicCheck {
     // With a package in the case, an op it never calls cannot explain anything about it: a note,
     // not a warning that competes with the real findings.
     const bool package_known = std::any_of(c.models.begin(), c.models.end(), [](const ModelFacts& m) { return m.so || m.wrapper; });
-    Finding f = new_finding(explains || called ? Severity::error : package_known ? Severity::note : Severity::warning,
+    Finding f = new_finding(m_check, explains || called ? Severity::error : package_known ? Severity::note : Severity::warning,
                             explains ? 0.97 : called ? 0.85 : 0.7);
     f.explains_failure = explains;
     f.subject = fmt::format("{} {} {}", source.artifact, function, op);
@@ -127,6 +128,7 @@ class SymintSources final : public BasicCheck {
     return f;
   }
 
+  const CheckInfo& m_check;
   char m_prefix;
   std::string_view m_kind;
 };

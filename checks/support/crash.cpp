@@ -3,6 +3,9 @@
 #include <string_view>
 #include <utility>
 
+#include <fmt/format.h>
+
+#include "checks/support/finding.hpp"
 #include "util/demangle.hpp"
 
 namespace aoti::checks {
@@ -65,6 +68,49 @@ std::string crash_phase_clause(const CoreFacts& core) {
   if (!phase.from_stack_scan) return "while " + phase.phase;
   return "probably while " + phase.phase + " (" + phase.symbol + ", frame #" + std::to_string(phase.frame) +
          ", is a return address found on the stack, not an unwound frame)";
+}
+
+bool is_cxx_runtime_symbol(std::string_view symbol) {
+  return symbol.starts_with("std::") || symbol.starts_with("__cxxabiv1") || symbol.starts_with("__gnu_cxx") ||
+         symbol.starts_with("__cxa_") || symbol.starts_with("operator new") || symbol.starts_with("operator delete");
+}
+
+std::string module_name(std::string_view path) {
+  const auto slash = path.find_last_of('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+std::string frame_text(const StackFrame& frame, std::size_t index) {
+  std::string symbol = frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : util::short_symbol(frame.symbol);
+  if (symbol.size() > 160) symbol = symbol.substr(0, 157) + "...";
+  return fmt::format("#{} {} in {}", index, symbol,
+                     !frame.package.empty() ? "the model .so" : frame.module.empty() ? "?" : module_name(frame.module));
+}
+
+std::string candidate_frames(const CoreThread& thread, std::size_t max, const FrameFilter& keep) {
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < thread.frames.size() && lines.size() < max; ++i) {
+    const StackFrame& frame = thread.frames[i];
+    if (frame.unwound() || (frame.symbol.empty() && frame.package.empty()) || (keep && !keep(i))) continue;
+    lines.push_back(frame_text(frame, i));
+  }
+  if (lines.empty()) return "";
+  return std::string(k_stack_scan_label) + ":\n" + join(lines, "\n");
+}
+
+std::string frames_excerpt(const CoreThread& thread, std::size_t max, std::size_t max_candidates, const FrameFilter& keep) {
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < thread.frames.size() && lines.size() < max; ++i)
+    if (thread.frames[i].unwound() && (!keep || keep(i))) lines.push_back(frame_text(thread.frames[i], i));
+  if (const std::string candidates = candidate_frames(thread, max_candidates, keep); !candidates.empty())
+    lines.push_back(candidates);
+  return join(lines, "\n");
+}
+
+const MappedModule* mapped(const CoreFacts& core, std::string_view prefix) {
+  for (const auto& module : core.modules)
+    if (module_name(module.path).starts_with(prefix)) return &module;
+  return nullptr;
 }
 
 }  // namespace aoti::checks

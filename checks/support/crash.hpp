@@ -1,11 +1,14 @@
-// What checks conclude from a core dump's threads: which thread crashed and what the process was
-// doing then. Judgements over frames, not facts a parser read.
+// What checks conclude from a core dump's threads (which thread crashed, what the process was doing
+// then: judgements over frames, not facts a parser read), and how they show frames and modules.
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
+#include <string_view>
 
 #include "model/facts/core_dump.hpp"
+#include "model/location.hpp"
 
 namespace aoti::checks {
 
@@ -30,5 +33,28 @@ std::string crash_phase(const model::CoreFacts& core);
 // (AOTInductorModelContainerRun, frame #42, is a return address found on the stack, not an unwound
 // frame)", or "".
 std::string crash_phase_clause(const model::CoreFacts& core);
+
+// Frames of the C++ runtime itself: std::, __cxxabiv1, __gnu_cxx.
+bool is_cxx_runtime_symbol(std::string_view symbol);
+
+// "#3 torch::aot_inductor::parse_device_str in the model .so", for evidence.
+std::string frame_text(const model::StackFrame& frame, std::size_t index);
+
+// Which frames (by index in the thread) a frame list shows.
+using FrameFilter = std::function<bool(std::size_t index)>;
+
+// A crashing thread's frames for evidence: the unwound call path (frames `keep` accepts, at most
+// `max`), then apart, under model::k_stack_scan_label, at most `max_candidates` stack-scan frames
+// that have a name or lie in a model .so. A stack-scan frame is never shown as part of the path.
+std::string frames_excerpt(const model::CoreThread& thread, std::size_t max, std::size_t max_candidates,
+                           const FrameFilter& keep = {});
+
+// Only the candidate part of frames_excerpt(), without the path: "" when there is none.
+std::string candidate_frames(const model::CoreThread& thread, std::size_t max, const FrameFilter& keep = {});
+
+std::string module_name(std::string_view path);  // the file name of a module path
+
+// The process mapped a module whose file name starts with `prefix` ("libstdc++.so.6", "libcuda.so").
+const model::MappedModule* mapped(const model::CoreFacts& core, std::string_view prefix);
 
 }  // namespace aoti::checks
