@@ -348,7 +348,7 @@ TEST_CASE("aoti::report::render_json") {
   CHECK(j["models"][0]["device"] == "cuda");
   CHECK(j["models"][0]["kernels"] == 3);
   CHECK(j["models"][0]["inputs"][0]["contract"] ==
-        "dim0 in [2, 64], dim1 in [2, 2048], int64 (at::kLong), cuda; checks only with "
+        "dim 0 in [2, 64], dim 1 in [2, 2048], int64 (at::kLong), on cuda; checks only with "
         "AOTI_RUNTIME_CHECK_INPUTS=1");
   CHECK(j["models"][0]["compiler"] == "GCC: (Ubuntu 13.3.0-6ubuntu2~24.04.1) 13.3.0");
   CHECK(j["diagnostics"].size() == 1);
@@ -425,7 +425,7 @@ TEST_CASE("aoti::report::render_markdown") {
   CHECK(md.find("### 2. Input checks are compiled in") != std::string::npos);
   CHECK(md.find("   ```sh\n   AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"triton_poi_fused_embedding_0\"") !=
         std::string::npos);
-  CHECK(md.find("`dim0 in") == std::string::npos);
+  CHECK(md.find("`dim 0 in") == std::string::npos);
   CHECK(md.find("## Artifacts") != std::string::npos);
   CHECK(md.find("## Diagnostics") != std::string::npos);
   CHECK(fences_balanced(md));
@@ -453,7 +453,7 @@ TEST_CASE("aoti::report::render_text") {
   CHECK(plain.rfind("rank 1: " + findings[0].title + "\n", 0) == 0);
   CHECK(plain.find(findings[1].title) != std::string::npos);
   CHECK(plain.find('\x1b') == std::string::npos);
-  CHECK(plain.find("arg3_1: dim0 in [2, 64], dim1 in [2, 2048], int64 (at::kLong), cuda;") !=
+  CHECK(plain.find("arg3_1: dim 0 in [2, 64], dim 1 in [2, 2048], int64 (at::kLong), on cuda;") !=
         std::string::npos);
   // Commands are never wrapped, so they can be copied whole.
   CHECK(plain.find("   " + findings[0].next_steps[0].command + "\n") != std::string::npos);

@@ -9,82 +9,18 @@
 #include <fmt/ranges.h>
 
 #include "checks/support/crash.hpp"
-#include "torch/codes.hpp"
+#include "model/describe.hpp"
 #include "util/demangle.hpp"
 
 namespace aoti::report {
 
 namespace {
 
-// The wrapper names dtypes by their ATen constant; users know them by their torch name.
-std::string dtype_name(const model::InputCheck& check) {
-  if (const auto* type = torch::scalar_type_of_aten(check.label)) return fmt::format("{} ({})", type->name, check.label);
-  if (!check.label.empty()) return check.label;
-  if (const auto* type = torch::scalar_type(check.value)) return std::string(type->name);
-  return fmt::format("dtype {}", check.value);
-}
-
-std::string device_name(const model::InputCheck& check) {
-  if (!check.label.empty()) return check.label;
-  if (const auto* type = torch::device_type(check.value)) return std::string(type->name);
-  return fmt::format("device type {}", check.value);
-}
-
-struct DimBounds {
-  std::optional<std::int64_t> min, max, equal;
-};
-
-std::string input_contract(const model::WrapperFacts& wrapper, const model::WrapperInput& input) {
-  std::map<int, DimBounds> dims;
-  std::string dtype, device;
-  for (const auto& check : wrapper.input_checks) {
-    if (check.input_index != input.index) continue;
-    switch (check.kind) {
-      case model::InputCheckKind::dim_min: dims[check.dim].min = check.value; break;
-      case model::InputCheckKind::dim_max: dims[check.dim].max = check.value; break;
-      case model::InputCheckKind::dim_equal: dims[check.dim].equal = check.value; break;
-      case model::InputCheckKind::dtype: dtype = dtype_name(check); break;
-      case model::InputCheckKind::device_type: device = device_name(check); break;
-      // Strides are part of the contract but rarely what a reader is looking for here.
-      case model::InputCheckKind::stride_equal: break;
-    }
-  }
-  std::vector<std::string> parts;
-  for (const auto& [dim, b] : dims) {
-    const auto name = input.dim_names.find(dim);
-    const std::string label =
-        name == input.dim_names.end() ? fmt::format("dim{}", dim) : fmt::format("dim{} ({})", dim, name->second);
-    std::string part;
-    if (b.equal)
-      part = fmt::format("{} = {}", label, *b.equal);
-    else if (b.min && b.max)
-      part = fmt::format("{} in [{}, {}]", label, *b.min, *b.max);
-    else if (b.min)
-      part = fmt::format("{} >= {}", label, *b.min);
-    else if (b.max)
-      part = fmt::format("{} <= {}", label, *b.max);
-    // The range the user exported next to the one compiled in: Inductor raises a minimum of 0 or 1
-    // to 2 and narrows ranges with its guards, and a reader must see both.
-    if (const auto exported = input.exported_ranges.find(dim); exported != input.exported_ranges.end() && !part.empty()) {
-      const auto bound = [&](std::string_view key) -> std::optional<std::int64_t> {
-        const auto at = exported->second.find(key);
-        if (at == std::string::npos) return std::nullopt;
-        try { return std::stoll(exported->second.substr(at + key.size())); } catch (...) { return std::nullopt; }
-      };
-      const auto lo = bound("min="), hi = bound("max=");
-      std::vector<std::string> changes;
-      if (lo && b.min && *b.min != *lo) changes.push_back(fmt::format("minimum {} raised to {}", *lo, *b.min));
-      if (hi && b.max && *b.max != *hi) changes.push_back(fmt::format("maximum {} narrowed to {}", *hi, *b.max));
-      if (b.equal) changes.push_back(fmt::format("specialized to {}", *b.equal));
-      part += fmt::format(" (exported {}{})", exported->second,
-                          changes.empty() ? "" : fmt::format(": {}", fmt::join(changes, ", ")));
-    }
-    if (!part.empty()) parts.push_back(std::move(part));
-  }
-  if (!dtype.empty()) parts.push_back(dtype);
-  if (!device.empty()) parts.push_back(device);
-  if (parts.empty()) return "no checks in the wrapper";
-  std::string out = fmt::format("{}", fmt::join(parts, ", "));
+// An input's contract as the model block shows it: annotated with what export said of each dim,
+// and saying when the checks run at all.
+std::string contract_summary(const model::WrapperFacts& wrapper, const model::WrapperInput& input) {
+  std::string out = model::input_contract(wrapper, input.index, /*annotated=*/true);
+  if (out.empty()) return "no checks in the wrapper";
   if (wrapper.checks_gated_by_env) out += "; checks only with AOTI_RUNTIME_CHECK_INPUTS=1";
   return out;
 }
@@ -153,7 +89,7 @@ ModelSummary summarize(const model::ModelFacts& model) {
     std::stable_sort(inputs.begin(), inputs.end(),
                      [](const auto& a, const auto& b) { return a.index < b.index; });
     for (const auto& input : inputs)
-      summary.inputs.push_back({input.name, input.user_name, input_contract(*model.wrapper, input)});
+      summary.inputs.push_back({input.name, input.user_name, contract_summary(*model.wrapper, input)});
     summary.input_checks_need_env = model.wrapper->checks_gated_by_env;
     // A CPU package's kernels are C++ functions in <hash>.kernel.cpp: count the distinct ones called.
     std::set<std::string> cpp_kernels;

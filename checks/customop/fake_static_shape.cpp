@@ -12,6 +12,7 @@
 #include "checks/support/contract.hpp"
 #include "checks/support/finding.hpp"
 #include "checks/support/kernels.hpp"
+#include "model/describe.hpp"
 #include "util/text.hpp"
 
 namespace aoti::checks {

@@ -8,6 +8,7 @@
 #include "checks/support/crash.hpp"
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
+#include "model/describe.hpp"
 
 namespace aoti::checks {
 namespace {

@@ -14,6 +14,7 @@
 #include "checks/support/commands.hpp"
 #include "checks/support/crash.hpp"
 #include "checks/support/finding.hpp"
+#include "model/describe.hpp"
 #include "util/demangle.hpp"
 
 namespace aoti::checks {

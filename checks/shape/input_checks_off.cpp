@@ -11,6 +11,7 @@
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
 #include "checks/support/kernels.hpp"
+#include "model/describe.hpp"
 #include "util/text.hpp"
 
 namespace aoti::checks {

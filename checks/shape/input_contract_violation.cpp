@@ -5,6 +5,7 @@
 
 #include "checks/support/contract.hpp"
 #include "checks/support/finding.hpp"
+#include "model/describe.hpp"
 
 namespace aoti::checks {
 namespace {
@@ -47,7 +48,7 @@ Finding explain(const Case& c, const LogEvent& e) {
   if (e.problem.starts_with("dim value is too")) {
     const bool large = e.problem.ends_with("large");
     f.title = fmt::format("{} dim {} is {}, {} the exported range {}", input, e.dim, e.actual,
-                          large ? "above" : "below", range.empty() ? "(min/max)" : range.substr(3));
+                          large ? "above" : "below", range.empty() ? "(min/max)" : range.starts_with("in ") ? range.substr(3) : range);
     f.message = fmt::format("The run passed size {} in dim {} of {}; the package was exported with that dim "
                             "{}{}, and the input check refused it (expected {} {}).",
                             e.actual, e.dim, input, range.empty() ? "bounded" : range,

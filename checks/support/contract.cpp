@@ -18,39 +18,6 @@
 namespace aoti::checks {
 using namespace aoti::model;
 
-std::string dim_contract(const WrapperFacts& w, int input_index, int dim) {
-  std::optional<std::int64_t> low, high, exact;
-  for (const auto& check : w.input_checks) {
-    if (check.input_index != input_index || check.dim != dim) continue;
-    if (check.kind == InputCheckKind::dim_min) low = check.value;
-    if (check.kind == InputCheckKind::dim_max) high = check.value;
-    if (check.kind == InputCheckKind::dim_equal) exact = check.value;
-  }
-  if (exact) return fmt::format("= {}", *exact);
-  if (low || high)
-    return fmt::format("in [{}, {}]", low ? std::to_string(*low) : "0", high ? std::to_string(*high) : "∞");
-  return "";
-}
-
-std::string input_contract(const WrapperFacts& w, int input_index) {
-  std::vector<std::string> parts;
-  int max_dim = -1;
-  for (const auto& check : w.input_checks)
-    if (check.input_index == input_index && check.kind != InputCheckKind::stride_equal) max_dim = std::max(max_dim, check.dim);
-  for (int dim = 0; dim <= max_dim; ++dim)
-    if (auto text = dim_contract(w, input_index, dim); !text.empty()) parts.push_back(fmt::format("dim {} {}", dim, text));
-  for (const auto& check : w.input_checks) {
-    if (check.input_index != input_index) continue;
-    if (check.kind == InputCheckKind::dtype)
-      parts.push_back(check.label.empty() ? dtype_name_of_code(std::to_string(check.value)) : check.label);
-    if (check.kind == InputCheckKind::device_type)
-      parts.push_back("on " + (check.label.empty() ? device_name_of_code(std::to_string(check.value)) : check.label));
-  }
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : ", ") + p;
-  return out;
-}
-
 int input_index_of(const WrapperFacts& w, std::string_view name) {
   for (const auto& input : w.inputs)
     if (input.name == name) return input.index;

@@ -9,11 +9,7 @@
 
 namespace aoti::checks {
 
-// "[2, 1024]" for a dim with both bounds in the input contract, "= 16" for a static dim, "" if none.
-std::string dim_contract(const model::WrapperFacts& w, int input_index, int dim);
 
-// Every condition on one input, for a person: "dim 0 in [2, 1024], dim 1 = 16, float32, on cuda".
-std::string input_contract(const model::WrapperFacts& w, int input_index);
 
 int input_index_of(const model::WrapperFacts& w, std::string_view name);
 

@@ -16,6 +16,7 @@
 #include "checks/support/crash.hpp"
 #include "checks/support/finding.hpp"
 #include "checks/support/kernels.hpp"
+#include "model/describe.hpp"
 #include "torch/index_assert.hpp"
 #include "util/text.hpp"
 
