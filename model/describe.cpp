@@ -1,12 +1,14 @@
 #include "model/describe.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "torch/codes.hpp"
+#include "util/demangle.hpp"
 #include "util/text.hpp"
 
 namespace aoti::model {
@@ -101,6 +103,14 @@ std::string input_contract(const WrapperFacts& w, int input_index, bool annotate
   std::string out;
   for (const auto& part : parts) out += (out.empty() ? "" : ", ") + part;
   return out;
+}
+
+std::string frame_text(const StackFrame& frame, std::size_t index) {
+  std::string symbol = frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : util::short_symbol(frame.symbol);
+  if (symbol.size() > 160) symbol = symbol.substr(0, 157) + "...";
+  const std::string module = std::filesystem::path(frame.module).filename().string();
+  return fmt::format("#{} {} in {}", index, symbol,
+                     !frame.package.empty() ? "the model .so" : module.empty() ? "?" : module);
 }
 
 }  // namespace aoti::model

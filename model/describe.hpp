@@ -1,5 +1,5 @@
 // Model facts in words, one spelling for every finding and every report format: an input's
-// contract reads the same wherever it appears.
+// contract and a stack frame read the same wherever they appear.
 #pragma once
 
 #include <cstddef>
@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "model/facts/core_dump.hpp"
 #include "model/facts/wrapper.hpp"
 
 namespace aoti::model {
@@ -30,5 +31,9 @@ std::string device_text(const InputCheck& check);
 // the wrapper checks nothing. `annotated` adds what export said of each dim: its Dim name and the
 // range the user exported, "dim 0 (batch) in [2, 64] (exported min=1, max=64: minimum 1 raised to 2)".
 std::string input_contract(const WrapperFacts& w, int input_index, bool annotated = false);
+
+// One frame of a thread, "#3 torch::aot_inductor::parse_device_str in the model .so" (the symbol
+// shortened, at most 160 characters; its address when it has no name).
+std::string frame_text(const StackFrame& frame, std::size_t index);
 
 }  // namespace aoti::model

@@ -1,6 +1,7 @@
 #include "analyzer/report/common.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <array>
 #include <map>
@@ -10,7 +11,6 @@
 
 #include "checks/support/crash.hpp"
 #include "model/describe.hpp"
-#include "util/demangle.hpp"
 
 namespace aoti::report {
 
@@ -179,14 +179,6 @@ CrashSummary summarize(const model::CoreFacts& core) {
   out.process = fmt::format("pid {}, {}", core.pid, core.command_line.empty() ? core.executable : core.command_line);
   if (const model::CoreThread* thread = checks::crashing_thread(core)) {
     out.thread = fmt::format("thread {}", thread->tid);
-    const auto text = [](const model::StackFrame& frame, std::size_t i) {
-      const auto slash = frame.module.find_last_of('/');
-      const std::string module = frame.package.empty() ? frame.module.substr(slash == std::string::npos ? 0 : slash + 1)
-                                                       : std::string("model .so");
-      return fmt::format("#{} {} ({}){}", i,
-                         frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : util::short_symbol(frame.symbol),
-                         module.empty() ? "?" : module, frame.package.empty() ? "" : "  [model]");
-    };
     // The unwound path, named or not (an unnamed frame still says which library crashed); a run of
     // unnamed frames in one library is one line, so the model's frames further out still show.
     const auto unnamed = [](const model::StackFrame& frame) { return frame.symbol.empty() && frame.package.empty(); };
@@ -198,18 +190,17 @@ CrashSummary summarize(const model::CoreFacts& core) {
              unnamed(thread->frames[last + 1]) && thread->frames[last + 1].module == frame.module)
         ++last;
       if (last == i) {
-        out.frames.push_back(text(frame, i));
+        out.frames.push_back(model::frame_text(frame, i));
         continue;
       }
-      const auto slash = frame.module.find_last_of('/');
-      out.frames.push_back(fmt::format("#{}-#{} ({}: {} frames without symbols)", i, last,
-                                       frame.module.empty() ? "?" : frame.module.substr(slash == std::string::npos ? 0 : slash + 1),
+      const std::string module = std::filesystem::path(frame.module).filename().string();
+      out.frames.push_back(fmt::format("#{}-#{} in {} ({} frames without symbols)", i, last, module.empty() ? "?" : module,
                                        last - i + 1));
       i = last;
     }
     for (std::size_t i = 0; i < thread->frames.size() && out.candidates.size() < 8; ++i) {
       const auto& frame = thread->frames[i];
-      if (!frame.unwound() && (!frame.symbol.empty() || !frame.package.empty())) out.candidates.push_back(text(frame, i));
+      if (!frame.unwound() && (!frame.symbol.empty() || !frame.package.empty())) out.candidates.push_back(model::frame_text(frame, i));
     }
   }
   return out;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "checks/support/finding.hpp"
+#include "model/describe.hpp"
 #include "util/demangle.hpp"
 
 namespace aoti::checks {
@@ -78,13 +79,6 @@ bool is_cxx_runtime_symbol(std::string_view symbol) {
 std::string module_name(std::string_view path) {
   const auto slash = path.find_last_of('/');
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
-}
-
-std::string frame_text(const StackFrame& frame, std::size_t index) {
-  std::string symbol = frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : util::short_symbol(frame.symbol);
-  if (symbol.size() > 160) symbol = symbol.substr(0, 157) + "...";
-  return fmt::format("#{} {} in {}", index, symbol,
-                     !frame.package.empty() ? "the model .so" : frame.module.empty() ? "?" : module_name(frame.module));
 }
 
 std::string candidate_frames(const CoreThread& thread, std::size_t max, const FrameFilter& keep) {

@@ -37,8 +37,6 @@ std::string crash_phase_clause(const model::CoreFacts& core);
 // Frames of the C++ runtime itself: std::, __cxxabiv1, __gnu_cxx.
 bool is_cxx_runtime_symbol(std::string_view symbol);
 
-// "#3 torch::aot_inductor::parse_device_str in the model .so", for evidence.
-std::string frame_text(const model::StackFrame& frame, std::size_t index);
 
 // Which frames (by index in the thread) a frame list shows.
 using FrameFilter = std::function<bool(std::size_t index)>;
