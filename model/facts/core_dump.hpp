@@ -46,7 +46,7 @@ struct MappedModule {
   std::string package;   // the model artifact whose .so has this build-id (a .pt2 or a bare model .so), "" otherwise
   // The file that gave this module's symbols and unwind tables: "<package>:<entry>" for a
   // model .so, a path on the analyzing machine whose build-id matched, "" when none did.
-  std::string symbols_from;
+  std::string symbols_from = {};
 };
 
 struct CoreFacts {

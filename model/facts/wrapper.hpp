@@ -19,9 +19,9 @@ struct WrapperInput {
   // Set by correlation with the trace of the export that made the wrapper, empty where it does not
   // say: the user's forward argument (symbol sources `L['ids'].size()[0]`) and, from the export
   // call's own text, the `Dim` of each dim and its range as written ("min=1, max=64").
-  std::string user_name;
-  std::map<int, std::string> dim_names;
-  std::map<int, std::string> exported_ranges;
+  std::string user_name = {};
+  std::map<int, std::string> dim_names = {};
+  std::map<int, std::string> exported_ranges = {};
 };
 
 struct WrapperConstant {
