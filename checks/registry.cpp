@@ -1,38 +1,63 @@
 #include "checks/registry.hpp"
 
-#include "checks/checks.hpp"
+#include "checks/api/deprecated.hpp"
+#include "checks/build/compile_failed.hpp"
+#include "checks/cuda/illegal_memory_access.hpp"
+#include "checks/customop/fake_mismatch.hpp"
+#include "checks/customop/fake_missing.hpp"
+#include "checks/customop/fake_not_symint.hpp"
+#include "checks/customop/fake_static_shape.hpp"
+#include "checks/customop/kernel_crash.hpp"
+#include "checks/customop/meta_not_symint.hpp"
+#include "checks/device/constant_placement.hpp"
+#include "checks/device/input_mismatch.hpp"
+#include "checks/device/load_mismatch.hpp"
+#include "checks/error/unclassified.hpp"
+#include "checks/export/failed.hpp"
+#include "checks/inductor/compile_failed.hpp"
+#include "checks/load/library_failed.hpp"
+#include "checks/runtime/api_call_failed.hpp"
+#include "checks/runtime/cxx_runtime_conflict.hpp"
+#include "checks/runtime/runner_error.hpp"
+#include "checks/shape/data_dependent_guard.hpp"
+#include "checks/shape/dim_specialized.hpp"
+#include "checks/shape/input_checks_off.hpp"
+#include "checks/shape/input_contract_violation.hpp"
+#include "checks/shape/lower_bound_missing.hpp"
+#include "checks/shape/unguarded_range.hpp"
+#include "checks/triton/index_out_of_bounds.hpp"
 
 namespace aoti::checks {
 
 const std::vector<std::unique_ptr<Check>>& all_checks() {
   static const std::vector<std::unique_ptr<Check>> checks = [] {
     std::vector<std::unique_ptr<Check>> list;
-    list.push_back(checks::make_device_load_mismatch());
-    list.push_back(checks::make_device_input_mismatch());
-    list.push_back(checks::make_device_constant_placement());
-    list.push_back(checks::make_shape_input_checks_off());
-    list.push_back(checks::make_shape_input_contract_violation());
-    list.push_back(checks::make_shape_dim_specialized());
-    list.push_back(checks::make_shape_data_dependent_guard());
-    list.push_back(checks::make_shape_lower_bound_missing());
-    list.push_back(checks::make_shape_unguarded_range());
-    list.push_back(checks::make_customop_fake_static_shape());
-    list.push_back(checks::make_customop_kernel_crash());
-    list.push_back(checks::make_customop_meta_not_symint());
-    list.push_back(checks::make_customop_fake_not_symint());
-    list.push_back(checks::make_customop_fake_missing());
-    list.push_back(checks::make_customop_fake_mismatch());
-    list.push_back(checks::make_triton_index_out_of_bounds());
-    list.push_back(checks::make_cuda_illegal_memory_access());
-    list.push_back(checks::make_runtime_cxx_runtime_conflict());
-    list.push_back(checks::make_runtime_api_call_failed());
-    list.push_back(checks::make_api_deprecated());
-    list.push_back(checks::make_build_compile_failed());
-    list.push_back(checks::make_load_library_failed());
-    list.push_back(checks::make_export_failed());
-    list.push_back(checks::make_inductor_compile_failed());
-    list.push_back(checks::make_runtime_runner_error());
-    list.push_back(checks::make_error_unclassified());
+    list.push_back(std::make_unique<DeviceLoadMismatchCheck>());
+    list.push_back(std::make_unique<DeviceInputMismatchCheck>());
+    list.push_back(std::make_unique<DeviceConstantPlacementCheck>());
+    list.push_back(std::make_unique<ShapeInputChecksOffCheck>());
+    list.push_back(std::make_unique<ShapeInputContractViolationCheck>());
+    list.push_back(std::make_unique<ShapeDimSpecializedCheck>());
+    list.push_back(std::make_unique<ShapeDataDependentGuardCheck>());
+    list.push_back(std::make_unique<ShapeLowerBoundMissingCheck>());
+    list.push_back(std::make_unique<ShapeUnguardedRangeCheck>());
+    list.push_back(std::make_unique<CustomopFakeStaticShapeCheck>());
+    list.push_back(std::make_unique<CustomopKernelCrashCheck>());
+    list.push_back(std::make_unique<CustomopMetaNotSymintCheck>());
+    list.push_back(std::make_unique<CustomopFakeNotSymintCheck>());
+    list.push_back(std::make_unique<CustomopFakeMissingCheck>());
+    list.push_back(std::make_unique<CustomopFakeMismatchCheck>());
+    list.push_back(std::make_unique<TritonIndexOutOfBoundsCheck>());
+    list.push_back(std::make_unique<CudaIllegalMemoryAccessCheck>());
+    list.push_back(std::make_unique<RuntimeCxxRuntimeConflictCheck>());
+    list.push_back(std::make_unique<RuntimeApiCallFailedCheck>());
+    list.push_back(std::make_unique<ApiDeprecatedCheck>());
+    list.push_back(std::make_unique<BuildCompileFailedCheck>());
+    list.push_back(std::make_unique<LoadLibraryFailedCheck>());
+    list.push_back(std::make_unique<ExportFailedCheck>());
+    list.push_back(std::make_unique<InductorCompileFailedCheck>());
+    list.push_back(std::make_unique<RuntimeRunnerErrorCheck>());
+    list.push_back(std::make_unique<ErrorUnclassifiedCheck>());
     return list;
   }();
   return checks;
@@ -42,6 +67,15 @@ const Check* find_check(std::string_view id) {
   for (const auto& check : all_checks())
     if (check->id() == id) return check.get();
   return nullptr;
+}
+
+std::span<const CheckInfo> check_infos() {
+  static const std::vector<CheckInfo> infos = [] {
+    std::vector<CheckInfo> list;
+    for (const auto& check : all_checks()) list.push_back(check->info());
+    return list;
+  }();
+  return infos;
 }
 
 }  // namespace aoti::checks

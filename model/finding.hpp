@@ -5,13 +5,10 @@
 #include <string_view>
 #include <vector>
 
-#include "model/case.hpp"
+#include "model/location.hpp"
+#include "model/severity.hpp"
 
 namespace aoti::model {
-
-enum class Severity { note = 0, warning = 1, error = 2 };
-std::string_view to_string(Severity severity);
-bool parse_severity(std::string_view text, Severity& out);
 
 // Two kinds of evidence, kept apart in every format. A quote is an artifact's own text at
 // where.line (through line_end for a range), byte for byte except that surrounding whitespace is

@@ -31,13 +31,7 @@ SourcePattern pattern(std::string id, PatternForm form, std::string name = {}, s
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-Finding new_finding(Severity severity, double confidence) {
-  Finding f;
-  f.check = "test.check";
-  f.severity = severity;
-  f.confidence = confidence;
-  return f;
-}
+constexpr aoti::checks::CheckInfo k_test_check{"test.check", "test", "a check for the test"};
 
 }  // namespace
 
@@ -142,7 +136,7 @@ TEST_CASE("kernel_findings: one finding per kernel function of the check's famil
   source.violations.push_back(fake);
   c.sources.push_back(source);
 
-  const auto found = kernel_findings(c, {'C', "Meta kernel"}, new_finding);
+  const auto found = kernel_findings(c, k_test_check, {'C', "Meta kernel"});
   REQUIRE(found.size() == 1);
   CHECK(found[0].check == "test.check");
   CHECK(found[0].title == "Meta kernel `k_meta` of `ns::k` is not SymInt-aware (lines 6, 7)");
@@ -152,7 +146,7 @@ TEST_CASE("kernel_findings: one finding per kernel function of the check's famil
   REQUIRE_FALSE(found[0].next_steps.empty());
   CHECK(contains(found[0].next_steps[0].command, "// line 6: int64_t n = x.size(0);\n//   -> x.sym_size(0)"));
 
-  CHECK(kernel_findings(c, {'P', "Fake kernel"}, new_finding).size() == 1);
+  CHECK(kernel_findings(c, k_test_check, {'P', "Fake kernel"}).size() == 1);
 }
 
 TEST_CASE("op_key: every spelling of an op names the same op") {
@@ -188,7 +182,7 @@ TEST_CASE("kernel_findings: a trace frame is never tied to an op without a names
   spec.user_frames.push_back(frame);
   trace.specializations.push_back(spec);
   c.traces.push_back(trace);
-  const auto found = kernel_findings(c, {'P', "Fake kernel"}, new_finding);
+  const auto found = kernel_findings(c, k_test_check, {'P', "Fake kernel"});
   REQUIRE(found.size() == 1);
   CHECK_FALSE(found[0].explains_failure);
   CHECK(found[0].chain.empty());

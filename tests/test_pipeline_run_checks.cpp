@@ -12,9 +12,9 @@ namespace {
 class FixedCheck : public aoti::checks::Check {
  public:
   explicit FixedCheck(bool throws) : m_throws(throws) {}
-  std::string_view id() const override { return m_throws ? "test.throws" : "test.finds"; }
-  std::string_view family() const override { return "test"; }
-  std::string_view summary() const override { return "a check for the test"; }
+  static constexpr aoti::checks::CheckInfo k_throws{"test.throws", "test", "a check that throws"};
+  static constexpr aoti::checks::CheckInfo k_finds{"test.finds", "test", "a check that finds"};
+  const aoti::checks::CheckInfo& info() const override { return m_throws ? k_throws : k_finds; }
   std::vector<aoti::model::Finding> run(const aoti::model::Case&) const override {
     if (m_throws) throw std::out_of_range("vector index");
     aoti::model::Finding f;

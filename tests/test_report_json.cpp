@@ -90,7 +90,7 @@ TEST_CASE("json: the embedding case, in contract order") {
   CHECK(j["models"][0]["device"] == "cuda");
   CHECK(j["models"][0]["kernels"] == 3);
   CHECK(j["models"][0]["inputs"][0]["contract"] ==
-        "dim0 in [2, 64], dim1 in [2, 2048], int64 (at::kLong), cuda; checks only with "
+        "dim 0 in [2, 64], dim 1 in [2, 2048], int64 (at::kLong), on cuda; checks only with "
         "AOTI_RUNTIME_CHECK_INPUTS=1");
   CHECK(j["models"][0]["compiler"] == "GCC: (Ubuntu 13.3.0-6ubuntu2~24.04.1) 13.3.0");
   CHECK(j["diagnostics"].size() == 1);

@@ -61,7 +61,7 @@ TEST_CASE("markdown: the embedding case: verdict, findings table, sections, fenc
   CHECK(md.find("### 2. Input checks are compiled in") != std::string::npos);
   CHECK(md.find("   ```sh\n   AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"triton_poi_fused_embedding_0\"") !=
         std::string::npos);
-  CHECK(md.find("`dim0 in") == std::string::npos);
+  CHECK(md.find("`dim 0 in") == std::string::npos);
   CHECK(md.find("## Artifacts") != std::string::npos);
   CHECK(md.find("## Diagnostics") != std::string::npos);
   CHECK(fences_balanced(md));

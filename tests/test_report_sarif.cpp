@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/report/report.hpp"
+#include "checks/registry.hpp"
 #include "tests/report_fixtures.hpp"
 
 namespace {
@@ -82,7 +83,7 @@ void check_sarif(const Json& sarif, const std::vector<Finding>& findings) {
 struct EmbeddingSarif {
   Case c = embedding_case();
   std::vector<Finding> findings = embedding_findings();
-  Json sarif = Json::parse(aoti::report::render_sarif(c, findings));
+  Json sarif = Json::parse(aoti::report::render_sarif(c, findings, aoti::checks::check_infos()));
   const Json& result = sarif["runs"][0]["results"][0];
 };
 
@@ -118,7 +119,7 @@ TEST_CASE("sarif: absolute paths become file URIs, odd characters are percent-en
   odd.artifacts[0].path = "/tmp/my models/a:b#1.pt2";
   auto one = base.findings;
   one[0].evidence[0].where.artifact = odd.artifacts[0].path;
-  const Json out = Json::parse(aoti::report::render_sarif(odd, one));
+  const Json out = Json::parse(aoti::report::render_sarif(odd, one, aoti::checks::check_infos()));
   CHECK(out["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
         "file:///tmp/my%20models/a%3Ab%231.pt2");
 }
@@ -134,7 +135,7 @@ TEST_CASE("sarif: a finding without evidence still has a location") {
   const EmbeddingSarif base;
   auto one = base.findings;
   one[1].evidence.clear();
-  const Json out = Json::parse(aoti::report::render_sarif(base.c, one));
+  const Json out = Json::parse(aoti::report::render_sarif(base.c, one, aoti::checks::check_infos()));
   CHECK(out["runs"][0]["results"][1]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
         k_package);
 }
@@ -142,7 +143,7 @@ TEST_CASE("sarif: a finding without evidence still has a location") {
 TEST_CASE("sarif: a check that failed is the notification's rule, not an artifact location") {
   auto c = embedding_case();
   c.diagnostics = {{"triton.index-out-of-bounds", "check failed internally: vector index", aoti::model::DiagnosticSource::check}};
-  const Json sarif = Json::parse(aoti::report::render_sarif(c, embedding_findings()));
+  const Json sarif = Json::parse(aoti::report::render_sarif(c, embedding_findings(), aoti::checks::check_infos()));
   const auto& notes = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"];
   REQUIRE(notes.size() == 1);
   CHECK(notes[0]["associatedRule"]["id"] == "triton.index-out-of-bounds");
@@ -150,14 +151,14 @@ TEST_CASE("sarif: a check that failed is the notification's rule, not an artifac
 }
 
 TEST_CASE("sarif: no findings: a valid run without results, the verdict says so") {
-  const Json sarif = Json::parse(aoti::report::render_sarif(embedding_case(), {}));
+  const Json sarif = Json::parse(aoti::report::render_sarif(embedding_case(), {}, aoti::checks::check_infos()));
   check_sarif(sarif, {});
   CHECK(sarif["runs"][0]["properties"]["verdict"] == "no findings");
 }
 
 TEST_CASE("sarif: hostile strings: a rule for an unregistered check, valid UTF-8 and URIs") {
   const auto findings = hostile_findings();
-  const auto text = aoti::report::render_sarif(hostile_case(), findings);
+  const auto text = aoti::report::render_sarif(hostile_case(), findings, aoti::checks::check_infos());
   CHECK(valid_utf8(text));
   const Json sarif = Json::parse(text);
   check_sarif(sarif, findings);

@@ -22,7 +22,7 @@ TEST_CASE("text: the embedding case: verdict, contract, whole commands and locat
   CHECK(plain.rfind("rank 1: " + findings[0].title + "\n", 0) == 0);
   CHECK(plain.find(findings[1].title) != std::string::npos);
   CHECK(plain.find('\x1b') == std::string::npos);
-  CHECK(plain.find("arg3_1: dim0 in [2, 64], dim1 in [2, 2048], int64 (at::kLong), cuda;") !=
+  CHECK(plain.find("arg3_1: dim 0 in [2, 64], dim 1 in [2, 2048], int64 (at::kLong), on cuda;") !=
         std::string::npos);
   // Commands are never wrapped, so they can be copied whole.
   CHECK(plain.find("   " + findings[0].next_steps[0].command + "\n") != std::string::npos);

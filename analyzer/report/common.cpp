@@ -1,6 +1,7 @@
 #include "analyzer/report/common.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <array>
 #include <map>
@@ -8,107 +9,18 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "checks/support/crash.hpp"
+#include "model/describe.hpp"
+
 namespace aoti::report {
 
 namespace {
 
-// The wrapper names dtypes by their ATen constant; users know them by their torch name.
-std::string dtype_name(const model::InputCheck& check) {
-  static const std::map<std::string_view, std::string_view> by_label = {
-      {"at::kByte", "uint8"},
-      {"at::kChar", "int8"},
-      {"at::kShort", "int16"},
-      {"at::kInt", "int32"},
-      {"at::kLong", "int64"},
-      {"at::kHalf", "float16"},
-      {"at::kFloat", "float32"},
-      {"at::kDouble", "float64"},
-      {"at::kComplexHalf", "complex32"},
-      {"at::kComplexFloat", "complex64"},
-      {"at::kComplexDouble", "complex128"},
-      {"at::kBool", "bool"},
-      {"at::kBFloat16", "bfloat16"},
-      {"at::kUInt16", "uint16"},
-      {"at::kUInt32", "uint32"},
-      {"at::kUInt64", "uint64"},
-      {"at::kFloat8_e4m3fn", "float8_e4m3fn"},
-      {"at::kFloat8_e5m2", "float8_e5m2"}};
-  // c10::ScalarType codes, for wrappers that print only the number.
-  static const std::map<std::int64_t, std::string_view> by_code = {
-      {0, "uint8"},       {1, "int8"},    {2, "int16"},    {3, "int32"},     {4, "int64"},
-      {5, "float16"},     {6, "float32"}, {7, "float64"},  {8, "complex32"}, {9, "complex64"},
-      {10, "complex128"}, {11, "bool"},   {15, "bfloat16"}};
-  if (auto it = by_label.find(check.label); it != by_label.end())
-    return fmt::format("{} ({})", it->second, check.label);
-  if (!check.label.empty()) return check.label;
-  if (auto it = by_code.find(check.value); it != by_code.end()) return std::string(it->second);
-  return fmt::format("dtype {}", check.value);
-}
-
-std::string device_name(const model::InputCheck& check) {
-  if (!check.label.empty()) return check.label;
-  switch (check.value) {
-    case 0: return "cpu";
-    case 1: return "cuda";
-    default: return fmt::format("device type {}", check.value);
-  }
-}
-
-struct DimBounds {
-  std::optional<std::int64_t> min, max, equal;
-};
-
-std::string input_contract(const model::WrapperFacts& wrapper, const model::WrapperInput& input) {
-  std::map<int, DimBounds> dims;
-  std::string dtype, device;
-  for (const auto& check : wrapper.input_checks) {
-    if (check.input_index != input.index) continue;
-    switch (check.kind) {
-      case model::InputCheckKind::dim_min: dims[check.dim].min = check.value; break;
-      case model::InputCheckKind::dim_max: dims[check.dim].max = check.value; break;
-      case model::InputCheckKind::dim_equal: dims[check.dim].equal = check.value; break;
-      case model::InputCheckKind::dtype: dtype = dtype_name(check); break;
-      case model::InputCheckKind::device_type: device = device_name(check); break;
-      // Strides are part of the contract but rarely what a reader is looking for here.
-      case model::InputCheckKind::stride_equal: break;
-    }
-  }
-  std::vector<std::string> parts;
-  for (const auto& [dim, b] : dims) {
-    const auto name = input.dim_names.find(dim);
-    const std::string label =
-        name == input.dim_names.end() ? fmt::format("dim{}", dim) : fmt::format("dim{} ({})", dim, name->second);
-    std::string part;
-    if (b.equal)
-      part = fmt::format("{} = {}", label, *b.equal);
-    else if (b.min && b.max)
-      part = fmt::format("{} in [{}, {}]", label, *b.min, *b.max);
-    else if (b.min)
-      part = fmt::format("{} >= {}", label, *b.min);
-    else if (b.max)
-      part = fmt::format("{} <= {}", label, *b.max);
-    // The range the user exported next to the one compiled in: Inductor raises a minimum of 0 or 1
-    // to 2 and narrows ranges with its guards, and a reader must see both.
-    if (const auto exported = input.exported_ranges.find(dim); exported != input.exported_ranges.end() && !part.empty()) {
-      const auto bound = [&](std::string_view key) -> std::optional<std::int64_t> {
-        const auto at = exported->second.find(key);
-        if (at == std::string::npos) return std::nullopt;
-        try { return std::stoll(exported->second.substr(at + key.size())); } catch (...) { return std::nullopt; }
-      };
-      const auto lo = bound("min="), hi = bound("max=");
-      std::vector<std::string> changes;
-      if (lo && b.min && *b.min != *lo) changes.push_back(fmt::format("minimum {} raised to {}", *lo, *b.min));
-      if (hi && b.max && *b.max != *hi) changes.push_back(fmt::format("maximum {} narrowed to {}", *hi, *b.max));
-      if (b.equal) changes.push_back(fmt::format("specialized to {}", *b.equal));
-      part += fmt::format(" (exported {}{})", exported->second,
-                          changes.empty() ? "" : fmt::format(": {}", fmt::join(changes, ", ")));
-    }
-    if (!part.empty()) parts.push_back(std::move(part));
-  }
-  if (!dtype.empty()) parts.push_back(dtype);
-  if (!device.empty()) parts.push_back(device);
-  if (parts.empty()) return "no checks in the wrapper";
-  std::string out = fmt::format("{}", fmt::join(parts, ", "));
+// An input's contract as the model block shows it: annotated with what export said of each dim,
+// and saying when the checks run at all.
+std::string contract_summary(const model::WrapperFacts& wrapper, const model::WrapperInput& input) {
+  std::string out = model::input_contract(wrapper, input.index, /*annotated=*/true);
+  if (out.empty()) return "no checks in the wrapper";
   if (wrapper.checks_gated_by_env) out += "; checks only with AOTI_RUNTIME_CHECK_INPUTS=1";
   return out;
 }
@@ -177,7 +89,7 @@ ModelSummary summarize(const model::ModelFacts& model) {
     std::stable_sort(inputs.begin(), inputs.end(),
                      [](const auto& a, const auto& b) { return a.index < b.index; });
     for (const auto& input : inputs)
-      summary.inputs.push_back({input.name, input.user_name, input_contract(*model.wrapper, input)});
+      summary.inputs.push_back({input.name, input.user_name, contract_summary(*model.wrapper, input)});
     summary.input_checks_need_env = model.wrapper->checks_gated_by_env;
     // A CPU package's kernels are C++ functions in <hash>.kernel.cpp: count the distinct ones called.
     std::set<std::string> cpp_kernels;
@@ -263,18 +175,10 @@ CrashSummary summarize(const model::CoreFacts& core) {
   if (!core.signal_code_name.empty()) out.signal += " (" + core.signal_code_name + ")";
   if (core.fault_address) out.signal += fmt::format(" at 0x{:x}", *core.fault_address);
   out.fault = core.fault_region;
-  out.phase = model::crash_phase_clause(core);
+  out.phase = checks::crash_phase_clause(core);
   out.process = fmt::format("pid {}, {}", core.pid, core.command_line.empty() ? core.executable : core.command_line);
-  if (const model::CoreThread* thread = model::crashing_thread(core)) {
+  if (const model::CoreThread* thread = checks::crashing_thread(core)) {
     out.thread = fmt::format("thread {}", thread->tid);
-    const auto text = [](const model::StackFrame& frame, std::size_t i) {
-      const auto slash = frame.module.find_last_of('/');
-      const std::string module = frame.package.empty() ? frame.module.substr(slash == std::string::npos ? 0 : slash + 1)
-                                                       : std::string("model .so");
-      return fmt::format("#{} {} ({}){}", i,
-                         frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : model::short_symbol(frame.symbol),
-                         module.empty() ? "?" : module, frame.package.empty() ? "" : "  [model]");
-    };
     // The unwound path, named or not (an unnamed frame still says which library crashed); a run of
     // unnamed frames in one library is one line, so the model's frames further out still show.
     const auto unnamed = [](const model::StackFrame& frame) { return frame.symbol.empty() && frame.package.empty(); };
@@ -286,18 +190,17 @@ CrashSummary summarize(const model::CoreFacts& core) {
              unnamed(thread->frames[last + 1]) && thread->frames[last + 1].module == frame.module)
         ++last;
       if (last == i) {
-        out.frames.push_back(text(frame, i));
+        out.frames.push_back(model::frame_text(frame, i));
         continue;
       }
-      const auto slash = frame.module.find_last_of('/');
-      out.frames.push_back(fmt::format("#{}-#{} ({}: {} frames without symbols)", i, last,
-                                       frame.module.empty() ? "?" : frame.module.substr(slash == std::string::npos ? 0 : slash + 1),
+      const std::string module = std::filesystem::path(frame.module).filename().string();
+      out.frames.push_back(fmt::format("#{}-#{} in {} ({} frames without symbols)", i, last, module.empty() ? "?" : module,
                                        last - i + 1));
       i = last;
     }
     for (std::size_t i = 0; i < thread->frames.size() && out.candidates.size() < 8; ++i) {
       const auto& frame = thread->frames[i];
-      if (!frame.unwound() && (!frame.symbol.empty() || !frame.package.empty())) out.candidates.push_back(text(frame, i));
+      if (!frame.unwound() && (!frame.symbol.empty() || !frame.package.empty())) out.candidates.push_back(model::frame_text(frame, i));
     }
   }
   return out;

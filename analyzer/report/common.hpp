@@ -27,7 +27,7 @@ struct CrashSummary {
   std::string phase;       // "while loading the model", or "probably while ..." from a stack-scan candidate
   std::string fault;       // the fault decoded: which it is, what it means
   std::string process;     // "pid 446, /usr/bin/python3 script.py"
-  std::vector<std::string> frames;  // the crashing thread's unwound frames (the call path), "[model]" marked
+  std::vector<std::string> frames;  // the crashing thread's unwound frames (the call path), model::frame_text
   // Named or model frames that only a stack scan found, shown apart under model::k_stack_scan_label.
   std::vector<std::string> candidates;
 };

@@ -7,6 +7,8 @@
 #include "analyzer/report/common.hpp"
 #include "analyzer/report/html_parts.hpp"
 #include "analyzer/report/report.hpp"
+#include "checks/support/crash.hpp"
+#include "model/describe.hpp"
 
 namespace aoti::report {
 namespace {
@@ -17,8 +19,8 @@ using html::prose;
 
 // The crashing thread's frames, innermost on top, the model's own frames highlighted.
 std::string frames_svg(const model::CoreFacts& core) {
-  const auto crashed = std::find_if(core.threads.begin(), core.threads.end(), [](const auto& t) { return t.crashed; });
-  if (crashed == core.threads.end() || crashed->frames.empty()) return "";
+  const model::CoreThread* crashed = checks::crashing_thread(core);
+  if (!crashed || crashed->frames.empty()) return "";
   // The unwound path, then, under a row that says what they are, the stack-scan candidates worth a look.
   std::vector<std::size_t> path, candidates;
   for (std::size_t i = 0; i < crashed->frames.size(); ++i) {
@@ -39,11 +41,8 @@ std::string frames_svg(const model::CoreFacts& core) {
   const auto frame_row = [&](std::size_t i, bool candidate) {
     const auto& frame = crashed->frames[i];
     const int y = 28 + row++ * k_row;
+    const std::string label = model::frame_text(frame, i);
     const bool model = !frame.package.empty();
-    const std::string module = frame.module.substr(frame.module.find_last_of('/') == std::string::npos ? 0 : frame.module.find_last_of('/') + 1);
-    const std::string label = fmt::format("#{:<2} {}  ({})", i,
-                                          frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : model::short_symbol(frame.symbol),
-                                          model ? "model .so" : module.empty() ? "?" : module);
     out += fmt::format("<rect x=\"4\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"{}\" stroke=\"{}\"{}/>", y,
                        k_width - 8, k_row - 4, model ? "#fdecea" : "#f3f5f8", model ? "#c62828" : "#dde1e7",
                        candidate ? " stroke-dasharray=\"4 3\"" : "");

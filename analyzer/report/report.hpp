@@ -1,9 +1,11 @@
 // Report writers. Findings arrive ranked (rank 1 first); writers only format.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
+#include "checks/check.hpp"
 #include "model/case.hpp"
 #include "model/finding.hpp"
 
@@ -17,8 +19,10 @@ std::string render_text(const model::Case& c, const std::vector<model::Finding>&
 std::string render_markdown(const model::Case& c, const std::vector<model::Finding>& findings);
 // {"schema": "aoti-analyze/1", "tool", "artifacts", "models", "findings", "diagnostics"}
 std::string render_json(const model::Case& c, const std::vector<model::Finding>& findings);
-// SARIF 2.1.0: one run, one rule per registered check, one result per finding.
-std::string render_sarif(const model::Case& c, const std::vector<model::Finding>& findings);
+// SARIF 2.1.0: one run, one rule per check in `checks` (the registry's, checks::check_infos()), one
+// result per finding.
+std::string render_sarif(const model::Case& c, const std::vector<model::Finding>& findings,
+                         std::span<const checks::CheckInfo> checks);
 // One self-contained HTML file (no network, no external assets): findings ranked, evidence, next
 // steps, and inline SVG diagrams (a finding's chain, the crashing thread's frames).
 std::string render_html(const model::Case& c, const std::vector<model::Finding>& findings);

@@ -6,11 +6,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "checks/registry.hpp"
 #include "analyzer/io/json_codec.hpp"
 #include "analyzer/report/common.hpp"
 #include "analyzer/report/report.hpp"
 #include "analyzer/version.hpp"
+#include "checks/docs.hpp"
 
 namespace aoti::report {
 
@@ -67,10 +67,9 @@ struct Rules {
   }
 };
 
-Rules make_rules(const std::vector<model::Finding>& findings) {
+Rules make_rules(const std::vector<model::Finding>& findings, std::span<const checks::CheckInfo> checks) {
   Rules rules;
-  for (const auto& check : checks::all_checks())
-    rules.add(check->id(), check->summary(), check->doc(), check->family());
+  for (const auto& check : checks) rules.add(check.id, check.summary, checks::doc_page(check.id), check.family);
   // A finding from a check the registry does not list (a test, a newer plug-in) still needs a
   // rule: SARIF consumers reject a ruleIndex that points nowhere.
   for (const auto& finding : findings) {
@@ -133,15 +132,6 @@ class Locations {
   std::map<std::string, std::size_t> m_index;
 };
 
-std::string_view level(model::Severity severity) {
-  switch (severity) {
-    case model::Severity::error: return "error";
-    case model::Severity::warning: return "warning";
-    case model::Severity::note: return "note";
-  }
-  return "none";
-}
-
 Json result_json(const model::Finding& finding, std::size_t rule_index, const Locations& locations,
                  const model::Case& c) {
   std::string text = finding.title;
@@ -149,7 +139,7 @@ Json result_json(const model::Finding& finding, std::size_t rule_index, const Lo
   if (text.empty()) text = finding.check;
   Json result = {{"ruleId", finding.check},
                  {"ruleIndex", rule_index},
-                 {"level", level(finding.severity)},
+                 {"level", model::to_string(finding.severity)},
                  {"message", {{"text", text}}}};
   // The first piece of evidence is where the finding is; the rest supports it.
   Json primary = Json::array(), related = Json::array();
@@ -187,8 +177,9 @@ Json result_json(const model::Finding& finding, std::size_t rule_index, const Lo
 
 }  // namespace
 
-std::string render_sarif(const model::Case& c, const std::vector<model::Finding>& findings) {
-  const Rules rules = make_rules(findings);
+std::string render_sarif(const model::Case& c, const std::vector<model::Finding>& findings,
+                         std::span<const checks::CheckInfo> checks) {
+  const Rules rules = make_rules(findings, checks);
   // An artifact without a path has no URI to give; it still shows in the other formats.
   std::vector<std::string> paths;
   Json artifacts = Json::array();

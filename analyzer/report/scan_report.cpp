@@ -122,7 +122,7 @@ std::string render_scan_jsonl(const std::vector<scan::PackageResult>& results) {
   return out;
 }
 
-std::string render_scan_sarif(const std::vector<scan::PackageResult>& results) {
+std::string render_scan_sarif(const std::vector<scan::PackageResult>& results, std::span<const checks::CheckInfo> checks) {
   // The single-case writer already knows SARIF; a scan is one case whose artifacts are the packages.
   model::Case all;
   std::vector<model::Finding> findings;
@@ -132,7 +132,7 @@ std::string render_scan_sarif(const std::vector<scan::PackageResult>& results) {
     for (const auto& d : r.diagnostics) all.diagnostics.push_back(d);
     findings.insert(findings.end(), r.findings.begin(), r.findings.end());
   }
-  return render_sarif(all, findings);
+  return render_sarif(all, findings, checks);
 }
 
 }  // namespace aoti::report

@@ -1,6 +1,7 @@
 // The terminal report: prose wrapped to the width asked for (the terminal's, else 100 columns) under
 // aligned labels, commands and excerpts left unwrapped so that they can be copied as they are.
 #include <algorithm>
+#include <array>
 #include <string_view>
 #include <utility>
 
@@ -74,14 +75,9 @@ std::vector<std::string> wrap(std::string_view text, std::size_t width) {
   return lines;
 }
 
-std::string_view severity_style(model::Severity severity) {
-  switch (severity) {
-    case model::Severity::error: return "1;31";
-    case model::Severity::warning: return "1;33";
-    case model::Severity::note: return "1;36";
-  }
-  return "1";
-}
+// The terminal style of each severity, in model::Severity order: note cyan, warning yellow, error red.
+constexpr std::array<std::string_view, model::k_severity_names.size()> k_severity_styles = {"1;36", "1;33", "1;31"};
+std::string_view severity_style(model::Severity severity) { return k_severity_styles[model::index_of(severity)]; }
 
 class TextReport {
  public:

@@ -12,7 +12,7 @@ namespace aoti::summary {
 struct InputSummary {
   std::string name;       // "arg3_1"
   std::string user_name;  // "ids": the forward argument, when a trace names it
-  std::string contract;   // "dim0 (b) in [2, 64], int64 (at::kLong), cuda; checks only with ..."
+  std::string contract;   // "dim 0 (b) in [2, 64], int64 (at::kLong), on cuda; checks only with ..."
 };
 
 struct ModelSummary {

@@ -7,7 +7,8 @@
 #include <fmt/format.h>
 
 #include "checks/customop/symint_patterns.hpp"
-#include "checks/support.hpp"
+#include "checks/support/commands.hpp"
+#include "checks/support/finding.hpp"
 
 namespace aoti::checks::symint {
 namespace {
@@ -41,7 +42,7 @@ const TraceFrame* specializing_frame(const Case& c, const std::string& op) {
 }
 
 Finding report(const Case& c, const SourceFacts& source, const std::string& function, const std::string& op,
-               const std::vector<const SourcePattern*>& patterns, std::string_view label, const NewFinding& new_finding) {
+               const std::vector<const SourcePattern*>& patterns, std::string_view label, const CheckInfo& check) {
   bool called = false;
   for (const auto& model : c.models)
     for (const auto& node : model.extern_nodes) called = called || (!op.empty() && op_key(node.target) == op_key(op));
@@ -55,7 +56,7 @@ Finding report(const Case& c, const SourceFacts& source, const std::string& func
   // With a package in the case, an op it never calls cannot explain anything about it: a note,
   // not a warning that competes with the real findings.
   const bool package_known = std::any_of(c.models.begin(), c.models.end(), [](const ModelFacts& m) { return m.so || m.wrapper; });
-  Finding f = new_finding(explains || called ? Severity::error : package_known ? Severity::note : Severity::warning,
+  Finding f = new_finding(check, explains || called ? Severity::error : package_known ? Severity::note : Severity::warning,
                           explains ? 0.97 : called ? 0.85 : 0.7);
   f.explains_failure = explains;
   f.subject = fmt::format("{} {} {}", source.artifact, function, op);
@@ -106,14 +107,14 @@ Finding report(const Case& c, const SourceFacts& source, const std::string& func
 
 }  // namespace
 
-std::vector<Finding> kernel_findings(const Case& c, const KernelFamily& family, const NewFinding& new_finding) {
+std::vector<Finding> kernel_findings(const Case& c, const CheckInfo& check, const KernelFamily& family) {
   std::vector<Finding> out;
   for (const auto& source : c.sources) {
     std::map<std::pair<std::string, std::string>, std::vector<const SourcePattern*>> by_function;
     for (const auto& p : source.violations)
       if (!p.id.empty() && p.id[0] == family.pattern_prefix) by_function[{p.function, p.op}].push_back(&p);
     for (const auto& [key, patterns] : by_function)
-      out.push_back(report(c, source, key.first, key.second, patterns, family.label, new_finding));
+      out.push_back(report(c, source, key.first, key.second, patterns, family.label, check));
   }
   return out;
 }

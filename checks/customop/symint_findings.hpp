@@ -4,12 +4,12 @@
 // points at it.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "checks/check.hpp"
 #include "model/case.hpp"
 #include "model/finding.hpp"
 
@@ -21,11 +21,8 @@ struct KernelFamily {
   std::string_view label;  // "Meta kernel": the finding title's subject
 };
 
-// A new finding of the calling check (BasicCheck::new_finding).
-using NewFinding = std::function<model::Finding(model::Severity, double confidence)>;
-
 // One finding per (function, op) of each source in the case whose patterns belong to `family`.
-std::vector<model::Finding> kernel_findings(const model::Case& c, const KernelFamily& family, const NewFinding& new_finding);
+std::vector<model::Finding> kernel_findings(const model::Case& c, const CheckInfo& check, const KernelFamily& family);
 
 // "heldout_cpp::scale_rows.default" and "torch.ops.heldout_cpp.scale_rows" both name "heldout_cpp::scale_rows".
 std::string op_key(std::string op);

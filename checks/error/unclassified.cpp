@@ -1,108 +1,98 @@
 // error.unclassified: the last resort. An input that holds an error no other check explains gets one
 // finding quoting the error that ended the run and the user's own frame (or the crash's top frame),
 // so that no input holding an error ever yields "no findings".
+#include "checks/error/unclassified.hpp"
+
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "checks/checks.hpp"
-#include "checks/failure_support.hpp"
-#include "checks/support.hpp"
+#include "checks/support/commands.hpp"
+#include "checks/support/failures.hpp"
+#include "checks/support/finding.hpp"
 
 namespace aoti::checks {
 namespace {
 using namespace aoti::model;
 namespace fl = failures;
 
+// The error that ended the run: a crash after the last exception, else the last exception, else the
+// last terminate, else the last error of any kind.
+const LogEvent* ending_error(const std::vector<const LogEvent*>& events) {
+  const LogEvent *exception = nullptr, *crash = nullptr, *terminate = nullptr, *last = nullptr;
+  for (const LogEvent* e : events) {
+    if (!fl::is_error(*e)) continue;
+    last = e;
+    if (e->kind == LogEventKind::python_exception && e->final) exception = e;
+    if (e->kind == LogEventKind::segfault) crash = e;
+    if (e->kind == LogEventKind::terminate) terminate = e;
+  }
+  if (crash && (!exception || crash->where.line > exception->where.line)) return crash;
+  if (exception) return exception;
+  if (terminate) return terminate;
+  return last;
+}
 
-class Unclassified final : public BasicCheck {
- public:
-  Unclassified()
-      : BasicCheck("error.unclassified", "An error no other check explains: the line that ended the run and the user's frame") {}
-
-  bool last_resort() const override { return true; }
-
-  std::vector<Finding> run(const Case& c) const override {
-    std::vector<Finding> out;
-    for (const auto& artifact : fl::log_artifacts(c)) {
-      const auto events = fl::events_of(c, artifact);
-      if (const LogEvent* failure = ending_error(events)) out.push_back(report(c, artifact, *failure));
+Finding report(const Case& c, const std::string& artifact, const LogEvent& e) {
+  Finding f = new_finding(ErrorUnclassifiedCheck::k_info, Severity::error, 0.3);
+  f.explains_failure = true;
+  f.subject = "unclassified " + cut(e.text, 80);
+  const LogFrame* user = fl::user_frame(e);
+  const LogFrame* native = nullptr;
+  for (const auto& frame : e.frames)
+    if (frame.native && frame.function != "<unknown function>") {
+      native = &frame;
+      break;
     }
-    for (const auto& trace : c.traces)
-      if (!trace.failures.empty()) out.push_back(from_trace(trace, trace.failures.front()));
-    return out;
+  f.title = fmt::format("The run failed with an error no check recognises: `{}`", cut(e.text, 140));
+  f.message = fmt::format("Line {} of {} states the error that ended the run{}{}.", e.where.line, artifact,
+                          user ? fmt::format("; it was raised from your code at {}:{}{}", user->file, user->line,
+                                             user->code.empty() ? "" : fmt::format(" (`{}`)", user->code))
+                               : "",
+                          native ? fmt::format("; the innermost native frame is `{}`{}", cut(native->function, 200),
+                                               native->file.empty() ? "" : fmt::format(" in {}", native->file))
+                                 : "");
+  f.why = "No check of this tool explains this error yet, so it is reported as the log states it: the quoted line "
+          "and the frame it names are where to start.";
+  f.evidence.push_back(event_evidence(e, "the error that ended the run"));
+  if (native && !native->text.empty())
+    f.evidence.push_back(fl::line_evidence(e, native->log_line, native->text, "the innermost native frame"));
+  fl::add_user_frame_evidence(e, f.evidence);
+  const std::string script = fl::script_command(c, artifact);
+  if (e.kind == LogEventKind::segfault || e.kind == LogEventKind::terminate) {
+    f.next_steps = {{"let the crash leave a core dump, then give it to aoti-analyze with the model",
+                     "ulimit -c unlimited; cat /proc/sys/kernel/core_pattern"}};
+  } else {
+    f.next_steps = {{"re-run with C++ stack traces, so a C++ error shows where it was raised",
+                     script.empty() ? "export TORCH_SHOW_CPP_STACKTRACES=1" : "TORCH_SHOW_CPP_STACKTRACES=1 " + script}};
   }
+  f.chain = {user ? fmt::format("{}:{}", user->file.substr(user->file.find_last_of('/') + 1), user->line) : "run", cut(e.subject.empty() ? e.text : e.subject, 60), "failed"};
+  return f;
+}
 
- private:
-  // The error that ended the run: a crash after the last exception, else the last exception, else the
-  // last terminate, else the last error of any kind.
-  static const LogEvent* ending_error(const std::vector<const LogEvent*>& events) {
-    const LogEvent *exception = nullptr, *crash = nullptr, *terminate = nullptr, *last = nullptr;
-    for (const LogEvent* e : events) {
-      if (!fl::is_error(*e)) continue;
-      last = e;
-      if (e->kind == LogEventKind::python_exception && e->final) exception = e;
-      if (e->kind == LogEventKind::segfault) crash = e;
-      if (e->kind == LogEventKind::terminate) terminate = e;
-    }
-    if (crash && (!exception || crash->where.line > exception->where.line)) return crash;
-    if (exception) return exception;
-    if (terminate) return terminate;
-    return last;
-  }
-
-  Finding report(const Case& c, const std::string& artifact, const LogEvent& e) const {
-    Finding f = new_finding(Severity::error, 0.3);
-    f.explains_failure = true;
-    f.subject = "unclassified " + cut(e.text, 80);
-    const LogFrame* user = fl::user_frame(e);
-    const LogFrame* native = nullptr;
-    for (const auto& frame : e.frames)
-      if (frame.native && frame.function != "<unknown function>") {
-        native = &frame;
-        break;
-      }
-    f.title = fmt::format("The run failed with an error no check recognises: `{}`", cut(e.text, 140));
-    f.message = fmt::format("Line {} of {} states the error that ended the run{}{}.", e.where.line, artifact,
-                            user ? fmt::format("; it was raised from your code at {}:{}{}", user->file, user->line,
-                                               user->code.empty() ? "" : fmt::format(" (`{}`)", user->code))
-                                 : "",
-                            native ? fmt::format("; the innermost native frame is `{}`{}", cut(native->function, 200),
-                                                 native->file.empty() ? "" : fmt::format(" in {}", native->file))
-                                   : "");
-    f.why = "No check of this tool explains this error yet, so it is reported as the log states it: the quoted line "
-            "and the frame it names are where to start.";
-    f.evidence.push_back(event_evidence(e, "the error that ended the run"));
-    if (native && !native->text.empty())
-      f.evidence.push_back(fl::line_evidence(e, native->log_line, native->text, "the innermost native frame"));
-    fl::add_user_frame_evidence(e, f.evidence);
-    const std::string script = fl::script_command(c, artifact);
-    if (e.kind == LogEventKind::segfault || e.kind == LogEventKind::terminate) {
-      f.next_steps = {{"let the crash leave a core dump, then give it to aoti-analyze with the model",
-                       "ulimit -c unlimited; cat /proc/sys/kernel/core_pattern"}};
-    } else {
-      f.next_steps = {{"re-run with C++ stack traces, so a C++ error shows where it was raised",
-                       script.empty() ? "export TORCH_SHOW_CPP_STACKTRACES=1" : "TORCH_SHOW_CPP_STACKTRACES=1 " + script}};
-    }
-    f.chain = {user ? fmt::format("{}:{}", user->file.substr(user->file.find_last_of('/') + 1), user->line) : "run", cut(e.subject.empty() ? e.text : e.subject, 60), "failed"};
-    return f;
-  }
-
-  Finding from_trace(const TraceFacts& trace, const TraceFailure& failure) const {
-    Finding f = new_finding(Severity::error, 0.3);
-    f.explains_failure = true;
-    f.subject = "unclassified trace " + failure.fail_type;
-    f.title = fmt::format("The trace records a failed compile no check recognises: `{}`", failure.fail_type);
-    f.message = fmt::format("{}: `{}: {}`.", failure.origin, failure.fail_type, cut(failure.reason, 300));
-    f.why = "No check of this tool explains this failure yet; the record's reason and user frame are where to start.";
-    f.evidence.push_back(fl::trace_failure_evidence(failure));
-    f.next_steps = {{"read the trace with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
-    return f;
-  }
-};
+Finding from_trace(const TraceFacts& trace, const TraceFailure& failure) {
+  Finding f = new_finding(ErrorUnclassifiedCheck::k_info, Severity::error, 0.3);
+  f.explains_failure = true;
+  f.subject = "unclassified trace " + failure.fail_type;
+  f.title = fmt::format("The trace records a failed compile no check recognises: `{}`", failure.fail_type);
+  f.message = fmt::format("{}: `{}: {}`.", failure.origin, failure.fail_type, cut(failure.reason, 300));
+  f.why = "No check of this tool explains this failure yet; the record's reason and user frame are where to start.";
+  f.evidence.push_back(fl::trace_failure_evidence(failure));
+  f.next_steps = {{"read the trace with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
+  return f;
+}
 
 }  // namespace
 
-std::unique_ptr<Check> make_error_unclassified() { return std::make_unique<Unclassified>(); }
+std::vector<Finding> ErrorUnclassifiedCheck::run(const Case& c) const {
+  std::vector<Finding> out;
+  for (const auto& artifact : fl::log_artifacts(c)) {
+    const auto events = fl::events_of(c, artifact);
+    if (const LogEvent* failure = ending_error(events)) out.push_back(report(c, artifact, *failure));
+  }
+  for (const auto& trace : c.traces)
+    if (!trace.failures.empty()) out.push_back(from_trace(trace, trace.failures.front()));
+  return out;
+}
 
 }  // namespace aoti::checks

@@ -2,17 +2,20 @@
 // (torch._dynamo.exc.Unsupported, UserError, TorchRuntimeError, export's own errors) or from the
 // trace's compilation_metrics failure record. Failures another check explains better (a
 // data-dependent guard, a specialized dim, a custom op without a fake) are left to it.
+#include "checks/export/failed.hpp"
+
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "checks/checks.hpp"
-#include "checks/failure_support.hpp"
-#include "checks/support.hpp"
+#include "checks/support/commands.hpp"
+#include "checks/support/failures.hpp"
+#include "checks/support/finding.hpp"
 
 namespace aoti::checks {
 namespace {
 using namespace aoti::model;
+
 namespace fl = failures;
 
 std::string first_line(std::string_view text, std::size_t max = 200) {
@@ -42,120 +45,111 @@ bool routed_elsewhere(const TraceFacts& trace, const TraceFailure& failure) {
   return false;
 }
 
-class ExportFailed final : public BasicCheck {
- public:
-  ExportFailed() : BasicCheck("export.failed", "torch.export / Dynamo failed to trace the model") {}
+std::string why_of(const std::string& type, const LogEvent& e) {
+  if (type == "Unsupported")
+    return "Dynamo met Python it cannot put in a graph (a graph break); `torch.export` needs one whole graph, so "
+           "it stops. Dynamo's explanation and hints, in its message, say what the construct was.";
+  if (type == "UserError")
+    return "torch.export refused the model or its arguments as given: the message says which rule was broken "
+           "(dynamic control flow, dynamic shapes that do not match the inputs, unsupported inputs or outputs).";
+  if (type == "TorchRuntimeError") {
+    const bool call = e.value.find("Failed running call_") != std::string::npos;
+    return call ? "An operation of the model failed on fake tensors while export traced it: the shapes, dtypes or "
+                  "devices of the example inputs do not fit that operation, or an op (often a custom op) has no or a "
+                  "wrong meta/fake kernel."
+                : "An operation failed while export traced the model with fake tensors.";
+  }
+  return "Export traces the model once with symbolic inputs; this error stopped that trace, so there is no "
+         "ExportedProgram and nothing to compile.";
+}
 
-  std::vector<Finding> run(const Case& c) const override {
-    std::vector<Finding> out;
-    for (const auto& artifact : fl::log_artifacts(c)) {
-      const LogEvent* chosen = nullptr;
-      for (const LogEvent* e : fl::events_of(c, artifact))
-        if (fl::route_of(*e) == fl::Route::export_ && (!chosen || e->final)) chosen = e;
-      if (chosen) out.push_back(from_log(c, artifact, *chosen));
+Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) {
+  Finding f = new_finding(ExportFailedCheck::k_info, Severity::error, 0.8);
+  f.explains_failure = true;
+  const auto types = fl::exception_types(e);
+  const std::string type = types.empty() ? e.subject : types.front();
+  const LogFrame* frame = fl::user_frame(e);
+  // An exception whose type line the log lost (only its message and FX's `While executing` remain).
+  const std::string stated = type.empty() ? first_line(e.value, 300) : fmt::format("{}: {}", e.subject, first_line(e.value, 300));
+  f.subject = "export " + (type.empty() ? first_line(e.value, 60) : type);
+  f.title = fmt::format("Export failed: `{}`", type.empty() ? first_line(e.value, 140) : fmt::format("{}: {}", type, first_line(e.value, 140)));
+  f.message = fmt::format("Tracing the model for export stopped with `{}`{}.", stated,
+                          frame ? fmt::format(", at {}:{}{}", frame->file, frame->line, frame->code.empty() ? "" : fmt::format(": `{}`", frame->code)) : "");
+  f.why = why_of(type, e);
+  f.evidence.push_back(event_evidence(e, "the exception that stopped export"));
+  // Dynamo's explanation and hints as it printed them, and FX's node that was running.
+  for (std::size_t i = 0; i < e.detail.size() && f.evidence.size() < 6; ++i) {
+    const std::string& line = e.detail[i];
+    const auto text = line.substr(std::min(line.size(), line.find_first_not_of(' ')));
+    if (text.starts_with("Explanation:") || text.starts_with("Hint:") || text.starts_with("Developer debug context:"))
+      f.evidence.push_back(fl::line_evidence(e, e.where.line + 1 + static_cast<int>(i), text, text.starts_with("Hint:") ? "Dynamo's hint" : text.starts_with("Explanation:") ? "Dynamo's explanation" : "Dynamo's debug context"));
+    if (text.starts_with("While executing %")) {
+      f.evidence.push_back(fl::line_evidence(e, e.where.line + 1 + static_cast<int>(i), text, "the graph node that was running"));
+      if (const auto target = text.find("target="); target != std::string::npos)
+        f.message += fmt::format(" It happened while running the graph node `{}`.",
+                                 text.substr(target + 7, text.find_first_of("]( ", target + 7) - target - 7));
     }
-    for (const auto& trace : c.traces)
-      for (const auto& failure : trace.failures) {
-        if (is_inductor_failure(failure) || fl::route_of(failure) != fl::Route::export_ || routed_elsewhere(trace, failure))
-          continue;
-        // The log of the same run already explains it: the record is one more piece of evidence.
-        fl::join_or_add(out, failure, [&] { return from_trace(trace, failure); });
-        break;  // the first failure stopped the export; later records repeat it
-      }
-    return out;
   }
+  fl::add_user_frame_evidence(e, f.evidence);
+  const std::string script = fl::script_command(c, artifact);
+  f.next_steps.push_back({"see every problem export finds at once, each with its user frame",
+                          "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)", "python"});
+  if (type == "Unsupported")
+    f.next_steps.push_back({"or export without Dynamo: non-strict export traces the model as Python runs it",
+                            "ep = torch.export.export(model, args, dynamic_shapes=dynamic_shapes, strict=False)", "python"});
+  f.next_steps.push_back({"re-run with Dynamo's full stack trace and the symbolic-shape log",
+                          script.empty() ? "export TORCHDYNAMO_VERBOSE=1 TORCH_LOGS=\"+dynamic\""
+                                         : "TORCHDYNAMO_VERBOSE=1 TORCH_LOGS=\"+dynamic\" " + script});
+  f.chain = {"torch.export", type, frame ? fmt::format("{}:{}", frame->file.substr(frame->file.find_last_of('/') + 1), frame->line) : "export stopped"};
+  return f;
+}
 
- private:
-  Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) const {
-    Finding f = new_finding(Severity::error, 0.8);
-    f.explains_failure = true;
-    const auto types = fl::exception_types(e);
-    const std::string type = types.empty() ? e.subject : types.front();
-    const LogFrame* frame = fl::user_frame(e);
-    // An exception whose type line the log lost (only its message and FX's `While executing` remain).
-    const std::string stated = type.empty() ? first_line(e.value, 300) : fmt::format("{}: {}", e.subject, first_line(e.value, 300));
-    f.subject = "export " + (type.empty() ? first_line(e.value, 60) : type);
-    f.title = fmt::format("Export failed: `{}`", type.empty() ? first_line(e.value, 140) : fmt::format("{}: {}", type, first_line(e.value, 140)));
-    f.message = fmt::format("Tracing the model for export stopped with `{}`{}.", stated,
-                            frame ? fmt::format(", at {}:{}{}", frame->file, frame->line, frame->code.empty() ? "" : fmt::format(": `{}`", frame->code)) : "");
-    f.why = why_of(type, e);
-    f.evidence.push_back(event_evidence(e, "the exception that stopped export"));
-    // Dynamo's explanation and hints as it printed them, and FX's node that was running.
-    for (std::size_t i = 0; i < e.detail.size() && f.evidence.size() < 6; ++i) {
-      const std::string& line = e.detail[i];
-      const auto text = line.substr(std::min(line.size(), line.find_first_not_of(' ')));
-      if (text.starts_with("Explanation:") || text.starts_with("Hint:") || text.starts_with("Developer debug context:"))
-        f.evidence.push_back(fl::line_evidence(e, e.where.line + 1 + static_cast<int>(i), text, text.starts_with("Hint:") ? "Dynamo's hint" : text.starts_with("Explanation:") ? "Dynamo's explanation" : "Dynamo's debug context"));
-      if (text.starts_with("While executing %")) {
-        f.evidence.push_back(fl::line_evidence(e, e.where.line + 1 + static_cast<int>(i), text, "the graph node that was running"));
-        if (const auto target = text.find("target="); target != std::string::npos)
-          f.message += fmt::format(" It happened while running the graph node `{}`.",
-                                   text.substr(target + 7, text.find_first_of("]( ", target + 7) - target - 7));
-      }
-    }
-    fl::add_user_frame_evidence(e, f.evidence);
-    const std::string script = fl::script_command(c, artifact);
-    f.next_steps.push_back({"see every problem export finds at once, each with its user frame",
-                            "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)", "python"});
-    if (type == "Unsupported")
-      f.next_steps.push_back({"or export without Dynamo: non-strict export traces the model as Python runs it",
-                              "ep = torch.export.export(model, args, dynamic_shapes=dynamic_shapes, strict=False)", "python"});
-    f.next_steps.push_back({"re-run with Dynamo's full stack trace and the symbolic-shape log",
-                            script.empty() ? "export TORCHDYNAMO_VERBOSE=1 TORCH_LOGS=\"+dynamic\""
-                                           : "TORCHDYNAMO_VERBOSE=1 TORCH_LOGS=\"+dynamic\" " + script});
-    f.chain = {"torch.export", type, frame ? fmt::format("{}:{}", frame->file.substr(frame->file.find_last_of('/') + 1), frame->line) : "export stopped"};
-    return f;
-  }
-
-  Finding from_trace(const TraceFacts& trace, const TraceFailure& failure) const {
-    Finding f = new_finding(Severity::error, 0.8);
-    f.explains_failure = true;
-    f.subject = "export " + failure.fail_type;
-    f.title = fmt::format("Export or compile failed: `{}: {}`", failure.fail_type, first_line(failure.reason, 140));
-    // The user frame: the record's own fields, else the `from user code:` frame in its reason.
-    const std::string frame = !failure.user_file.empty() ? fmt::format("{}:{}", failure.user_file, failure.user_line)
-                                                         : fl::user_frame_in(failure.reason);
-    f.message = fmt::format("The trace records a failed compile ({}{}): `{}: {}`{}.", failure.origin,
-                            failure.where.compile_id.empty() ? "" : " " + failure.where.compile_id, failure.fail_type,
-                            first_line(failure.reason, 300), frame.empty() ? "" : fmt::format(", at {}", frame));
-    f.why = why_of(failure.fail_type, LogEvent{});
-    // Facts read from the record (its JSON line is not quoted): no line gutter.
-    f.evidence.push_back(fl::trace_failure_evidence(failure));
-    if (!failure.user_file.empty())
-      f.evidence.push_back(fact(Location{failure.where.artifact, "", 0},
-                                fmt::format("fail_user_frame = {}:{}", failure.user_file, failure.user_line),
-                                "the user frame the failure record names"));
-    else if (!frame.empty())
-      f.evidence.push_back(fact(Location{failure.where.artifact, "", 0}, "from user code: " + frame,
-                                "the user frame in the record's fail_reason"));
-    f.next_steps = {{"see every problem export finds at once, each with its user frame",
-                     "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)", "python"},
-                    {"read the trace's failure with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
-    f.chain = {"torch.export", failure.fail_type, "export stopped"};
-    return f;
-  }
-
-  static std::string why_of(const std::string& type, const LogEvent& e) {
-    if (type == "Unsupported")
-      return "Dynamo met Python it cannot put in a graph (a graph break); `torch.export` needs one whole graph, so "
-             "it stops. Dynamo's explanation and hints, in its message, say what the construct was.";
-    if (type == "UserError")
-      return "torch.export refused the model or its arguments as given: the message says which rule was broken "
-             "(dynamic control flow, dynamic shapes that do not match the inputs, unsupported inputs or outputs).";
-    if (type == "TorchRuntimeError") {
-      const bool call = e.value.find("Failed running call_") != std::string::npos;
-      return call ? "An operation of the model failed on fake tensors while export traced it: the shapes, dtypes or "
-                    "devices of the example inputs do not fit that operation, or an op (often a custom op) has no or a "
-                    "wrong meta/fake kernel."
-                  : "An operation failed while export traced the model with fake tensors.";
-    }
-    return "Export traces the model once with symbolic inputs; this error stopped that trace, so there is no "
-           "ExportedProgram and nothing to compile.";
-  }
-};
-
+Finding from_trace(const TraceFacts& trace, const TraceFailure& failure) {
+  Finding f = new_finding(ExportFailedCheck::k_info, Severity::error, 0.8);
+  f.explains_failure = true;
+  f.subject = "export " + failure.fail_type;
+  f.title = fmt::format("Export or compile failed: `{}: {}`", failure.fail_type, first_line(failure.reason, 140));
+  // The user frame: the record's own fields, else the `from user code:` frame in its reason.
+  const std::string frame = !failure.user_file.empty() ? fmt::format("{}:{}", failure.user_file, failure.user_line)
+                                                       : fl::user_frame_in(failure.reason);
+  f.message = fmt::format("The trace records a failed compile ({}{}): `{}: {}`{}.", failure.origin,
+                          failure.where.compile_id.empty() ? "" : " " + failure.where.compile_id, failure.fail_type,
+                          first_line(failure.reason, 300), frame.empty() ? "" : fmt::format(", at {}", frame));
+  f.why = why_of(failure.fail_type, LogEvent{});
+  // Facts read from the record (its JSON line is not quoted): no line gutter.
+  f.evidence.push_back(fl::trace_failure_evidence(failure));
+  if (!failure.user_file.empty())
+    f.evidence.push_back(fact(Location{failure.where.artifact, "", 0},
+                              fmt::format("fail_user_frame = {}:{}", failure.user_file, failure.user_line),
+                              "the user frame the failure record names"));
+  else if (!frame.empty())
+    f.evidence.push_back(fact(Location{failure.where.artifact, "", 0}, "from user code: " + frame,
+                              "the user frame in the record's fail_reason"));
+  f.next_steps = {{"see every problem export finds at once, each with its user frame",
+                   "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)", "python"},
+                  {"read the trace's failure with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
+  f.chain = {"torch.export", failure.fail_type, "export stopped"};
+  return f;
+}
 }  // namespace
 
-std::unique_ptr<Check> make_export_failed() { return std::make_unique<ExportFailed>(); }
+std::vector<Finding> ExportFailedCheck::run(const Case& c) const {
+  std::vector<Finding> out;
+  for (const auto& artifact : fl::log_artifacts(c)) {
+    const LogEvent* chosen = nullptr;
+    for (const LogEvent* e : fl::events_of(c, artifact))
+      if (fl::route_of(*e) == fl::Route::export_ && (!chosen || e->final)) chosen = e;
+    if (chosen) out.push_back(from_log(c, artifact, *chosen));
+  }
+  for (const auto& trace : c.traces)
+    for (const auto& failure : trace.failures) {
+      if (is_inductor_failure(failure) || fl::route_of(failure) != fl::Route::export_ || routed_elsewhere(trace, failure))
+        continue;
+      // The log of the same run already explains it: the record is one more piece of evidence.
+      fl::join_or_add(out, failure, [&] { return from_trace(trace, failure); });
+      break;  // the first failure stopped the export; later records repeat it
+    }
+  return out;
+}
 
 }  // namespace aoti::checks

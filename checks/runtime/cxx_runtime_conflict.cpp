@@ -1,6 +1,8 @@
 // runtime.cxx-runtime-conflict: a model .so that carries its own static libstdc++ and exports the
 // C++ runtime's symbols: in a process that already maps libstdc++.so.6 (every PyTorch process), two
 // copies of std::locale, iostreams and the exception runtime meet, which crashes at load.
+#include "checks/runtime/cxx_runtime_conflict.hpp"
+
 #include <cxxabi.h>
 
 #include <algorithm>
@@ -9,8 +11,11 @@
 
 #include <fmt/format.h>
 
-#include "checks/checks.hpp"
-#include "checks/support.hpp"
+#include "checks/support/commands.hpp"
+#include "checks/support/crash.hpp"
+#include "checks/support/finding.hpp"
+#include "model/describe.hpp"
+#include "util/demangle.hpp"
 
 namespace aoti::checks {
 namespace {
@@ -50,7 +55,7 @@ void add_crash(Finding& f, const CoreFacts& core, const ModelFacts& model) {
   f.title = fmt::format("{} in the model .so's own copy of the C++ runtime{}", core.signal_name,
                         crash_phase_clause(core).empty() ? "" : " " + crash_phase_clause(core));
   f.message += fmt::format(" The process died of {} in thread {} inside that copy ({}), while it also maps {}.",
-                           core.signal_name, thread->tid, short_symbol(thread->frames[runtime_frame].symbol),
+                           core.signal_name, thread->tid, util::short_symbol(thread->frames[runtime_frame].symbol),
                            module_name(system_runtime->path));
   f.evidence.insert(f.evidence.begin(),
                     Evidence{core_location(core),
@@ -84,72 +89,63 @@ void add_crash(Finding& f, const CoreFacts& core, const ModelFacts& model) {
   f.evidence.insert(f.evidence.begin() + 2,
                     Evidence{core_location(core), system_runtime->path, "the system C++ runtime the process maps as well"});
   f.chain = {"process maps " + module_name(system_runtime->path), "model .so links its own libstdc++",
-             phase.empty() ? "AOTI call" : phase, short_symbol(thread->frames[runtime_frame].symbol),
+             phase.empty() ? "AOTI call" : phase, util::short_symbol(thread->frames[runtime_frame].symbol),
              core.signal_name};
 }
 
-class CxxRuntimeConflict final : public BasicCheck {
- public:
-  CxxRuntimeConflict()
-      : BasicCheck("runtime.cxx-runtime-conflict",
-                   "A model .so with its own static libstdc++ in a process that maps another one") {}
-
-  std::vector<Finding> run(const Case& c) const override {
-    std::vector<Finding> out;
-    for (const auto& model : c.models) {
-      if (!model.so) continue;
-      const ElfFacts& so = *model.so;
-      const bool links_libstdcxx = std::any_of(so.needed.begin(), so.needed.end(), [](const std::string& n) {
-        return n.starts_with("libstdc++") || n.starts_with("libc++");
-      });
-      if (links_libstdcxx || so.cxx_runtime_symbol_count == 0) continue;
-
-      // A latent hazard that stops the model at load outranks every warning: nothing else in the
-      // package matters if it cannot be created.
-      Finding f = new_finding(Severity::error, 0.85);
-      f.subject = "model so " + model.name;
-      const std::string compiler = model.wrapper ? first_word(model.wrapper->link_cmd) : "";
-      f.title = "The model .so carries its own copy of the C++ runtime (libstdc++ linked statically)";
-      f.message = fmt::format(
-          "The model's shared object has no DT_NEEDED entry for libstdc++.so.6 yet defines {} symbols of the C++ "
-          "runtime itself (std::locale, iostreams, the exception runtime){}. The Python process that loads it "
-          "already maps the system libstdc++.so.6.",
-          so.cxx_runtime_symbol_count, compiler.empty() ? "" : fmt::format("; it was linked by `{}`", compiler));
-      f.why = "Two C++ runtimes in one process share global state by symbol name: std::locale and regex objects "
-              "built by one copy are used by the other, which crashes while the model is created "
-              "(parse_device_str → std::regex) or later, depending on load order.";
-      f.evidence.push_back(Evidence{so.where, "DT_NEEDED: " + join(so.needed),
-                                    "no libstdc++.so.6 among the libraries the model .so needs"});
-      std::vector<std::string> sample;
-      for (std::size_t i = 0; i < so.cxx_runtime_symbols.size() && i < 4; ++i) sample.push_back(demangle(so.cxx_runtime_symbols[i]));
-      f.evidence.push_back(Evidence{so.where, join(sample, "; "),
-                                    fmt::format("{} C++ runtime symbols defined by the model .so itself",
-                                                so.cxx_runtime_symbol_count)});
-      for (const auto& comment : so.comments)
-        f.evidence.push_back(Evidence{so.where, comment, "the compiler that built it (.comment)"});
-      if (model.wrapper && !model.wrapper->link_cmd.empty())
-        f.evidence.push_back(quote_wrapper(*model.wrapper, model.wrapper->link_cmd_line,
-                                           fmt::format("the link command recorded in the wrapper: the compiler is `{}`", compiler)));
-      for (const auto& core : c.cores) add_crash(f, core, model);
-      // A bare model .so (no zip entry) is read where it lies.
-      const bool bare = so.where.entry.empty();
-      f.next_steps = {
-          repackage_step(c, bare ? "re-compile with the compiler whose libstdc++ the process uses, which links it dynamically"
-                                 : "re-package with the compiler whose libstdc++ the process uses, which links it dynamically",
-                         "CXX=/usr/bin/g++"),
-          {"see the libraries this .so needs: libstdc++.so.6 is missing from the list (a rebuilt one has it)",
-           bare ? fmt::format("readelf -d {} | grep NEEDED", shell_quote(so.where.artifact))
-                : fmt::format("d=$(mktemp -d) && unzip -q {} {} -d \"$d\" && readelf -d \"$d\"/{} | grep NEEDED",
-                              shell_quote(so.where.artifact), shell_quote(so.where.entry), shell_quote(so.where.entry))},
-          {"after rebuilding in place, run this analysis again: this finding should be gone", reanalyze_command(c, "")}};
-      out.push_back(std::move(f));
-    }
-    return out;
-  }
-};
-
 }  // namespace
 
-std::unique_ptr<Check> make_runtime_cxx_runtime_conflict() { return std::make_unique<CxxRuntimeConflict>(); }
+std::vector<Finding> RuntimeCxxRuntimeConflictCheck::run(const Case& c) const {
+  std::vector<Finding> out;
+  for (const auto& model : c.models) {
+    if (!model.so) continue;
+    const ElfFacts& so = *model.so;
+    const bool links_libstdcxx = std::any_of(so.needed.begin(), so.needed.end(), [](const std::string& n) {
+      return n.starts_with("libstdc++") || n.starts_with("libc++");
+    });
+    if (links_libstdcxx || so.cxx_runtime_symbol_count == 0) continue;
+
+    // A latent hazard that stops the model at load outranks every warning: nothing else in the
+    // package matters if it cannot be created.
+    Finding f = new_finding(k_info, Severity::error, 0.85);
+    f.subject = "model so " + model.name;
+    const std::string compiler = model.wrapper ? first_word(model.wrapper->link_cmd) : "";
+    f.title = "The model .so carries its own copy of the C++ runtime (libstdc++ linked statically)";
+    f.message = fmt::format(
+        "The model's shared object has no DT_NEEDED entry for libstdc++.so.6 yet defines {} symbols of the C++ "
+        "runtime itself (std::locale, iostreams, the exception runtime){}. The Python process that loads it "
+        "already maps the system libstdc++.so.6.",
+        so.cxx_runtime_symbol_count, compiler.empty() ? "" : fmt::format("; it was linked by `{}`", compiler));
+    f.why = "Two C++ runtimes in one process share global state by symbol name: std::locale and regex objects "
+            "built by one copy are used by the other, which crashes while the model is created "
+            "(parse_device_str → std::regex) or later, depending on load order.";
+    f.evidence.push_back(Evidence{so.where, "DT_NEEDED: " + join(so.needed),
+                                  "no libstdc++.so.6 among the libraries the model .so needs"});
+    std::vector<std::string> sample;
+    for (std::size_t i = 0; i < so.cxx_runtime_symbols.size() && i < 4; ++i) sample.push_back(demangle(so.cxx_runtime_symbols[i]));
+    f.evidence.push_back(Evidence{so.where, join(sample, "; "),
+                                  fmt::format("{} C++ runtime symbols defined by the model .so itself",
+                                              so.cxx_runtime_symbol_count)});
+    for (const auto& comment : so.comments)
+      f.evidence.push_back(Evidence{so.where, comment, "the compiler that built it (.comment)"});
+    if (model.wrapper && !model.wrapper->link_cmd.empty())
+      f.evidence.push_back(quote_wrapper(*model.wrapper, model.wrapper->link_cmd_line,
+                                         fmt::format("the link command recorded in the wrapper: the compiler is `{}`", compiler)));
+    for (const auto& core : c.cores) add_crash(f, core, model);
+    // A bare model .so (no zip entry) is read where it lies.
+    const bool bare = so.where.entry.empty();
+    f.next_steps = {
+        repackage_step(c, bare ? "re-compile with the compiler whose libstdc++ the process uses, which links it dynamically"
+                               : "re-package with the compiler whose libstdc++ the process uses, which links it dynamically",
+                       "CXX=/usr/bin/g++"),
+        {"see the libraries this .so needs: libstdc++.so.6 is missing from the list (a rebuilt one has it)",
+         bare ? fmt::format("readelf -d {} | grep NEEDED", shell_quote(so.where.artifact))
+              : fmt::format("d=$(mktemp -d) && unzip -q {} {} -d \"$d\" && readelf -d \"$d\"/{} | grep NEEDED",
+                            shell_quote(so.where.artifact), shell_quote(so.where.entry), shell_quote(so.where.entry))},
+        {"after rebuilding in place, run this analysis again: this finding should be gone", reanalyze_command(c, "")}};
+    out.push_back(std::move(f));
+  }
+  return out;
+}
 
 }  // namespace aoti::checks

@@ -2,17 +2,19 @@
 // check explains: a runner call that failed (`create_func_(...) API call failed at
 // model_container_runner.cpp`) with the runtime's own `Error: <what>` before it, a wrong number of
 // inputs, an exception out of AOTIModelPackageLoader.
+#include "checks/runtime/runner_error.hpp"
+
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "checks/checks.hpp"
-#include "checks/failure_support.hpp"
-#include "checks/support.hpp"
+#include "checks/support/failures.hpp"
+#include "checks/support/finding.hpp"
 
 namespace aoti::checks {
 namespace {
 using namespace aoti::model;
+
 namespace fl = failures;
 
 // How far before a failed call the runtime's own error line may be.
@@ -91,148 +93,137 @@ bool explained_by_other_checks(const Case& c, const std::vector<const LogEvent*>
   return false;
 }
 
-class RunnerError final : public BasicCheck {
- public:
-  RunnerError()
-      : BasicCheck("runtime.runner-error",
-                   "An error from the AOTI runtime or a C++ runner (a failed runner call, wrong inputs, a loader exception)") {}
-
-  std::vector<Finding> run(const Case& c) const override {
-    std::vector<Finding> out;
-    for (const auto& artifact : fl::log_artifacts(c)) {
-      const auto events = fl::events_of(c, artifact);
-      const LogEvent* call = nullptr;       // the runner call that failed
-      const LogEvent* size_error = nullptr;  // `Error: expected inputs vector size to be 2, but got 3`
-      const LogEvent* loader = nullptr;      // an exception out of the package loader
-      for (const LogEvent* e : events) {
-        if (e->kind == LogEventKind::api_call_failed && !e->source_file.ends_with(".wrapper.cpp") && !call) call = e;
-        if (e->kind == LogEventKind::runtime_error && e->problem == "error" && e->value.find(" vector size to be ") != std::string::npos)
-          size_error = e;
-        if (e->kind == LogEventKind::python_exception && fl::route_of(*e) == fl::Route::runner && !loader) loader = e;
-      }
-      if (!call && !size_error && !loader) continue;
-      // The run's other outputs (stdout beside stderr) say the same about it.
-      const std::string folder = folder_of(artifact);
-      std::vector<const LogEvent*> run_events;
-      for (const auto& e : c.log_events)
-        if (folder_of(e.where.artifact) == folder) run_events.push_back(&e);
-      if (explained_by_other_checks(c, run_events)) continue;
-      const LogEvent* anchor = size_error ? size_error : call ? call : loader;
-      const LogEvent* cause = size_error ? size_error : cause_before(events, *anchor);
-      if (cause && explained_elsewhere(*cause)) continue;
-      out.push_back(report(c, artifact, events, call, cause, loader, size_error != nullptr));
-    }
-    return out;
+// The runtime's own error line before the failed call: `Error: <what>` (interface.cpp prints it
+// before returning a failure code), the shim's `Exception in aoti_torch: ...`, or a CUDA error.
+const LogEvent* cause_before(const std::vector<const LogEvent*>& events, const LogEvent& anchor) {
+  const LogEvent* cause = nullptr;
+  for (const LogEvent* e : events) {
+    if (e->where.line > anchor.where.line || anchor.where.line - e->where.line > k_cause_window) continue;
+    if ((e->kind == LogEventKind::runtime_error && (e->problem == "error" || e->problem == "shim exception" ||
+                                                    e->problem == "unknown exception")) ||
+        e->kind == LogEventKind::cuda_error)
+      cause = e;
   }
+  return cause;
+}
 
- private:
-  // The runtime's own error line before the failed call: `Error: <what>` (interface.cpp prints it
-  // before returning a failure code), the shim's `Exception in aoti_torch: ...`, or a CUDA error.
-  static const LogEvent* cause_before(const std::vector<const LogEvent*>& events, const LogEvent& anchor) {
-    const LogEvent* cause = nullptr;
-    for (const LogEvent* e : events) {
-      if (e->where.line > anchor.where.line || anchor.where.line - e->where.line > k_cause_window) continue;
-      if ((e->kind == LogEventKind::runtime_error && (e->problem == "error" || e->problem == "shim exception" ||
-                                                      e->problem == "unknown exception")) ||
-          e->kind == LogEventKind::cuda_error)
-        cause = e;
-    }
-    return cause;
-  }
-
-  Finding report(const Case& c, const std::string& artifact, const std::vector<const LogEvent*>& events, const LogEvent* call,
-                 const LogEvent* cause, const LogEvent* loader, bool wrong_inputs) const {
-    Finding f = new_finding(Severity::error, 0.7);
-    f.explains_failure = true;
-    // The failed call, from the runner's event or from the exception that carries it (a line a paste cut
-    // before its `line N`).
-    std::string name = call ? call_name(call->subject) : "";
-    if (name.empty() && loader && loader->value.find(" API call failed at ") != std::string::npos)
-      name = call_name(loader->value);
-    const std::string purpose(call_purpose(name));
-    // What the runtime said: a CUDA error with its own words (`CUDA error: out of memory`).
-    const std::string what = !cause ? (loader ? fmt::format("{}: {}", loader->subject, loader->value) : "")
-                             : cause->kind == LogEventKind::cuda_error ? fmt::format("{}: {}", cause->subject, cause->value)
-                                                                       : cause->value;
-    f.subject = fmt::format("runner {}", name.empty() ? (wrong_inputs ? "inputs" : "loader") : name);
-    if (wrong_inputs) {
-      f.title = fmt::format("The model was run with the wrong number of inputs or outputs: `{}`", cause->value);
-      f.message = fmt::format("The AOTI runtime checks the number of input and output tensors before it runs the model, "
-                              "and reported `{}`.", cause->text);
-      f.why = "The runner passes the flattened inputs; their number must be the number of tensors the model was "
-              "exported with (inputs of the forward, flattened through lists, tuples and dicts, in the same order).";
-    } else if (!name.empty()) {
-      f.title = fmt::format("The AOTI runner call `{}` failed{}", name, what.empty() ? "" : fmt::format(": `{}`", cut(what, 120)));
-      f.message = fmt::format("{}{}{}.", purpose.empty() ? fmt::format("The runner's call `{}` failed", name) : fmt::format("The runner could not {}", purpose),
-                              cause ? fmt::format("; the AOTI runtime said `{}` just before (line {})", cause->text, cause->where.line) : "",
-                              call ? fmt::format("; the call failed at `{}`, line {}", basename_of(call->source_file), call->source_line) : "");
-      f.why = explain(name, what);
-    } else {
-      f.title = fmt::format("Loading or running the AOTI model failed: `{}: {}`", loader->subject, cut(loader->value, 120));
-      f.message = fmt::format("The run ended with `{}: {}`, raised by the AOTI runtime's Python front end.", loader->subject,
-                              cut(loader->value, 300));
-      f.why = explain("", what);
-    }
-    if (cause) f.evidence.push_back(event_evidence(*cause, "the AOTI runtime's error"));
-    if (call) f.evidence.push_back(event_evidence(*call, "the runner call that failed"));
-    // How the process ended: the exception or the abort after the failed call.
-    for (const LogEvent* e : events) {
-      if (call && e->where.line <= call->where.line && e != loader) continue;
-      if ((e->kind == LogEventKind::python_exception && (e->final || e == loader)) || e->kind == LogEventKind::terminate) {
-        f.evidence.push_back(event_evidence(*e, e->kind == LogEventKind::terminate
-                                                     ? "the C++ runner did not catch the exception: the process aborted"
-                                                     : "the exception that ended the run"));
-        fl::add_user_frame_evidence(*e, f.evidence);
-        break;
-      }
-    }
-    f.next_steps = steps(c, artifact, name, what);
-    f.chain = {name.empty() ? "AOTI runtime" : name, what.empty() ? "failed" : cut(what, 60), "run stopped"};
-    return f;
-  }
-
-  static std::string explain(const std::string& call, const std::string& what) {
-    if (what.find("out of memory") != std::string::npos) {
-      if (call == "create_func_")
-        return "The device ran out of memory while the container loaded the model's constants: the model's weights "
-               "need that much free device memory on top of what the process already holds — an eager copy of the same "
-               "model, a previous runner, the caching allocator's reserve. Load the compiled model before (or instead "
-               "of) the eager one, or free the eager weights first.";
-      return "The device ran out of memory while the model ran: its activations, on top of its weights and what the "
-             "process already holds, do not fit.";
-    }
-    if (what.find("CUDA error") != std::string::npos || what.find("CUDA driver error") != std::string::npos)
-      return fmt::format("A CUDA call inside the AOTI runtime failed{}. The CUDA error names the reason; with asynchronous "
-                         "kernel launches it can come from an earlier kernel.",
-                         call == "create_func_" ? " while the model was being created (constants copied to the device, kernels loaded)" : "");
+std::string explain(const std::string& call, const std::string& what) {
+  if (what.find("out of memory") != std::string::npos) {
     if (call == "create_func_")
-      return "Creating the container loads the model: its constants, its kernels and its device. The AOTI runtime's "
-             "own message (an `Error:` line before the failed call) says what went wrong.";
-    return "The AOTI runtime reports its own error on stderr (an `Error: ...` line) before the runner turns the failure "
-           "code into this exception; that line says what went wrong.";
+      return "The device ran out of memory while the container loaded the model's constants: the model's weights "
+             "need that much free device memory on top of what the process already holds — an eager copy of the same "
+             "model, a previous runner, the caching allocator's reserve. Load the compiled model before (or instead "
+             "of) the eager one, or free the eager weights first.";
+    return "The device ran out of memory while the model ran: its activations, on top of its weights and what the "
+           "process already holds, do not fit.";
   }
+  if (what.find("CUDA error") != std::string::npos || what.find("CUDA driver error") != std::string::npos)
+    return fmt::format("A CUDA call inside the AOTI runtime failed{}. The CUDA error names the reason; with asynchronous "
+                       "kernel launches it can come from an earlier kernel.",
+                       call == "create_func_" ? " while the model was being created (constants copied to the device, kernels loaded)" : "");
+  if (call == "create_func_")
+    return "Creating the container loads the model: its constants, its kernels and its device. The AOTI runtime's "
+           "own message (an `Error:` line before the failed call) says what went wrong.";
+  return "The AOTI runtime reports its own error on stderr (an `Error: ...` line) before the runner turns the failure "
+         "code into this exception; that line says what went wrong.";
+}
 
-  static std::vector<NextStep> steps(const Case& c, const std::string& artifact, const std::string& call, const std::string& what) {
-    std::vector<NextStep> out;
-    const std::string script = fl::script_command(c, artifact);
-    if (what.find("out of memory") != std::string::npos)
-      out.push_back({"see how much device memory is in use, and by which processes",
-                     "nvidia-smi --query-gpu=memory.used,memory.total --format=csv; nvidia-smi --query-compute-apps=pid,used_memory --format=csv"});
-    if (what.find("CUDA") != std::string::npos)
-      out.push_back({"re-run with synchronous kernel launches and C++ stack traces, so the error is reported where it happens",
-                     script.empty() ? "export CUDA_LAUNCH_BLOCKING=1 TORCH_SHOW_CPP_STACKTRACES=1"
-                                    : "CUDA_LAUNCH_BLOCKING=1 TORCH_SHOW_CPP_STACKTRACES=1 " + script});
-    else
-      out.push_back({"re-run with C++ stack traces and the runtime's input checks",
-                     script.empty() ? "export TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1"
-                                    : "TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1 " + script});
-    (void)call;
-    return out;
+std::vector<NextStep> steps(const Case& c, const std::string& artifact, const std::string& call, const std::string& what) {
+  std::vector<NextStep> out;
+  const std::string script = fl::script_command(c, artifact);
+  if (what.find("out of memory") != std::string::npos)
+    out.push_back({"see how much device memory is in use, and by which processes",
+                   "nvidia-smi --query-gpu=memory.used,memory.total --format=csv; nvidia-smi --query-compute-apps=pid,used_memory --format=csv"});
+  if (what.find("CUDA") != std::string::npos)
+    out.push_back({"re-run with synchronous kernel launches and C++ stack traces, so the error is reported where it happens",
+                   script.empty() ? "export CUDA_LAUNCH_BLOCKING=1 TORCH_SHOW_CPP_STACKTRACES=1"
+                                  : "CUDA_LAUNCH_BLOCKING=1 TORCH_SHOW_CPP_STACKTRACES=1 " + script});
+  else
+    out.push_back({"re-run with C++ stack traces and the runtime's input checks",
+                   script.empty() ? "export TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1"
+                                  : "TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1 " + script});
+  (void)call;
+  return out;
+}
+
+Finding report(const Case& c, const std::string& artifact, const std::vector<const LogEvent*>& events, const LogEvent* call,
+               const LogEvent* cause, const LogEvent* loader, bool wrong_inputs) {
+  Finding f = new_finding(RuntimeRunnerErrorCheck::k_info, Severity::error, 0.7);
+  f.explains_failure = true;
+  // The failed call, from the runner's event or from the exception that carries it (a line a paste cut
+  // before its `line N`).
+  std::string name = call ? call_name(call->subject) : "";
+  if (name.empty() && loader && loader->value.find(" API call failed at ") != std::string::npos)
+    name = call_name(loader->value);
+  const std::string purpose(call_purpose(name));
+  // What the runtime said: a CUDA error with its own words (`CUDA error: out of memory`).
+  const std::string what = !cause ? (loader ? fmt::format("{}: {}", loader->subject, loader->value) : "")
+                           : cause->kind == LogEventKind::cuda_error ? fmt::format("{}: {}", cause->subject, cause->value)
+                                                                     : cause->value;
+  f.subject = fmt::format("runner {}", name.empty() ? (wrong_inputs ? "inputs" : "loader") : name);
+  if (wrong_inputs) {
+    f.title = fmt::format("The model was run with the wrong number of inputs or outputs: `{}`", cause->value);
+    f.message = fmt::format("The AOTI runtime checks the number of input and output tensors before it runs the model, "
+                            "and reported `{}`.", cause->text);
+    f.why = "The runner passes the flattened inputs; their number must be the number of tensors the model was "
+            "exported with (inputs of the forward, flattened through lists, tuples and dicts, in the same order).";
+  } else if (!name.empty()) {
+    f.title = fmt::format("The AOTI runner call `{}` failed{}", name, what.empty() ? "" : fmt::format(": `{}`", cut(what, 120)));
+    f.message = fmt::format("{}{}{}.", purpose.empty() ? fmt::format("The runner's call `{}` failed", name) : fmt::format("The runner could not {}", purpose),
+                            cause ? fmt::format("; the AOTI runtime said `{}` just before (line {})", cause->text, cause->where.line) : "",
+                            call ? fmt::format("; the call failed at `{}`, line {}", basename_of(call->source_file), call->source_line) : "");
+    f.why = explain(name, what);
+  } else {
+    f.title = fmt::format("Loading or running the AOTI model failed: `{}: {}`", loader->subject, cut(loader->value, 120));
+    f.message = fmt::format("The run ended with `{}: {}`, raised by the AOTI runtime's Python front end.", loader->subject,
+                            cut(loader->value, 300));
+    f.why = explain("", what);
   }
-};
-
+  if (cause) f.evidence.push_back(event_evidence(*cause, "the AOTI runtime's error"));
+  if (call) f.evidence.push_back(event_evidence(*call, "the runner call that failed"));
+  // How the process ended: the exception or the abort after the failed call.
+  for (const LogEvent* e : events) {
+    if (call && e->where.line <= call->where.line && e != loader) continue;
+    if ((e->kind == LogEventKind::python_exception && (e->final || e == loader)) || e->kind == LogEventKind::terminate) {
+      f.evidence.push_back(event_evidence(*e, e->kind == LogEventKind::terminate
+                                                   ? "the C++ runner did not catch the exception: the process aborted"
+                                                   : "the exception that ended the run"));
+      fl::add_user_frame_evidence(*e, f.evidence);
+      break;
+    }
+  }
+  f.next_steps = steps(c, artifact, name, what);
+  f.chain = {name.empty() ? "AOTI runtime" : name, what.empty() ? "failed" : cut(what, 60), "run stopped"};
+  return f;
+}
 }  // namespace
 
-std::unique_ptr<Check> make_runtime_runner_error() { return std::make_unique<RunnerError>(); }
+std::vector<Finding> RuntimeRunnerErrorCheck::run(const Case& c) const {
+  std::vector<Finding> out;
+  for (const auto& artifact : fl::log_artifacts(c)) {
+    const auto events = fl::events_of(c, artifact);
+    const LogEvent* call = nullptr;       // the runner call that failed
+    const LogEvent* size_error = nullptr;  // `Error: expected inputs vector size to be 2, but got 3`
+    const LogEvent* loader = nullptr;      // an exception out of the package loader
+    for (const LogEvent* e : events) {
+      if (e->kind == LogEventKind::api_call_failed && !e->source_file.ends_with(".wrapper.cpp") && !call) call = e;
+      if (e->kind == LogEventKind::runtime_error && e->problem == "error" && e->value.find(" vector size to be ") != std::string::npos)
+        size_error = e;
+      if (e->kind == LogEventKind::python_exception && fl::route_of(*e) == fl::Route::runner && !loader) loader = e;
+    }
+    if (!call && !size_error && !loader) continue;
+    // The run's other outputs (stdout beside stderr) say the same about it.
+    const std::string folder = folder_of(artifact);
+    std::vector<const LogEvent*> run_events;
+    for (const auto& e : c.log_events)
+      if (folder_of(e.where.artifact) == folder) run_events.push_back(&e);
+    if (explained_by_other_checks(c, run_events)) continue;
+    const LogEvent* anchor = size_error ? size_error : call ? call : loader;
+    const LogEvent* cause = size_error ? size_error : cause_before(events, *anchor);
+    if (cause && explained_elsewhere(*cause)) continue;
+    out.push_back(report(c, artifact, events, call, cause, loader, size_error != nullptr));
+  }
+  return out;
+}
 
 }  // namespace aoti::checks

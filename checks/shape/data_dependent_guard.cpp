@@ -1,107 +1,100 @@
 // shape.data-dependent-guard: a guard on a data-dependent (unbacked) value — export or compile
 // needed to know a value that only the data decides.
+#include "checks/shape/data_dependent_guard.hpp"
+
 #include <regex>
 #include <set>
 
 #include <fmt/format.h>
 
-#include "checks/checks.hpp"
-#include "checks/failure_support.hpp"
-#include "checks/support.hpp"
+#include "checks/support/commands.hpp"
+#include "checks/support/failures.hpp"
+#include "checks/support/finding.hpp"
 
 namespace aoti::checks {
 namespace {
 using namespace aoti::model;
 
-class DataDependentGuard final : public BasicCheck {
- public:
-  DataDependentGuard()
-      : BasicCheck("shape.data-dependent-guard", "A guard on a data-dependent (unbacked) value during export or compile") {}
-
-  std::vector<Finding> run(const Case& c) const override {
-    std::vector<Finding> out;
-    for (const auto& trace : c.traces)
-      for (const auto& event : trace.data_dependent) {
-        // Provenance records explain a real-tensor propagation; only the guard error stops export.
-        const bool error = event.kind == "guard_on_data_dependent_error";
-        Finding f = new_finding(error ? Severity::error : Severity::warning, error ? 0.85 : 0.6);
-        f.explains_failure = error;
-        f.subject = "data-dependent " + event.expr;
-        const TraceFrame* frame = event.user_frames.empty() ? nullptr : &event.user_frames.back();
-        f.title = fmt::format("{} on the data-dependent expression `{}`", error ? "Export stopped at a guard" : "A guard was decided from real data",
-                              event.expr);
-        f.message = fmt::format("Tracing needed the value of `{}`, which depends on tensor data (an unbacked symbol such "
-                                "as a `.item()` or `nonzero()` size){}.",
-                                event.expr, frame ? fmt::format(", at {}:{}: `{}`", frame->file, frame->line, frame->code) : "");
-        f.why = "A branch or check on a data-dependent size cannot be compiled once for every input: export fails, or "
-                "the package assumes the value seen while tracing.";
-        f.evidence.push_back(Evidence{Location{event.where.artifact, "", event.where.line}, fmt::format("{}: {}", event.kind, event.expr),
-                                      "the trace's record"});
-        if (frame) f.evidence.push_back(Evidence{Location{frame->file, "", frame->line}, frame->code, "the user line"});
-        f.next_steps = {{"tell the compiler what the value can be instead of branching on it (n: the value, x: the "
-                         "tensor it counts)",
-                         "torch._check(n >= 0)\ntorch._check(n <= x.shape[0])", "python"},
-                        {"or move the data-dependent part out of the exported graph, or use torch.cond", ""}};
-        out.push_back(std::move(f));
-      }
-    for (const auto& e : c.log_events) {
-      if (e.problem != "data-dependent guard") continue;
-      Finding f = new_finding(Severity::error, 0.8);
-      f.explains_failure = true;
-      f.subject = "data-dependent log " + e.text.substr(0, 80);
-      f.title = "Export or compile stopped at a guard on a data-dependent value";
-      f.message = fmt::format("The log reports `{}`.", e.text.substr(0, 300));
-      f.why = "A branch or check on a data-dependent size cannot be compiled once for every input.";
-      f.evidence.push_back(event_evidence(e, "the error"));
-      // Where the guard was raised, as the message says it (`Caused by: (_export/non_strict_utils.py:683
-      // in __torch_function__)`).
-      for (std::size_t i = 0; i < e.detail.size(); ++i)
-        if (const auto start = e.detail[i].find_first_not_of(' ');
-            start != std::string::npos && e.detail[i].compare(start, 10, "Caused by:") == 0) {
-          f.evidence.push_back(failures::line_evidence(e, e.where.line + 1 + static_cast<int>(i), e.detail[i].substr(start),
-                                                       "where the guard was raised"));
-          break;
-        }
-      // The user's frame the log names (a traceback's, or draft_export's user stacktrace).
-      if (e.user_frame >= 0 && static_cast<std::size_t>(e.user_frame) < e.frames.size()) {
-        const auto& frame = e.frames[static_cast<std::size_t>(e.user_frame)];
-        f.message += fmt::format(" It was raised from your code at {}:{}{}.", frame.file, frame.line,
-                                 frame.code.empty() ? "" : fmt::format(": `{}`", frame.code));
-        f.evidence.push_back(failures::line_evidence(e, frame.log_line, frame.text, "the user frame"));
-        if (!frame.code.empty()) f.evidence.push_back(failures::line_evidence(e, frame.log_line + 1, frame.code, "the user line"));
-      }
-      add_symbol_origins(c, e, f);
-      f.next_steps = {rerun_step(c, "find the line with the trace", "TORCH_LOGS=\"+dynamic\" TORCH_TRACE=/tmp/trace"),
-                      {"replace the branch by torch._check(...) on the value's range", ""}};
-      out.push_back(std::move(f));
-    }
-    return out;
-  }
-
- private:
-  // Where each unbacked symbol the error names (`u0`) was made: the trace of the same run records
-  // `create_unbacked_symbol` with the user's frame, the `.item()` or `nonzero()` the value came from.
-  static void add_symbol_origins(const Case& c, const LogEvent& e, Finding& f) {
-    static const std::regex k_unbacked(R"(\bu\d+\b)");
-    std::set<std::string> names;
-    for (std::sregex_iterator it(e.text.begin(), e.text.end(), k_unbacked), end; it != end; ++it) names.insert(it->str());
-    for (const auto& trace : c.traces) {
-      if (!same_run(e.where.artifact, trace.artifact)) continue;
-      for (const auto& symbol : trace.symbols) {
-        if (!symbol.unbacked || !names.count(symbol.name) || symbol.user_frames.empty()) continue;
-        names.erase(symbol.name);
-        const TraceFrame& frame = symbol.user_frames.back();
-        f.message += fmt::format(" `{}` is the value of your code at {}:{}: `{}`.", symbol.name, frame.file, frame.line, frame.code);
-        f.evidence.push_back(fact(Location{symbol.where.artifact, "", symbol.where.line},
-                                  fmt::format("{} = unbacked symbol made at {}:{}: {}", symbol.name, frame.file, frame.line, frame.code),
-                                  "where the data-dependent value comes from (the trace's create_unbacked_symbol)"));
-      }
+// Where each unbacked symbol the error names (`u0`) was made: the trace of the same run records
+// `create_unbacked_symbol` with the user's frame, the `.item()` or `nonzero()` the value came from.
+void add_symbol_origins(const Case& c, const LogEvent& e, Finding& f) {
+  static const std::regex k_unbacked(R"(\bu\d+\b)");
+  std::set<std::string> names;
+  for (std::sregex_iterator it(e.text.begin(), e.text.end(), k_unbacked), end; it != end; ++it) names.insert(it->str());
+  for (const auto& trace : c.traces) {
+    if (!same_run(e.where.artifact, trace.artifact)) continue;
+    for (const auto& symbol : trace.symbols) {
+      if (!symbol.unbacked || !names.count(symbol.name) || symbol.user_frames.empty()) continue;
+      names.erase(symbol.name);
+      const TraceFrame& frame = symbol.user_frames.back();
+      f.message += fmt::format(" `{}` is the value of your code at {}:{}: `{}`.", symbol.name, frame.file, frame.line, frame.code);
+      f.evidence.push_back(fact(Location{symbol.where.artifact, "", symbol.where.line},
+                                fmt::format("{} = unbacked symbol made at {}:{}: {}", symbol.name, frame.file, frame.line, frame.code),
+                                "where the data-dependent value comes from (the trace's create_unbacked_symbol)"));
     }
   }
-};
+}
 
 }  // namespace
 
-std::unique_ptr<Check> make_shape_data_dependent_guard() { return std::make_unique<DataDependentGuard>(); }
+std::vector<Finding> ShapeDataDependentGuardCheck::run(const Case& c) const {
+  std::vector<Finding> out;
+  for (const auto& trace : c.traces)
+    for (const auto& event : trace.data_dependent) {
+      // Provenance records explain a real-tensor propagation; only the guard error stops export.
+      const bool error = event.kind == "guard_on_data_dependent_error";
+      Finding f = new_finding(k_info, error ? Severity::error : Severity::warning, error ? 0.85 : 0.6);
+      f.explains_failure = error;
+      f.subject = "data-dependent " + event.expr;
+      const TraceFrame* frame = event.user_frames.empty() ? nullptr : &event.user_frames.back();
+      f.title = fmt::format("{} on the data-dependent expression `{}`", error ? "Export stopped at a guard" : "A guard was decided from real data",
+                            event.expr);
+      f.message = fmt::format("Tracing needed the value of `{}`, which depends on tensor data (an unbacked symbol such "
+                              "as a `.item()` or `nonzero()` size){}.",
+                              event.expr, frame ? fmt::format(", at {}:{}: `{}`", frame->file, frame->line, frame->code) : "");
+      f.why = "A branch or check on a data-dependent size cannot be compiled once for every input: export fails, or "
+              "the package assumes the value seen while tracing.";
+      f.evidence.push_back(Evidence{Location{event.where.artifact, "", event.where.line}, fmt::format("{}: {}", event.kind, event.expr),
+                                    "the trace's record"});
+      if (frame) f.evidence.push_back(Evidence{Location{frame->file, "", frame->line}, frame->code, "the user line"});
+      f.next_steps = {{"tell the compiler what the value can be instead of branching on it (n: the value, x: the "
+                       "tensor it counts)",
+                       "torch._check(n >= 0)\ntorch._check(n <= x.shape[0])", "python"},
+                      {"or move the data-dependent part out of the exported graph, or use torch.cond", ""}};
+      out.push_back(std::move(f));
+    }
+  for (const auto& e : c.log_events) {
+    if (e.problem != "data-dependent guard") continue;
+    Finding f = new_finding(k_info, Severity::error, 0.8);
+    f.explains_failure = true;
+    f.subject = "data-dependent log " + e.text.substr(0, 80);
+    f.title = "Export or compile stopped at a guard on a data-dependent value";
+    f.message = fmt::format("The log reports `{}`.", e.text.substr(0, 300));
+    f.why = "A branch or check on a data-dependent size cannot be compiled once for every input.";
+    f.evidence.push_back(event_evidence(e, "the error"));
+    // Where the guard was raised, as the message says it (`Caused by: (_export/non_strict_utils.py:683
+    // in __torch_function__)`).
+    for (std::size_t i = 0; i < e.detail.size(); ++i)
+      if (const auto start = e.detail[i].find_first_not_of(' ');
+          start != std::string::npos && e.detail[i].compare(start, 10, "Caused by:") == 0) {
+        f.evidence.push_back(failures::line_evidence(e, e.where.line + 1 + static_cast<int>(i), e.detail[i].substr(start),
+                                                     "where the guard was raised"));
+        break;
+      }
+    // The user's frame the log names (a traceback's, or draft_export's user stacktrace).
+    if (e.user_frame >= 0 && static_cast<std::size_t>(e.user_frame) < e.frames.size()) {
+      const auto& frame = e.frames[static_cast<std::size_t>(e.user_frame)];
+      f.message += fmt::format(" It was raised from your code at {}:{}{}.", frame.file, frame.line,
+                               frame.code.empty() ? "" : fmt::format(": `{}`", frame.code));
+      f.evidence.push_back(failures::line_evidence(e, frame.log_line, frame.text, "the user frame"));
+      if (!frame.code.empty()) f.evidence.push_back(failures::line_evidence(e, frame.log_line + 1, frame.code, "the user line"));
+    }
+    add_symbol_origins(c, e, f);
+    f.next_steps = {rerun_step(c, "find the line with the trace", "TORCH_LOGS=\"+dynamic\" TORCH_TRACE=/tmp/trace"),
+                    {"replace the branch by torch._check(...) on the value's range", ""}};
+    out.push_back(std::move(f));
+  }
+  return out;
+}
 
 }  // namespace aoti::checks

@@ -46,7 +46,7 @@ struct MappedModule {
   std::string package;   // the model artifact whose .so has this build-id (a .pt2 or a bare model .so), "" otherwise
   // The file that gave this module's symbols and unwind tables: "<package>:<entry>" for a
   // model .so, a path on the analyzing machine whose build-id matched, "" when none did.
-  std::string symbols_from;
+  std::string symbols_from = {};
 };
 
 struct CoreFacts {
@@ -84,27 +84,5 @@ struct CoreFacts {
   std::vector<CoreThread> threads;  // the crashing thread first
   std::vector<MappedModule> modules;
 };
-
-const CoreThread* crashing_thread(const CoreFacts& core);
-// A demangled name without template arguments, parameters and return type, for people:
-// "std::__detail::_Compiler<std::__cxx11::regex_traits<char> >::_M_disjunction()" -> "std::__detail::_Compiler::_M_disjunction".
-std::string short_symbol(std::string_view symbol);
-// What the process was doing when it died, and which frame says so.
-struct CrashPhase {
-  std::string phase;             // "loading the model", "running the model", ...; "" when no frame says
-  bool from_stack_scan = false;  // only a stack-scan candidate says so: a likely phase, not a known one
-  std::string symbol;            // the frame's short name, "AOTInductorModelContainerRun"
-  std::size_t frame = 0;         // its index in the crashing thread
-};
-// From the crashing thread's unwound frames; only when they say nothing, from a C API entry point
-// among the stack-scan candidates (marked so).
-CrashPhase crash_phase_of(const CoreFacts& core);
-// The phase the unwound frames show: "loading the model", "loading the model's constants",
-// "running the model", "destroying the model", or "" when they do not say.
-std::string crash_phase(const CoreFacts& core);
-// For prose: "while running the model", or, from a candidate, "probably while running the model
-// (AOTInductorModelContainerRun, frame #42, is a return address found on the stack, not an unwound
-// frame)", or "".
-std::string crash_phase_clause(const CoreFacts& core);
 
 }  // namespace aoti::model

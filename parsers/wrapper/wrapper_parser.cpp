@@ -17,6 +17,7 @@
 #include "parsers/wrapper/launches.hpp"
 #include "parsers/wrapper/statements.hpp"
 #include "parsers/wrapper/triton_source.hpp"
+#include "torch/codes.hpp"
 #include "util/text.hpp"
 
 namespace aoti::parsers::wrapper {
@@ -29,47 +30,6 @@ using model::InputCheckKind;
 constexpr std::size_t k_sniff_bytes = 8192;
 constexpr std::array<std::string_view, 3> k_markers = {"AOTInductorModel", "inputs_info_",
                                                        "run_impl"};
-
-struct DtypeInfo {
-  std::string_view name;  // as in aoti_torch_dtype_<name>
-  int code;               // c10::ScalarType
-  std::string_view aten;  // as the wrapper prints it
-};
-constexpr std::array<DtypeInfo, 20> k_dtypes = {{
-    {"uint8", 0, "at::kByte"},
-    {"int8", 1, "at::kChar"},
-    {"int16", 2, "at::kShort"},
-    {"int32", 3, "at::kInt"},
-    {"int64", 4, "at::kLong"},
-    {"float16", 5, "at::kHalf"},
-    {"float32", 6, "at::kFloat"},
-    {"float64", 7, "at::kDouble"},
-    {"complex32", 8, "at::kComplexHalf"},
-    {"complex64", 9, "at::kComplexFloat"},
-    {"complex128", 10, "at::kComplexDouble"},
-    {"bool", 11, "at::kBool"},
-    {"bfloat16", 15, "at::kBFloat16"},
-    {"float8_e5m2", 23, "at::kFloat8_e5m2"},
-    {"float8_e4m3fn", 24, "at::kFloat8_e4m3fn"},
-    {"float8_e5m2fnuz", 25, "at::kFloat8_e5m2fnuz"},
-    {"float8_e4m3fnuz", 26, "at::kFloat8_e4m3fnuz"},
-    {"uint16", 27, "at::kUInt16"},
-    {"uint32", 28, "at::kUInt32"},
-    {"uint64", 29, "at::kUInt64"},
-}};
-
-struct DeviceInfo {
-  std::string_view name;  // as in aoti_torch_device_type_<name>
-  int code;               // c10::DeviceType
-};
-constexpr std::array<DeviceInfo, 6> k_devices = {{
-    {"cpu", 0},
-    {"cuda", 1},
-    {"hip", 6},
-    {"xpu", 12},
-    {"mps", 13},
-    {"privateuse1", 20},
-}};
 
 std::optional<std::size_t> binary_offset(std::string_view text) {
   const std::string_view head = text.substr(0, k_sniff_bytes);
@@ -296,11 +256,9 @@ class WrapperScanner {
     check.kind = InputCheckKind::dtype;
     check.value = -1;
     const std::string_view dtype = identifier_after(value, "dtype_");
-    for (const auto& info : k_dtypes) {
-      if (info.name == dtype) {
-        check.value = info.code;
-        check.label = std::string(info.aten);
-      }
+    if (const auto* type = torch::scalar_type_named(dtype)) {
+      check.value = type->code;
+      check.label = std::string(type->aten);
     }
     m_contract.add_typed_check(std::move(check), input, number);
   }
@@ -311,11 +269,9 @@ class WrapperScanner {
     check.value = -1;
     const std::string_view device = identifier_after(value, "device_type_");
     const auto code = util::parse_int(value);
-    for (const auto& info : k_devices) {
-      if ((code && *code == info.code) || (!code && info.name == device)) {
-        check.value = info.code;
-        check.label = std::string(info.name);
-      }
+    if (const auto* type = code ? torch::device_type(*code) : torch::device_type_of_shim(device)) {
+      check.value = type->code;
+      check.label = std::string(type->name);
     }
     if (code && check.value < 0) check.value = *code;
     m_contract.add_typed_check(std::move(check), input, number);

@@ -7,6 +7,7 @@
 #include "analyzer/cli/output.hpp"
 #include "analyzer/pipeline/analyze.hpp"
 #include "analyzer/report/report.hpp"
+#include "checks/registry.hpp"
 
 namespace aoti::cli {
 namespace {
@@ -16,7 +17,7 @@ std::string render(const Options& options, const model::Case& c, const std::vect
     case Format::text: return report::render_text(c, findings, color_wanted(options), text_width(options));
     case Format::markdown: return report::render_markdown(c, findings);
     case Format::json: return report::render_json(c, findings);
-    case Format::sarif: return report::render_sarif(c, findings);
+    case Format::sarif: return report::render_sarif(c, findings, checks::check_infos());
     case Format::html: return report::render_html(c, findings);
     case Format::jsonl: break;  // refused by the option parser
   }

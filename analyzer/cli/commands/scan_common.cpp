@@ -5,6 +5,7 @@
 #include "analyzer/cli/output.hpp"
 #include "analyzer/report/scan_report.hpp"
 #include "analyzer/scan/scan.hpp"
+#include "checks/registry.hpp"
 
 namespace aoti::cli {
 namespace {
@@ -15,7 +16,7 @@ std::string render(const Options& options, const std::vector<scan::PackageResult
     case Format::markdown: return report::render_scan_markdown(results);
     case Format::json:
     case Format::jsonl: return report::render_scan_jsonl(results);
-    case Format::sarif: return report::render_scan_sarif(results);
+    case Format::sarif: return report::render_scan_sarif(results, checks::check_infos());
     case Format::html: return report::render_scan_html(results);
   }
   return {};

@@ -1,5 +1,6 @@
-#include "checks/failure_support.hpp"
-#include "checks/support.hpp"
+#include "checks/support/failures.hpp"
+#include "checks/support/commands.hpp"
+#include "checks/support/finding.hpp"
 
 #include <cxxabi.h>
 

@@ -1,0 +1,134 @@
+#include "checks/support/kernels.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstddef>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "checks/support/finding.hpp"
+#include "checks/support/contract.hpp"
+#include "util/text.hpp"
+
+namespace aoti::checks {
+using namespace aoti::model;
+
+bool is_size_symbol(std::string_view arg) {
+  std::size_t i = 0;
+  if (arg.starts_with("ks")) i = 2;
+  else if (!arg.empty() && (arg[0] == 's' || arg[0] == 'u')) i = 1;
+  else return false;
+  return i < arg.size() && std::all_of(arg.begin() + static_cast<long>(i), arg.end(),
+                                       [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+}
+
+std::string argument_name(std::string_view arg) {
+  const auto at = arg.find(".data_ptr()");
+  if (at == std::string_view::npos) return std::string(arg);
+  std::size_t begin = at;
+  while (begin > 0 && (std::isalnum(static_cast<unsigned char>(arg[begin - 1])) || arg[begin - 1] == '_')) --begin;
+  return std::string(arg.substr(begin, at - begin));
+}
+
+std::string argument_for(const TritonKernel& kernel, const KernelCall& call, std::string_view param) {
+  const auto it = std::find(kernel.params.begin(), kernel.params.end(), param);
+  if (it == kernel.params.end()) return "";
+  const auto position = static_cast<std::size_t>(it - kernel.params.begin());
+  return position < call.args.size() ? argument_name(call.args[position]) : "";
+}
+
+std::vector<RangeHazard> unguarded_ranges(const WrapperFacts& w) {
+  // `(yindex % ks0)`: the index runs over 0..ks0-1, whatever the grid.
+  static const std::regex k_modulo(R"(^\(?\s*[xyrz]\d?index\s*%\s*(ks\d+)\s*\)?$)");
+  std::vector<RangeHazard> out;
+  for (const auto& kernel : w.kernels) {
+    if (kernel.language != KernelLanguage::triton) continue;
+    const KernelCall* call = nullptr;
+    for (const auto& k : w.kernel_calls)
+      if (k.kernel == kernel.name) call = &k;
+    if (!call) continue;
+    for (const auto& assertion : kernel.asserts) {
+      const auto bound = util::parse_int(assertion.bound);
+      const auto expression = kernel.assignments.find(assertion.index_var);
+      if (!bound || expression == kernel.assignments.end()) continue;
+      std::smatch m;
+      if (!std::regex_match(expression->second, m, k_modulo)) continue;
+      RangeHazard r;
+      r.kernel = &kernel, r.assertion = &assertion, r.call = call, r.bound = *bound;
+      r.param = m[1].str(), r.expression = expression->second;
+      const std::string symbol = argument_for(kernel, *call, r.param);
+      for (const auto& b : w.bindings)
+        if (b.symbol == symbol && !b.is_stride) r.binding = &b;
+      if (!r.binding) continue;
+      r.input_index = input_index_of(w, r.binding->input);
+      for (const auto& check : w.input_checks) {
+        if (check.input_index != r.input_index || check.dim != r.binding->dim) continue;
+        if (check.kind == InputCheckKind::dim_min) r.min = check.value;
+        if (check.kind == InputCheckKind::dim_max) r.max = check.value, r.max_line = check.line;
+      }
+      if (r.max && *r.max <= *bound) continue;  // the contract keeps the index below the bound
+      r.expression_line = wrapper_line_with(w, kernel.line, assertion.index_var + " = ", std::max(kernel.source_end - kernel.line, 1));
+      // The table the index addresses: a constant loaded with it, with a dim of exactly the bound.
+      for (const auto& load : kernel.loads) {
+        if (load.offset.find(assertion.index_var) == std::string::npos) continue;
+        const std::string arg = argument_for(kernel, *call, load.pointer);
+        for (const auto& constant : w.constants)
+          if (constant.name == arg && std::find(constant.shape.begin(), constant.shape.end(), *bound) != constant.shape.end())
+            r.table = &constant;
+      }
+      out.push_back(r);
+    }
+  }
+  return out;
+}
+
+namespace {
+std::string table_name(const RangeHazard& r) {
+  return !r.table ? "" : r.table->original_fqn.empty() ? r.table->name : r.table->original_fqn;
+}
+std::string range_text(const RangeHazard& r) {
+  return r.max ? fmt::format("[{}, {}]", r.min, *r.max) : fmt::format("[{}, int_oo]", r.min);
+}
+}  // namespace
+
+std::string range_hazard_sentence(const WrapperFacts& w, const RangeHazard& r) {
+  const std::string table = table_name(r);
+  return fmt::format(
+      "The index is not data: `{}` = `{}` runs over dim {} of {} (`{}` is bound at the launch to `{}`), which the "
+      "package accepts in {}, while the kernel only takes indices below {}{}: every size above {} passes the input "
+      "checks and trips `{}`",
+      r.assertion->index_var, r.expression, r.binding->dim, input_display(w, r.binding->input), r.param,
+      r.binding->symbol, range_text(r), r.bound, table.empty() ? "" : fmt::format(" (the rows of `{}`)", table), r.bound,
+      r.assertion->message);
+}
+
+std::vector<Evidence> range_hazard_evidence(const WrapperFacts& w, const RangeHazard& r) {
+  std::vector<Evidence> out;
+  if (r.expression_line > 0)
+    out.push_back(quote_wrapper(w, r.expression_line, fmt::format("the index `{}` follows the dim's size", r.assertion->index_var)));
+  if (r.table) {
+    const int shape_line = wrapper_line_with(w, r.table->line, fmt::format("constants_info_[{}].shape", r.table->index));
+    out.push_back(quote_wrapper(w, shape_line ? shape_line : r.table->line, fmt::format("`{}` has {} rows", table_name(r), r.bound)));
+  }
+  out.push_back(quote_wrapper(w, r.binding->line, fmt::format("`{}` is dim {} of {}", r.binding->symbol, r.binding->dim,
+                                                              input_display(w, r.binding->input))));
+  if (r.max_line) out.push_back(quote_wrapper(w, r.max_line, fmt::format("the input check allows up to {}", *r.max)));
+  return out;
+}
+
+NextStep range_hazard_fix(const WrapperFacts& w, const RangeHazard& r) {
+  const std::string table = table_name(r);
+  const std::string dim_name = dim_name_or(w, r.input_index, r.binding->dim, "d");
+  return {fmt::format("re-export with the dim's range capped at {}{}, then re-package (or give the table as many rows "
+                      "as the largest size you serve)",
+                      r.bound, table.empty() ? "" : fmt::format(", the rows of `{}`", table)),
+          dynamic_shapes_text(w, r.input_index, r.binding->dim,
+                              fmt::format("torch.export.Dim(\"{}\", min={}, max={})", dim_name, r.min, r.bound)),
+          "python"};
+}
+
+}  // namespace aoti::checks

@@ -1,0 +1,53 @@
+// Kernel launches and the range hazard: a fixed bound a kernel asserts on an index that follows a
+// dynamic dim's size.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/case.hpp"
+#include "model/finding.hpp"
+
+namespace aoti::checks {
+
+// The tensor a launch argument names: `(const int64_t*)(arg1_1.data_ptr())` -> "arg1_1".
+std::string argument_name(std::string_view arg);
+
+// The argument a kernel parameter received at its launch ("" if the parameter is not in the call).
+std::string argument_for(const model::TritonKernel& kernel, const model::KernelCall& call, std::string_view param);
+
+// A fixed bound a kernel asserts on an index computed from a dynamic dim's size (`y0 = (yindex % ks0)`,
+// ks0 bound at the launch to dim d of an input) while the input contract admits sizes above it.
+struct RangeHazard {
+  const model::TritonKernel* kernel = nullptr;
+  const model::TritonAssert* assertion = nullptr;
+  const model::KernelCall* call = nullptr;
+  const model::SymbolBinding* binding = nullptr;
+  int input_index = -1;
+  std::string param;       // "ks0"
+  std::string expression;  // "(yindex % ks0)"
+  int expression_line = 0;
+  std::int64_t bound = 0;  // 512
+  std::int64_t min = 0;
+  std::optional<std::int64_t> max;  // the contract's maximum; none: unbounded
+  int max_line = 0;
+  const model::WrapperConstant* table = nullptr;  // the constant the index addresses, with a dim of `bound`
+};
+
+std::vector<RangeHazard> unguarded_ranges(const model::WrapperFacts& w);
+
+// What both the latent finding and the index-assert finding say of a hazard: the sentence, the
+// quoted chain (index expression, bound, table rows, launch, binding, input check) and the fix.
+std::string range_hazard_sentence(const model::WrapperFacts& w, const RangeHazard& r);
+
+std::vector<model::Evidence> range_hazard_evidence(const model::WrapperFacts& w, const RangeHazard& r);
+
+model::NextStep range_hazard_fix(const model::WrapperFacts& w, const RangeHazard& r);
+
+// Wrapper symbols are `s77`, `u0`, `ks0`: anything else in a call argument is a constant or buffer.
+bool is_size_symbol(std::string_view arg);
+
+}  // namespace aoti::checks

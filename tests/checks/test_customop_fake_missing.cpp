@@ -1,0 +1,24 @@
+// customop.fake-missing: unit tests on hand-built Cases and the corpus cases it is about.
+#include <doctest/doctest.h>
+
+#include "checks/customop/fake_missing.hpp"
+#include "tests/checks/check_test.hpp"
+
+using namespace aoti::test;
+
+TEST_CASE("customop.fake-missing from the trace") {
+  Case c = cuda_case();
+  TraceFacts trace;
+  trace.artifact = "trace.log";
+  trace.fake_kernels.push_back({{"trace.log", 20, "", 0}, "missing_fake_kernel", "mylib::nofake", ""});
+  trace.fake_kernels.push_back({{"trace.log", 30, "", 0}, "mismatched_fake_kernel", "mylib::liar", "shape [4] vs [5]"});
+  trace.fake_kernels.push_back({{"trace.log", 40, "", 0}, "missing_fake_kernel", "tt.nofake.default", ""});
+  c.traces.push_back(trace);
+  const auto found = run_check<CustomopFakeMissingCheck>(c);
+  REQUIRE(found.size() == 2);  // the mismatched record is customop.fake-mismatch's
+  CHECK(mentions(found[0], "mylib::nofake"));
+  CHECK(mentions(found[0], "@torch.library.register_fake(\"mylib::nofake\")"));
+  // An op recorded with its overload ("tt.nofake.default") is spelled once, not `.default.default`.
+  CHECK(mentions(found[1], "@torch.library.register_fake(\"tt::nofake\")"));
+  CHECK_FALSE(mentions(found[1], ".default.default"));
+}

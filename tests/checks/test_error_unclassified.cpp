@@ -1,0 +1,40 @@
+// error.unclassified: unit tests on hand-built Cases and the corpus cases it is about.
+#include <doctest/doctest.h>
+
+#include "checks/error/unclassified.hpp"
+#include "tests/checks/check_test.hpp"
+
+using namespace aoti::test;
+
+TEST_CASE("error.unclassified: the last resort") {
+  SUBCASE("a crash with a debugger's backtrace: the crash and its innermost frame") {
+    const auto found = analyze_wild("pytorch-124034-unaligned-constants-segv");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].check == "error.unclassified");
+    CHECK(found[0].explains_failure);
+    CHECK(mentions(found[0], "Segmentation fault"));
+    CHECK(mentions(found[0], "tinygemm_kernel<1, 64>"));
+  }
+  SUBCASE("an exception no check knows, with the user's frame") {
+    const std::string log =
+        "Traceback (most recent call last):\n"
+        "  File \"/srv/app/serve.py\", line 40, in <module>\n"
+        "    load()\n"
+        "  File \"/usr/lib/python3.12/site-packages/torch/__init__.py\", line 10, in load\n"
+        "    raise ValueError(\"bad\")\n"
+        "ValueError: bad\n";
+    const auto found = analyze_log(log);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].check == "error.unclassified");
+    CHECK(mentions(found[0], "/srv/app/serve.py:40"));
+    CHECK(mentions(found[0], "TORCH_SHOW_CPP_STACKTRACES=1 python /srv/app/serve.py"));
+    check_quotes(found, log);
+  }
+  SUBCASE("dropped where another check explains the failure") {
+    const auto found = analyze_wild("vllm-3147-ext-torch-version-mismatch");
+    CHECK(!first_of(found, "error.unclassified"));
+  }
+  SUBCASE("a log without an error has no finding") {
+    CHECK(analyze_log("loading model\nok torch.Size([4, 8])\n").empty());
+  }
+}

@@ -1,0 +1,46 @@
+// inductor.compile-failed: unit tests on hand-built Cases and the corpus cases it is about.
+#include <doctest/doctest.h>
+
+#include "checks/inductor/compile_failed.hpp"
+#include "tests/checks/check_test.hpp"
+
+using namespace aoti::test;
+
+TEST_CASE("inductor.compile-failed") {
+  SUBCASE("a lowering that failed: the op, its arguments and the exception") {
+    const std::string log =
+        "Traceback (most recent call last):\n"
+        "  File \"/home/me/aot.py\", line 9, in <module>\n"
+        "    torch._inductor.aoti_compile_and_package(ep)\n"
+        "  File \"/usr/lib/python3.12/site-packages/torch/_inductor/graph.py\", line 1100, in call_function\n"
+        "    raise LoweringException(e, target, args, kwargs).with_traceback(\n"
+        "torch._inductor.exc.InductorError: LoweringException: AssertionError: unsupported dtype\n"
+        "  target: aten.cumsum.default\n"
+        "  args[0]: TensorBox(StorageBox(InputBuffer(name='arg0_1', layout=FixedLayout('cuda:0', torch.bool, size=[8, 16]))))\n";
+    const auto found = analyze_log(log);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].check == "inductor.compile-failed");
+    CHECK(found[0].title == "Inductor failed to lower `aten.cumsum.default`: `LoweringException: AssertionError: unsupported dtype`");
+    CHECK(mentions(found[0], "torch/_inductor/graph.py:1100"));
+    check_quotes(found, log);
+  }
+  SUBCASE("an error raised inside torch/_inductor, named by its frame") {
+    const auto found = analyze_wild("pytorch-129719-make-fx-non-tuple-output");
+    REQUIRE(!found.empty());
+    CHECK(found[0].check == "inductor.compile-failed");
+    CHECK(mentions(found[0], "compile_fx_aot"));
+  }
+  SUBCASE("a GPU too old for Triton") {
+    const auto found = analyze_wild("nnunet-2188-gpu-too-old-for-triton");
+    REQUIRE(!found.empty());
+    CHECK(found[0].check == "inductor.compile-failed");
+  }
+  SUBCASE("a C++ compile error wrapped by BackendCompilerFailed is the build's") {
+    const auto found = analyze_log(
+        "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+        "CppCompileError: C++ compile error\n");
+    REQUIRE(!found.empty());
+    CHECK(found[0].check == "build.compile-failed");
+    CHECK(!first_of(found, "inductor.compile-failed"));
+  }
+}
