@@ -9,7 +9,8 @@ creates
     checks/docs/<id>.md               the doc page skeleton (--explain prints it)
     tests/checks/test_<family>_<name>.cpp   its test file, named as tests/test_checks_registry.cpp expects
 and adds `#include` + `list.push_back(std::make_unique<...>())` to checks/registry.cpp (the new check
-runs before error.unclassified, the last resort). CMake picks the new sources up on the next build.
+runs before error.unclassified, the last resort), the .cpp to checks/CMakeLists.txt and the test to
+tests/CMakeLists.txt (both list their sources explicitly).
 """
 
 import argparse
@@ -51,6 +52,26 @@ def add_to_registry(header: str, cls: str) -> None:
     text = text.replace(last_resort, f"    list.push_back(std::make_unique<{cls}>());\n{last_resort}", 1)
     registry.write_text(text)
     print("added the check to checks/registry.cpp")
+
+
+def add_line_sorted(path: pathlib.Path, line: str, pattern: str) -> None:
+    """Adds `line` to the longest run of consecutive lines matching `pattern` in `path`, keeping it sorted."""
+    lines = path.read_text().split("\n")
+    runs, current = [], []
+    for i, text in enumerate(lines):
+        if re.fullmatch(pattern, text):
+            current.append(i)
+        elif current:
+            runs.append(current)
+            current = []
+    runs.append(current)
+    run = max(runs, key=len)
+    if not run:
+        sys.exit(f"{path.relative_to(ROOT)}: no line like {pattern!r} to add {line.strip()!r} beside")
+    block = sorted({lines[i] for i in run} | {line})
+    lines[run[0] : run[-1] + 1] = block
+    path.write_text("\n".join(lines))
+    print(f"added {line.strip()} to {path.relative_to(ROOT)}")
 
 
 def main() -> None:
@@ -139,6 +160,11 @@ TEST_CASE("{args.id}") {{
 """)
 
     add_to_registry(header, cls)
+    family, name = args.id.split(".", 1)
+    stem = name.replace("-", "_")
+    add_line_sorted(ROOT / "checks" / "CMakeLists.txt", f"  {family}/{stem}.cpp", r"  [a-z]+/[a-z0-9_]+\.cpp")
+    add_line_sorted(ROOT / "tests" / "CMakeLists.txt", f"aoti_test(checks/test_{family}_{stem} aoti_analyzer NEEDS_LIBCLANG)",
+                    r"aoti_test\(checks/test_[a-z0-9_]+ aoti_analyzer NEEDS_LIBCLANG\)")
 
 
 if __name__ == "__main__":
