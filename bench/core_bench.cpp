@@ -4,9 +4,9 @@
 #include <vector>
 
 // pt2 first: its header says `model::` for aoti::model, which aoti::parsers::coredump would shadow.
-#include "parsers/pt2/pt2_package.hpp"
 #include "analyzer/report/backtrace.hpp"
 #include "parsers/coredump/core_reader.hpp"
+#include "parsers/pt2/pt2_package.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 2) {

@@ -22,7 +22,7 @@ constexpr std::uint16_t k_dos_date = 0x21;  // 1980-01-01
 
 struct Entry {
   std::string name;
-  std::string data;        // empty for the weights entry, which is a hole
+  std::string data;  // empty for the weights entry, which is a hole
   std::uint64_t size = 0;
   std::uint32_t crc = 0;
   std::uint64_t offset = 0;  // of the local header
@@ -42,7 +42,8 @@ std::uint32_t crc_of_zeros(std::uint64_t size) {
   for (std::uint64_t left = size / block.size(); left; left >>= 1) {
     if (left & 1)
       crc = static_cast<std::uint32_t>(crc32_combine(crc, chunk_crc, static_cast<z_off_t>(chunk)));
-    chunk_crc = static_cast<std::uint32_t>(crc32_combine(chunk_crc, chunk_crc, static_cast<z_off_t>(chunk)));
+    chunk_crc = static_cast<std::uint32_t>(
+        crc32_combine(chunk_crc, chunk_crc, static_cast<z_off_t>(chunk)));
     chunk *= 2;
   }
   const std::uint32_t tail_crc = crc32(0, block.data(), static_cast<uInt>(tail));
@@ -157,8 +158,10 @@ std::string end_records(std::uint64_t count, std::uint64_t cd_offset, std::uint6
 
 class Output {
  public:
-  explicit Output(const char* path) : m_fd(::open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) {
-    if (m_fd < 0) throw std::runtime_error(std::string("cannot create ") + path + ": " + std::strerror(errno));
+  explicit Output(const char* path)
+      : m_fd(::open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) {
+    if (m_fd < 0)
+      throw std::runtime_error(std::string("cannot create ") + path + ": " + std::strerror(errno));
   }
   ~Output() { ::close(m_fd); }
   std::uint64_t position() const { return m_position; }
@@ -195,8 +198,8 @@ int main(int argc, char** argv) {
       const std::string& first = entries.front().name;
       const auto slash = first.find('/');
       const std::string root = slash == std::string::npos ? "" : first.substr(0, slash + 1);
-      entries.insert(entries.begin(),
-                     Entry{root + "data/weights/weight_0", "", weight_bytes, crc_of_zeros(weight_bytes), 0});
+      entries.insert(entries.begin(), Entry{root + "data/weights/weight_0", "", weight_bytes,
+                                            crc_of_zeros(weight_bytes), 0});
     }
     Output out(argv[2]);
     for (Entry& entry : entries) {

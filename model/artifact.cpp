@@ -20,14 +20,22 @@ std::string_view SourceText::line(int n) const {
 
 std::string_view to_string(ArtifactKind kind) {
   switch (kind) {
-    case ArtifactKind::package: return "package";
-    case ArtifactKind::model_so: return "model-so";
-    case ArtifactKind::wrapper_source: return "wrapper";
-    case ArtifactKind::log: return "log";
-    case ArtifactKind::core_dump: return "core";
-    case ArtifactKind::trace: return "trace";
-    case ArtifactKind::source: return "source";
-    case ArtifactKind::unknown: return "unknown";
+    case ArtifactKind::package:
+      return "package";
+    case ArtifactKind::model_so:
+      return "model-so";
+    case ArtifactKind::wrapper_source:
+      return "wrapper";
+    case ArtifactKind::log:
+      return "log";
+    case ArtifactKind::core_dump:
+      return "core";
+    case ArtifactKind::trace:
+      return "trace";
+    case ArtifactKind::source:
+      return "source";
+    case ArtifactKind::unknown:
+      return "unknown";
   }
   return "unknown";
 }

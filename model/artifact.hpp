@@ -8,7 +8,16 @@
 
 namespace aoti::model {
 
-enum class ArtifactKind { package, model_so, wrapper_source, log, core_dump, trace, source, unknown };
+enum class ArtifactKind {
+  package,
+  model_so,
+  wrapper_source,
+  log,
+  core_dump,
+  trace,
+  source,
+  unknown
+};
 std::string_view to_string(ArtifactKind kind);
 
 // A text artifact's own lines, kept so that checks quote them instead of rebuilding them.

@@ -37,7 +37,8 @@ std::string dim_contract(const WrapperFacts& w, int input_index, int dim) {
 }
 
 std::string dtype_text(const InputCheck& check) {
-  if (const auto* type = torch::scalar_type_of_aten(check.label)) return fmt::format("{} ({})", type->name, check.label);
+  if (const auto* type = torch::scalar_type_of_aten(check.label))
+    return fmt::format("{} ({})", type->name, check.label);
   if (!check.label.empty()) return check.label;
   if (const auto* type = torch::scalar_type(check.value)) return std::string(type->name);
   return fmt::format("dtype {}", check.value);
@@ -63,8 +64,10 @@ std::string exported_note(const WrapperInput& input, int dim, const DimBounds& b
   };
   const auto lo = bound("min="), hi = bound("max=");
   std::vector<std::string> changes;
-  if (lo && b.min && *b.min != *lo) changes.push_back(fmt::format("minimum {} raised to {}", *lo, *b.min));
-  if (hi && b.max && *b.max != *hi) changes.push_back(fmt::format("maximum {} narrowed to {}", *hi, *b.max));
+  if (lo && b.min && *b.min != *lo)
+    changes.push_back(fmt::format("minimum {} raised to {}", *lo, *b.min));
+  if (hi && b.max && *b.max != *hi)
+    changes.push_back(fmt::format("maximum {} narrowed to {}", *hi, *b.max));
   if (b.equal) changes.push_back(fmt::format("specialized to {}", *b.equal));
   std::string joined;
   for (const auto& change : changes) joined += (joined.empty() ? "" : ", ") + change;
@@ -82,9 +85,12 @@ std::string input_contract(const WrapperFacts& w, int input_index, bool annotate
   const InputCheck *dtype = nullptr, *device = nullptr;
   for (const auto& check : w.input_checks) {
     if (check.input_index != input_index) continue;
-    if (check.kind == InputCheckKind::dtype) dtype = &check;
-    else if (check.kind == InputCheckKind::device_type) device = &check;
-    else if (check.kind != InputCheckKind::stride_equal) max_dim = std::max(max_dim, check.dim);
+    if (check.kind == InputCheckKind::dtype)
+      dtype = &check;
+    else if (check.kind == InputCheckKind::device_type)
+      device = &check;
+    else if (check.kind != InputCheckKind::stride_equal)
+      max_dim = std::max(max_dim, check.dim);
   }
   std::vector<std::string> parts;
   for (int dim = 0; dim <= max_dim; ++dim) {
@@ -93,7 +99,8 @@ std::string input_contract(const WrapperFacts& w, int input_index, bool annotate
     if (condition.empty()) continue;
     std::string part = fmt::format("dim {}", dim);
     if (annotated && input)
-      if (const auto name = input->dim_names.find(dim); name != input->dim_names.end()) part += fmt::format(" ({})", name->second);
+      if (const auto name = input->dim_names.find(dim); name != input->dim_names.end())
+        part += fmt::format(" ({})", name->second);
     part += " " + condition;
     if (annotated && input) part += exported_note(*input, dim, bounds);
     parts.push_back(std::move(part));
@@ -106,11 +113,14 @@ std::string input_contract(const WrapperFacts& w, int input_index, bool annotate
 }
 
 std::string frame_text(const StackFrame& frame, std::size_t index) {
-  std::string symbol = frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : util::short_symbol(frame.symbol);
+  std::string symbol =
+      frame.symbol.empty() ? fmt::format("0x{:x}", frame.pc) : util::short_symbol(frame.symbol);
   if (symbol.size() > 160) symbol = symbol.substr(0, 157) + "...";
   const std::string module = std::filesystem::path(frame.module).filename().string();
   return fmt::format("#{} {} in {}", index, symbol,
-                     !frame.package.empty() ? "the model .so" : module.empty() ? "?" : module);
+                     !frame.package.empty() ? "the model .so"
+                     : module.empty()       ? "?"
+                                            : module);
 }
 
 }  // namespace aoti::model

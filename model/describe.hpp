@@ -29,7 +29,8 @@ std::string device_text(const InputCheck& check);
 
 // Every condition on one input: "dim 0 in [2, 64], dim 1 = 16, int64 (at::kLong), on cuda"; "" when
 // the wrapper checks nothing. `annotated` adds what export said of each dim: its Dim name and the
-// range the user exported, "dim 0 (batch) in [2, 64] (exported min=1, max=64: minimum 1 raised to 2)".
+// range the user exported, "dim 0 (batch) in [2, 64] (exported min=1, max=64: minimum 1 raised to
+// 2)".
 std::string input_contract(const WrapperFacts& w, int input_index, bool annotated = false);
 
 // One frame of a thread, "#3 torch::aot_inductor::parse_device_str in the model .so" (the symbol

@@ -23,7 +23,7 @@ struct Evidence {
   std::string excerpt;  // quote: the exact text (lines joined by '\n'); fact: the derived statement
   std::string note;     // what this piece of evidence shows
   EvidenceKind kind = EvidenceKind::fact;  // facts unless built as quotes from the artifact's text
-  int line_end = 0;     // a quote of several lines: the last one (0: one line)
+  int line_end = 0;                        // a quote of several lines: the last one (0: one line)
 };
 
 // One thing to do next: what it is for, and the exact command where there is one to copy.

@@ -16,7 +16,9 @@ inline constexpr std::array<std::string_view, 3> k_severity_names = {"note", "wa
 
 constexpr std::size_t index_of(Severity severity) { return static_cast<std::size_t>(severity); }
 
-constexpr std::string_view to_string(Severity severity) { return k_severity_names[index_of(severity)]; }
+constexpr std::string_view to_string(Severity severity) {
+  return k_severity_names[index_of(severity)];
+}
 
 constexpr std::optional<Severity> severity_named(std::string_view name) {
   for (std::size_t i = 0; i < k_severity_names.size(); ++i)

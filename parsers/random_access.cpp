@@ -16,8 +16,8 @@ namespace {
 void check_range(std::uint64_t offset, std::size_t count, std::uint64_t size) {
   if (offset > size || count > size - offset)
     throw util::ReadError("read of " + std::to_string(count) + " bytes at offset " +
-                    std::to_string(offset) + " is past the end (" + std::to_string(size) +
-                    " bytes)");
+                          std::to_string(offset) + " is past the end (" + std::to_string(size) +
+                          " bytes)");
 }
 
 class FileRange final : public RandomAccess {
@@ -35,7 +35,8 @@ class FileRange final : public RandomAccess {
                                   static_cast<off_t>(m_offset + offset + done));
       if (got < 0 && errno == EINTR) continue;
       if (got <= 0)
-        throw util::ReadError(got == 0 ? "file ended early" : std::string("read failed: ") + util::errno_text(errno));
+        throw util::ReadError(got == 0 ? "file ended early"
+                                       : std::string("read failed: ") + util::errno_text(errno));
       done += static_cast<std::size_t>(got);
     }
   }

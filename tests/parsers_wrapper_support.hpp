@@ -19,7 +19,9 @@ using parsers::wrapper::parse_wrapper;
 
 inline const model::Location k_where{"model.pt2", "model/data/aotinductor/model/x.wrapper.cpp", 0};
 
-inline std::string wrapper_text(const std::string& case_name) { return corpus_entry_text(case_name, ".wrapper.cpp"); }
+inline std::string wrapper_text(const std::string& case_name) {
+  return corpus_entry_text(case_name, ".wrapper.cpp");
+}
 
 inline WrapperFacts parse_case(const std::string& case_name) {
   const std::string text = wrapper_text(case_name);
@@ -48,7 +50,8 @@ inline const InputCheck* find_check(const WrapperFacts& facts, InputCheckKind ki
   return it == facts.input_checks.end() ? nullptr : &*it;
 }
 
-inline const model::WrapperConstant* find_constant(const WrapperFacts& facts, const std::string& name) {
+inline const model::WrapperConstant* find_constant(const WrapperFacts& facts,
+                                                   const std::string& name) {
   const auto it = std::find_if(facts.constants.begin(), facts.constants.end(),
                                [&](const auto& constant) { return constant.name == name; });
   return it == facts.constants.end() ? nullptr : &*it;

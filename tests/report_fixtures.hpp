@@ -34,7 +34,8 @@ inline Case embedding_case() {
       {k_stderr, ArtifactKind::log, 3292, true, "12 events"},
       {k_dir + "/core.xz", ArtifactKind::core_dump, 3949452, false, "core dumps are not read yet"},
   };
-  c.diagnostics = {{k_dir + "/core.xz", "xz-compressed ELF core: core dumps are not supported yet"}};
+  c.diagnostics = {
+      {k_dir + "/core.xz", "xz-compressed ELF core: core dumps are not supported yet"}};
 
   aoti::model::ModelFacts model;
   model.name = "model";
@@ -76,7 +77,9 @@ inline std::vector<Finding> embedding_findings() {
   oob.check = "triton.index-out-of-bounds";
   oob.severity = Severity::error;
   oob.confidence = 0.95;
-  oob.title = "Embedding ids out of range in triton_poi_fused_embedding_0 (input arg3_1, table of 1000 rows)";
+  oob.title =
+      "Embedding ids out of range in triton_poi_fused_embedding_0 (input arg3_1, table of 1000 "
+      "rows)";
   oob.message =
       "The device assert `index out of bounds: 0 <= tmp4 < 1000` fired 8 times in "
       "triton_poi_fused_embedding_0. tmp4 is tmp0 wrapped once for negative ids, and tmp0 is "
@@ -88,15 +91,18 @@ inline std::vector<Finding> embedding_findings() {
       "never the values of ids, so nothing stops this input before the kernel.";
   oob.evidence = {
       {{k_package, k_wrapper_entry, 679},
-       "tl.device_assert(((0 <= tmp4) & (tmp4 < 1000)) | ~(ymask), \"index out of bounds: 0 <= tmp4 < "
+       "tl.device_assert(((0 <= tmp4) & (tmp4 < 1000)) | ~(ymask), \"index out of bounds: 0 <= "
+       "tmp4 < "
        "1000\")",
        "the bound the kernel was compiled with: the embedding table has 1000 rows"},
       {{k_package, k_wrapper_entry, 990},
-       "call_triton_poi_fused_embedding_0(arg3_1, emb_weight, buf0, triton_poi_fused_embedding_0_ynumel, "
+       "call_triton_poi_fused_embedding_0(arg3_1, emb_weight, buf0, "
+       "triton_poi_fused_embedding_0_ynumel, "
        "32L, ...);",
        "in_ptr0 is arg3_1"},
       {{k_stderr, "", 5},
-       "...cd3okwxvqua6grd5jkdkkefdmhojjp54tdrdzwugize4oqluxxm3.py:33: unknown: block: [0,0,0], thread: "
+       "...cd3okwxvqua6grd5jkdkkefdmhojjp54tdrdzwugize4oqluxxm3.py:33: unknown: block: [0,0,0], "
+       "thread: "
        "[113,0,0] Assertion `index out of bounds: 0 <= tmp4 < 1000` failed.",
        "the assert that fired (8 times)"},
   };
@@ -104,7 +110,9 @@ inline std::vector<Finding> embedding_findings() {
       {"re-package printing the kernel's inputs",
        "AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"triton_poi_fused_embedding_0\" "
        "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2 python repro.py"},
-      {"check the ids", "python -c \"import torch; x = torch.load('arg3_1.pt'); print(x.min().item(), x.max().item())\""},
+      {"check the ids",
+       "python -c \"import torch; x = torch.load('arg3_1.pt'); print(x.min().item(), "
+       "x.max().item())\""},
   };
   oob.explains_failure = true;
   oob.subject = "kernel triton_poi_fused_embedding_0";
@@ -119,7 +127,9 @@ inline std::vector<Finding> embedding_findings() {
   gate.message =
       "The wrapper checks arg3_1 (dim0 in [2, 64], dim1 in [2, 2048], int64, cuda) only when "
       "AOTI_RUNTIME_CHECK_INPUTS is set and not 0.";
-  gate.why = "Without the checks, a wrong shape or device reaches the kernels and fails far from its cause.";
+  gate.why =
+      "Without the checks, a wrong shape or device reaches the kernels and fails far from its "
+      "cause.";
   gate.evidence = {{{k_package, k_wrapper_entry, 946},
                     "if (!_check_aoti_runtime_check_inputs_env()){",
                     "the gate in __check_inputs_outputs"}};
@@ -139,14 +149,16 @@ inline std::vector<Finding> hostile_findings() {
   bad.severity = Severity::note;
   bad.confidence = 0.1;
   bad.title = "a | b `tick` *star* <script>alert(1)</script> \xff\xfe";
-  bad.message = "bad \xc3\x28 utf8 \x1b[31mred\x1b[0m\nsecond line | pipe ```fence``` # not a heading";
+  bad.message =
+      "bad \xc3\x28 utf8 \x1b[31mred\x1b[0m\nsecond line | pipe ```fence``` # not a heading";
   bad.why = "- not a list item";
   std::string huge(10 * 1024, 'x');
   huge[5000] = '`';
   huge[6000] = '|';
   bad.evidence = {{{"weird dir/stderr log.txt", "", 3}, huge, "note with ``` and | and \xe2\x82"},
                   {{"", "", 0}, "orphan excerpt", ""}};
-  bad.next_steps = {{"a | pipe and `code`", "echo '```' && printf '%s' \"a|b\""}, {"", "multi\nline ```` step"}};
+  bad.next_steps = {{"a | pipe and `code`", "echo '```' && printf '%s' \"a|b\""},
+                    {"", "multi\nline ```` step"}};
   bad.subject = "hostile";
   bad.rank = 3;
   bad.fingerprint = "ffff";

@@ -21,13 +21,19 @@ namespace aoti::test {
 inline std::filesystem::path source_dir() { return AOTI_SOURCE_DIR; }
 inline std::filesystem::path corpus_dir() { return source_dir() / "corpus"; }
 inline std::filesystem::path corpus_case(const std::string& name) { return corpus_dir() / name; }
-inline std::filesystem::path corpus_package(const std::string& name) { return corpus_case(name) / "model.pt2"; }
+inline std::filesystem::path corpus_package(const std::string& name) {
+  return corpus_case(name) / "model.pt2";
+}
 
 // The seed cases every parser test walks through.
-inline const std::vector<std::string> k_corpus_cases = {
-    "const-cpu-buffer",        "cpp-meta-sizes",       "cpu-package-cuda-input-segv",
-    "custom-op-fake-static-rows", "embedding-device-assert", "healthy-cuda-dynamic",
-    "input-check-errors",      "load-crash-static-libstdcxx"};
+inline const std::vector<std::string> k_corpus_cases = {"const-cpu-buffer",
+                                                        "cpp-meta-sizes",
+                                                        "cpu-package-cuda-input-segv",
+                                                        "custom-op-fake-static-rows",
+                                                        "embedding-device-assert",
+                                                        "healthy-cuda-dynamic",
+                                                        "input-check-errors",
+                                                        "load-crash-static-libstdcxx"};
 
 // A private scratch folder (mkdtemp), removed with everything in it.
 struct TempDir {
@@ -46,7 +52,8 @@ struct TempDir {
 };
 
 inline void write_file(const std::filesystem::path& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 struct NewEntry {
@@ -120,7 +127,9 @@ inline std::string corpus_entry_name(const std::string& case_name, const std::st
   const zip_int64_t count = zip_get_num_entries(archive, 0);
   for (zip_int64_t i = 0; i < count && found.empty(); ++i) {
     const std::string name = zip_get_name(archive, i, 0);
-    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) found = name;
+    if (name.size() >= suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      found = name;
   }
   zip_close(archive);
   return found;
@@ -135,7 +144,8 @@ inline std::string corpus_entry_text(const std::string& case_name, const std::st
   const zip_int64_t count = zip_get_num_entries(archive, 0);
   for (zip_int64_t i = 0; i < count; ++i) {
     const std::string name = zip_get_name(archive, i, 0);
-    if (name.size() < suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+    if (name.size() < suffix.size() ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
       continue;
     zip_stat_t st;
     zip_stat_index(archive, i, 0, &st);

@@ -20,7 +20,8 @@ using aoti::checks::symint::op_key;
 using aoti::checks::symint::torch_ops_call;
 namespace fs = std::filesystem;
 
-SourcePattern pattern(std::string id, PatternForm form, std::string name = {}, std::string text = {}) {
+SourcePattern pattern(std::string id, PatternForm form, std::string name = {},
+                      std::string text = {}) {
   SourcePattern p;
   p.id = std::move(id);
   p.form = form;
@@ -29,7 +30,9 @@ SourcePattern pattern(std::string id, PatternForm form, std::string name = {}, s
   return p;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 constexpr aoti::checks::CheckInfo k_test_check{"test.check", "test", "a check for the test"};
 
@@ -37,19 +40,24 @@ constexpr aoti::checks::CheckInfo k_test_check{"test.check", "test", "a check fo
 
 TEST_CASE("C1: the symbolic accessor is spelled from the call as written") {
   SUBCASE("x.size(0) becomes x.sym_size(0); the message names the error torch raises") {
-    const auto advice = advice_for(pattern("C1", PatternForm::size_read, "size", "x.size(0)"), "c++");
+    const auto advice =
+        advice_for(pattern("C1", PatternForm::size_read, "size", "x.size(0)"), "c++");
     CHECK(advice.suggestion == "x.sym_size(0)");
     CHECK(contains(advice.message, "Cannot call sizes() on tensor with symbolic sizes/strides"));
   }
   SUBCASE("the last accessor of a chain is the one replaced") {
-    CHECK(advice_for(pattern("C1", PatternForm::size_read, "numel", "a.b.numel()"), "c++").suggestion == "a.b.sym_numel()");
+    CHECK(advice_for(pattern("C1", PatternForm::size_read, "numel", "a.b.numel()"), "c++")
+              .suggestion == "a.b.sym_numel()");
   }
   SUBCASE("x.sizes().size() is the rank: x.dim()") {
-    CHECK(advice_for(pattern("C1", PatternForm::rank_read, "sizes", "in.sizes()"), "c++").suggestion == "in.dim()");
+    CHECK(advice_for(pattern("C1", PatternForm::rank_read, "sizes", "in.sizes()"), "c++")
+              .suggestion == "in.dim()");
   }
   SUBCASE("a call not kept as text (long, or over lines) gets the generic form") {
-    CHECK(advice_for(pattern("C1", PatternForm::size_read, "size"), "c++").suggestion == "x.sym_size(i)");
-    CHECK(advice_for(pattern("C1", PatternForm::rank_read, "sizes"), "c++").suggestion == "x.sym_sizes()");
+    CHECK(advice_for(pattern("C1", PatternForm::size_read, "size"), "c++").suggestion ==
+          "x.sym_size(i)");
+    CHECK(advice_for(pattern("C1", PatternForm::rank_read, "sizes"), "c++").suggestion ==
+          "x.sym_sizes()");
   }
 }
 
@@ -57,8 +65,10 @@ TEST_CASE("C2: a factory's SymInt form keeps its namespace; a Tensor method stay
   SourcePattern at_empty = pattern("C2", PatternForm::size_factory, "empty");
   at_empty.callee_namespace = "at";
   CHECK(advice_for(at_empty, "c++").suggestion == "at::empty_symint(c10::SymDimVector{...}, ...)");
-  CHECK(advice_for(pattern("C2", PatternForm::size_factory, "new_zeros"), "c++").suggestion == ".new_zeros_symint(...)");
-  CHECK(advice_for(pattern("C2", PatternForm::size_container, "shape"), "c++").suggestion == "c10::SymDimVector shape");
+  CHECK(advice_for(pattern("C2", PatternForm::size_factory, "new_zeros"), "c++").suggestion ==
+        ".new_zeros_symint(...)");
+  CHECK(advice_for(pattern("C2", PatternForm::size_container, "shape"), "c++").suggestion ==
+        "c10::SymDimVector shape");
 }
 
 TEST_CASE("C3 / C4: the parameter type follows the schema's") {
@@ -70,8 +80,11 @@ TEST_CASE("C3 / C4: the parameter type follows the schema's") {
   };
   const auto scalar = parameter("C3", "int64_t", "SymInt");
   CHECK(scalar.suggestion == "c10::SymInt n");
-  CHECK(contains(scalar.message, "parameter 'n' is int64_t but the schema says SymInt: the dispatcher calls guard_int()"));
-  CHECK(parameter("C3", "std::optional<int64_t>", "SymInt?").suggestion == "std::optional<c10::SymInt> n");
+  CHECK(contains(
+      scalar.message,
+      "parameter 'n' is int64_t but the schema says SymInt: the dispatcher calls guard_int()"));
+  CHECK(parameter("C3", "std::optional<int64_t>", "SymInt?").suggestion ==
+        "std::optional<c10::SymInt> n");
   const auto list = parameter("C4", "at::IntArrayRef", "SymInt[]");
   CHECK(list.suggestion == "c10::SymIntArrayRef n");
   CHECK(contains(list.message, "the schema says SymInt[]: symbolic sizes fail"));
@@ -89,13 +102,17 @@ TEST_CASE("C5: a schema int for a size, in either language; AOTI dispatch is a C
 }
 
 TEST_CASE("P1 / P2: a condition or a literal is quoted when it was kept, elided otherwise") {
-  CHECK(advice_for(pattern("P1", PatternForm::size_assert, "", "x.shape[0] == 4"), "python").suggestion ==
-        "torch._check(x.shape[0] == 4)");
-  CHECK(advice_for(pattern("P1", PatternForm::size_branch), "python").suggestion.starts_with("torch._check(...)"));
-  CHECK(contains(advice_for(pattern("C7", PatternForm::size_branch), "c++").suggestion, "TORCH_SYM_CHECK"));
-  CHECK(contains(advice_for(pattern("P2", PatternForm::literal_leading_dim, "", "9"), "python").message,
-                 "a hard-coded leading dimension (9)"));
-  CHECK(contains(advice_for(pattern("P2", PatternForm::outside_size, "ROWS"), "python").message, "outside the function ('ROWS')"));
+  CHECK(advice_for(pattern("P1", PatternForm::size_assert, "", "x.shape[0] == 4"), "python")
+            .suggestion == "torch._check(x.shape[0] == 4)");
+  CHECK(advice_for(pattern("P1", PatternForm::size_branch), "python")
+            .suggestion.starts_with("torch._check(...)"));
+  CHECK(contains(advice_for(pattern("C7", PatternForm::size_branch), "c++").suggestion,
+                 "TORCH_SYM_CHECK"));
+  CHECK(contains(
+      advice_for(pattern("P2", PatternForm::literal_leading_dim, "", "9"), "python").message,
+      "a hard-coded leading dimension (9)"));
+  CHECK(contains(advice_for(pattern("P2", PatternForm::outside_size, "ROWS"), "python").message,
+                 "outside the function ('ROWS')"));
 }
 
 TEST_CASE("every pattern the parsers find in the snippet suite has a message and a fix") {
@@ -103,7 +120,8 @@ TEST_CASE("every pattern the parsers find in the snippet suite has a message and
   std::size_t patterns = 0;
   for (const auto& entry : fs::directory_iterator(snippets)) {
     if (entry.path().stem().string().find("_bad_") == std::string::npos) continue;
-    const auto read = aoti::parsers::source::read_source(entry.path(), entry.path().filename().string());
+    const auto read =
+        aoti::parsers::source::read_source(entry.path(), entry.path().filename().string());
     REQUIRE(read.has_value());
     for (const SourcePattern& p : read->facts.violations) {
       CAPTURE(entry.path().filename().string());
@@ -117,7 +135,8 @@ TEST_CASE("every pattern the parsers find in the snippet suite has a message and
   CHECK(patterns >= 25);
 }
 
-TEST_CASE("kernel_findings: one finding per kernel function of the check's family, its lines in order") {
+TEST_CASE(
+    "kernel_findings: one finding per kernel function of the check's family, its lines in order") {
   Case c;
   SourceFacts source;
   source.artifact = "ops.cpp";
@@ -144,7 +163,8 @@ TEST_CASE("kernel_findings: one finding per kernel function of the check's famil
   REQUIRE(found[0].evidence.size() == 2);
   CHECK(contains(found[0].evidence[0].note, "(C1); fix: `x.sym_size(0)`"));
   REQUIRE_FALSE(found[0].next_steps.empty());
-  CHECK(contains(found[0].next_steps[0].command, "// line 6: int64_t n = x.size(0);\n//   -> x.sym_size(0)"));
+  CHECK(contains(found[0].next_steps[0].command,
+                 "// line 6: int64_t n = x.size(0);\n//   -> x.sym_size(0)"));
 
   CHECK(kernel_findings(c, k_test_check, {'P', "Fake kernel"}).size() == 1);
 }
@@ -156,7 +176,8 @@ TEST_CASE("op_key: every spelling of an op names the same op") {
   CHECK(op_key("ns::op") == "ns::op");
 }
 
-TEST_CASE("torch_ops_call: the Python spelling of an op's call, none for an op without a namespace") {
+TEST_CASE(
+    "torch_ops_call: the Python spelling of an op's call, none for an op without a namespace") {
   CHECK(torch_ops_call("heldout_cpp::scale_rows") == "torch.ops.heldout_cpp.scale_rows");
   // Once read past the end of "pad_rows" (npos + 2) and looked for "torch.ops.pad_rows.ad_rows".
   CHECK_FALSE(torch_ops_call("pad_rows").has_value());

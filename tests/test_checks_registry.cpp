@@ -47,7 +47,8 @@ TEST_CASE("every check: id, family, summary and doc page") {
   }
   CHECK(check_infos().size() == all_checks().size());
   // Only error.unclassified reports what no other check explained.
-  for (const auto& check : all_checks()) CHECK(check->last_resort() == (check->id() == "error.unclassified"));
+  for (const auto& check : all_checks())
+    CHECK(check->last_resort() == (check->id() == "error.unclassified"));
 }
 
 TEST_CASE("checks/docs/ holds exactly one page per registered check") {
@@ -56,7 +57,8 @@ TEST_CASE("checks/docs/ holds exactly one page per registered check") {
   CHECK(files_in(aoti::test::source_dir() / "checks" / "docs", ".md") == expected);
 }
 
-TEST_CASE("tests/checks/ holds exactly one test file per registered check, and it names the check") {
+TEST_CASE(
+    "tests/checks/ holds exactly one test file per registered check, and it names the check") {
   const auto folder = aoti::test::source_dir() / "tests" / "checks";
   std::set<std::string> expected;
   for (const auto& check : all_checks()) {
@@ -64,7 +66,8 @@ TEST_CASE("tests/checks/ holds exactly one test file per registered check, and i
     expected.insert(file);
     INFO(file);
     REQUIRE(std::filesystem::exists(folder / file));
-    CHECK(aoti::test::read_file(folder / file).find("\"" + std::string(check->id())) != std::string::npos);
+    CHECK(aoti::test::read_file(folder / file).find("\"" + std::string(check->id())) !=
+          std::string::npos);
   }
   CHECK(files_in(folder, ".cpp") == expected);
 }

@@ -8,20 +8,25 @@
 
 using namespace aoti::test;
 
-TEST_CASE("stack-scan frames are candidates: never the path, never the phase where unwound frames speak") {
+TEST_CASE(
+    "stack-scan frames are candidates: never the path, never the phase where unwound frames "
+    "speak") {
   const Case c = corpus("custom-op-kernel-crash");
   REQUIRE(c.cores.size() == 1);
   const CoreFacts& core = c.cores[0];
-  // The unwound frames stop in libtorch_cpu; AOTInductorModelContainerRun is only found by the scan.
+  // The unwound frames stop in libtorch_cpu; AOTInductorModelContainerRun is only found by the
+  // scan.
   CHECK(crash_phase(core).empty());
   const CrashPhase phase = crash_phase_of(core);
   CHECK(phase.phase == "running the model");
   CHECK(phase.from_stack_scan);
   CHECK(phase.symbol == "AOTInductorModelContainerRun");
-  CHECK(crash_phase_clause(core).starts_with("probably while running the model (AOTInductorModelContainerRun"));
+  CHECK(crash_phase_clause(core).starts_with(
+      "probably while running the model (AOTInductorModelContainerRun"));
   const auto found = run_check("customop.kernel-crash", c);
   REQUIRE(found.size() == 1);
-  // The frames evidence: the unwound path, then the one candidate that suggested the phase, labelled.
+  // The frames evidence: the unwound path, then the one candidate that suggested the phase,
+  // labelled.
   const Evidence* frames = nullptr;
   for (const auto& e : found[0].evidence)
     if (e.excerpt.starts_with("#0 ")) frames = &e;
@@ -29,7 +34,8 @@ TEST_CASE("stack-scan frames are candidates: never the path, never the phase whe
   const auto label = frames->excerpt.find(std::string(k_stack_scan_label));
   REQUIRE(label != std::string::npos);
   CHECK(frames->excerpt.find("AOTInductorModelContainerRun", label) != std::string::npos);
-  CHECK(frames->excerpt.find("libc.so.6") == std::string::npos);  // a stack-scan frame, not the path
+  CHECK(frames->excerpt.find("libc.so.6") ==
+        std::string::npos);  // a stack-scan frame, not the path
   CHECK(frames->excerpt.find("[stack scan]") == std::string::npos);
   // Where unwound frames say the phase (the load crash), a stack-scan frame never overrides it.
   const Case load = corpus("load-crash-static-libstdcxx");

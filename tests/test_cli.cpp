@@ -12,8 +12,8 @@
 #include <set>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
 #include <zip.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/support.hpp"
 
@@ -26,7 +26,8 @@ using nlohmann::json;
 std::vector<std::string> diagnostics_for(const json& report, const std::string& artifact) {
   std::vector<std::string> out;
   for (const auto& d : report["diagnostics"])
-    if (d["artifact"].get<std::string>().find(artifact) != std::string::npos) out.push_back(d["message"]);
+    if (d["artifact"].get<std::string>().find(artifact) != std::string::npos)
+      out.push_back(d["message"]);
   return out;
 }
 
@@ -60,11 +61,13 @@ TEST_CASE("informational options") {
 
 TEST_CASE("--fail-on sets the exit code from the worst finding") {
   TempDir tmp;
-  const std::string embedding = shell_quote(aoti::test::corpus_case("embedding-device-assert").string());
+  const std::string embedding =
+      shell_quote(aoti::test::corpus_case("embedding-device-assert").string());
   CHECK(run_cli(embedding).exit_code == 0);
   CHECK(run_cli("--fail-on error " + embedding).exit_code == 1);
   // The healthy package alone has only a note.
-  const std::string healthy = shell_quote(aoti::test::corpus_package("healthy-cuda-dynamic").string());
+  const std::string healthy =
+      shell_quote(aoti::test::corpus_package("healthy-cuda-dynamic").string());
   CHECK(run_cli("--fail-on warning " + healthy).exit_code == 0);
   CHECK(run_cli("--fail-on note " + healthy).exit_code == 1);
 }
@@ -72,7 +75,8 @@ TEST_CASE("--fail-on sets the exit code from the worst finding") {
 TEST_CASE("-o writes the report to the file and nothing else") {
   TempDir tmp;
   const fs::path out = tmp.path / "report.sarif";
-  const CliRun run = run_cli("--format sarif -o " + shell_quote(out.string()) + " " + shell_quote(k_healthy.string()));
+  const CliRun run = run_cli("--format sarif -o " + shell_quote(out.string()) + " " +
+                             shell_quote(k_healthy.string()));
   CHECK(run.exit_code == 0);
   CHECK(run.out.empty());
   const json sarif = json::parse(aoti::test::read_file(out));
@@ -128,12 +132,15 @@ TEST_CASE("bad input: a diagnostic naming the file and the reason, the rest stil
     std::string text = aoti::test::corpus_entry_text("embedding-device-assert", ".wrapper.cpp");
     const std::size_t middle = text.find("void AOTInductorModel::run_impl");
     REQUIRE(middle != std::string::npos);
-    text.insert(middle, std::string("\x01\xff garbage {{{{ ((( \"unterminated\n", 32) + std::string(5000, '#') + "\n");
+    text.insert(middle, std::string("\x01\xff garbage {{{{ ((( \"unterminated\n", 32) +
+                            std::string(5000, '#') + "\n");
     const fs::path path = tmp.path / "x.wrapper.cpp";
     write_file(path, text);
     const fs::path log = tmp.path / "stderr.txt";
-    write_file(log, aoti::test::read_file(aoti::test::corpus_case("embedding-device-assert") / "stderr.txt"));
-    const CliRun run = run_cli("--format json " + shell_quote(path.string()) + " " + shell_quote(log.string()));
+    write_file(log, aoti::test::read_file(aoti::test::corpus_case("embedding-device-assert") /
+                                          "stderr.txt"));
+    const CliRun run =
+        run_cli("--format json " + shell_quote(path.string()) + " " + shell_quote(log.string()));
     CHECK(run.exit_code == 0);
     const json report = json::parse(run.out);
     REQUIRE(!report["findings"].empty());
@@ -149,7 +156,8 @@ TEST_CASE("bad input: a diagnostic naming the file and the reason, the rest stil
     const json report = json::parse(run.out);
     bool named = false;
     for (const auto& a : report["artifacts"])
-      if (a["path"].get<std::string>().find("junk.wrapper.cpp") != std::string::npos) named = !a["analyzed"].get<bool>();
+      if (a["path"].get<std::string>().find("junk.wrapper.cpp") != std::string::npos)
+        named = !a["analyzed"].get<bool>();
     CHECK(named);
   }
   SUBCASE("a 1 GiB log with no newline") {
@@ -172,8 +180,8 @@ TEST_CASE("bad input: a diagnostic naming the file and the reason, the rest stil
     const fs::path missing = tmp.path / "no-such-file.pt2";
     const fs::path dangling = tmp.path / "dangling";
     fs::create_symlink(tmp.path / "nowhere", dangling);
-    const CliRun run =
-        run_cli("--format json " + shell_quote(missing.string()) + " " + shell_quote(dangling.string()) + " " + good);
+    const CliRun run = run_cli("--format json " + shell_quote(missing.string()) + " " +
+                               shell_quote(dangling.string()) + " " + good);
     CHECK(run.exit_code == 0);
     const json report = json::parse(run.out);
     CHECK(diagnostics_for(report, "no-such-file.pt2").size() == 1);
@@ -181,16 +189,21 @@ TEST_CASE("bad input: a diagnostic naming the file and the reason, the rest stil
     CHECK(run_cli(shell_quote(missing.string())).exit_code == 2);
     if (::geteuid() != 0) {  // root reads anything: permission bits cannot make a file unreadable
       const fs::path locked = tmp.path / "locked.log";
-      write_file(locked, "Error: input_handles[0]: unmatched dtype, expected: 6(at::kFloat), but got: 5\n");
+      write_file(locked,
+                 "Error: input_handles[0]: unmatched dtype, expected: 6(at::kFloat), but got: 5\n");
       fs::permissions(locked, fs::perms::none);
-      CHECK(diagnostics_for(json::parse(run_cli("--format json " + shell_quote(locked.string()) + " " + good).out),
-                            "locked.log").size() == 1);
+      CHECK(diagnostics_for(
+                json::parse(
+                    run_cli("--format json " + shell_quote(locked.string()) + " " + good).out),
+                "locked.log")
+                .size() == 1);
     }
   }
 }
 
 TEST_CASE("--backtrace names at least the frames gdb names for the crashing thread, in order") {
-  for (const char* name : {"load-crash-static-libstdcxx", "cpu-package-cuda-input-segv", "embedding-device-assert"}) {
+  for (const char* name :
+       {"load-crash-static-libstdcxx", "cpu-package-cuda-input-segv", "embedding-device-assert"}) {
     INFO(name);
     const auto dir = aoti::test::corpus_case(name);
     const CliRun run = run_cli("--backtrace " + shell_quote((dir / "core.xz").string()) + " " +
@@ -198,15 +211,18 @@ TEST_CASE("--backtrace names at least the frames gdb names for the crashing thre
     REQUIRE(run.exit_code == 0);
     const std::size_t crashed = run.out.find("(crashed):");
     REQUIRE(crashed != std::string::npos);
-    const std::string thread = run.out.substr(crashed, run.out.find("\nThread ", crashed) - crashed);
+    const std::string thread =
+        run.out.substr(crashed, run.out.find("\nThread ", crashed) - crashed);
     // gdb's names, by the function's own name (several aliases can share one address).
-    std::istringstream frames(aoti::test::read_file(aoti::test::source_dir() / "tests/data/gdb_frames" / (std::string(name) + ".txt")));
+    std::istringstream frames(aoti::test::read_file(
+        aoti::test::source_dir() / "tests/data/gdb_frames" / (std::string(name) + ".txt")));
     std::string frame;
     std::size_t at = 0;
     while (std::getline(frames, frame)) {
       if (frame.empty() || frame[0] == '#') continue;
       std::string function = frame.substr(0, frame.find('('));
-      function = function.substr(function.rfind("::") == std::string::npos ? 0 : function.rfind("::") + 2);
+      function =
+          function.substr(function.rfind("::") == std::string::npos ? 0 : function.rfind("::") + 2);
       const std::size_t found = thread.find(function, at);
       INFO("gdb frame " << frame);
       CHECK(found != std::string::npos);
@@ -218,7 +234,8 @@ TEST_CASE("--backtrace names at least the frames gdb names for the crashing thre
 
 TEST_CASE("a core paired with the wrong package: a diagnostic, the package still analyzed") {
   const auto core = aoti::test::corpus_case("load-crash-static-libstdcxx") / "core.xz";
-  const CliRun run = run_cli("--format json " + shell_quote(core.string()) + " " + shell_quote(k_healthy.string()));
+  const CliRun run = run_cli("--format json " + shell_quote(core.string()) + " " +
+                             shell_quote(k_healthy.string()));
   CHECK(run.exit_code == 0);
   const json report = json::parse(run.out);
   bool named = false;
@@ -227,17 +244,20 @@ TEST_CASE("a core paired with the wrong package: a diagnostic, the package still
                       d["message"].get<std::string>().find("build-id") != std::string::npos);
   CHECK(named);
   bool checks_off = false;
-  for (const auto& f : report["findings"]) checks_off = checks_off || f["check"] == "shape.input-checks-off";
+  for (const auto& f : report["findings"])
+    checks_off = checks_off || f["check"] == "shape.input-checks-off";
   CHECK(checks_off);
 }
 
 // tlparse's own test logs, beside the repository (../shared/peer-inputs/tlparse); doctest reports
 // the test as skipped where they are absent.
 namespace {
-const fs::path k_tlparse_logs = aoti::test::source_dir() / ".." / "shared" / "peer-inputs" / "tlparse";
+const fs::path k_tlparse_logs =
+    aoti::test::source_dir() / ".." / "shared" / "peer-inputs" / "tlparse";
 }  // namespace
 
-TEST_CASE("--summary reads every tlparse test log without a crash" * doctest::skip(!fs::exists(k_tlparse_logs))) {
+TEST_CASE("--summary reads every tlparse test log without a crash" *
+          doctest::skip(!fs::exists(k_tlparse_logs))) {
   std::size_t read = 0;
   for (const auto& entry : fs::recursive_directory_iterator(k_tlparse_logs)) {
     if (!entry.is_regular_file() || entry.path().extension() != ".log") continue;
@@ -253,26 +273,31 @@ TEST_CASE("--summary reads every tlparse test log without a crash" * doctest::sk
     CHECK(run.exit_code == 0);
     CHECK(run.out.find("records by kind:") != std::string::npos);
     ++read;
-    if (entry.path().filename() == "simple_corrupted_json.log") CHECK(run.out.find("line 13") != std::string::npos);
+    if (entry.path().filename() == "simple_corrupted_json.log")
+      CHECK(run.out.find("line 13") != std::string::npos);
   }
   CHECK(read >= 10);
 }
 
 TEST_CASE("bad sources: diagnostics naming the file, the rest of the report intact") {
   TempDir tmp;
-  write_file(tmp.path / "broken.cpp", "#include <torch/extension.h>\nat::Tensor f_meta(const at::Tensor& x) {\n"
-                                       "  int64_t n = x.size(0) +;\n  return at::empty({n}, x.options());\n}\n"
-                                       "TORCH_LIBRARY_IMPL(mylib, Meta, m) { m.impl(\"f\", f_meta); }\n");
+  write_file(tmp.path / "broken.cpp",
+             "#include <torch/extension.h>\nat::Tensor f_meta(const at::Tensor& x) {\n"
+             "  int64_t n = x.size(0) +;\n  return at::empty({n}, x.options());\n}\n"
+             "TORCH_LIBRARY_IMPL(mylib, Meta, m) { m.impl(\"f\", f_meta); }\n");
   std::string binary(2048, '\0');
   for (std::size_t i = 0; i < binary.size(); ++i) binary[i] = static_cast<char>(i * 7);
   write_file(tmp.path / "binary.cpp", binary);
-  write_file(tmp.path / "fake.py", "import torch\n@torch.library.register_fake(\"mylib::g\")\ndef _(x):\n"
-                                    "    return x.new_empty(int(x.shape[0])\n\ndef broken(:\n    pass\n");
-  const CliRun run = run_cli("--format json " + shell_quote(tmp.path.string()) + " " + shell_quote(k_healthy.string()));
+  write_file(tmp.path / "fake.py",
+             "import torch\n@torch.library.register_fake(\"mylib::g\")\ndef _(x):\n"
+             "    return x.new_empty(int(x.shape[0])\n\ndef broken(:\n    pass\n");
+  const CliRun run = run_cli("--format json " + shell_quote(tmp.path.string()) + " " +
+                             shell_quote(k_healthy.string()));
   CHECK(run.exit_code == 0);
   const json report = json::parse(run.out);
   std::set<std::string> diagnosed;
-  for (const auto& d : report["diagnostics"]) diagnosed.insert(fs::path(d["artifact"].get<std::string>()).filename());
+  for (const auto& d : report["diagnostics"])
+    diagnosed.insert(fs::path(d["artifact"].get<std::string>()).filename());
   CHECK(diagnosed.count("broken.cpp") == 1);
   CHECK(diagnosed.count("binary.cpp") == 1);
   CHECK(diagnosed.count("fake.py") == 1);
@@ -291,8 +316,10 @@ std::size_t what_block_width(std::string text) {
     const std::size_t end = std::min(text.find('\n', at), text.size());
     const std::string line = text.substr(at, end - at);
     if (widest > 0 && line.rfind(std::string(16, ' '), 0) != 0) break;
-    widest = std::max<std::size_t>(widest, static_cast<std::size_t>(std::count_if(
-        line.begin(), line.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; })));
+    widest = std::max<std::size_t>(
+        widest, static_cast<std::size_t>(std::count_if(line.begin(), line.end(), [](char ch) {
+          return (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
+        })));
     at = end + 1;
   }
   return widest;
@@ -303,15 +330,17 @@ std::string run_shell(const std::string& command) {
   FILE* pipe = ::popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   char buffer[65536];
-  for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, got);
+  for (std::size_t got; (got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+    out.append(buffer, got);
   ::pclose(pipe);
   return out;
 }
 }  // namespace
 
 TEST_CASE("the text report wraps to the terminal's width, and to 100 columns in pipes and files") {
-  const std::string analyze = shell_quote(AOTI_BINARY) + " " +
-                              shell_quote(aoti::test::corpus_case("custom-op-kernel-crash").string()) + " 2>/dev/null";
+  const std::string analyze =
+      shell_quote(AOTI_BINARY) + " " +
+      shell_quote(aoti::test::corpus_case("custom-op-kernel-crash").string()) + " 2>/dev/null";
   // A pipe: 100 columns, whatever $COLUMNS says (it describes the terminal, not the pipe).
   const std::size_t piped = what_block_width(run_shell("COLUMNS=60 " + analyze));
   CHECK(piped > 60);
@@ -328,22 +357,27 @@ TEST_CASE("the text report wraps to the terminal's width, and to 100 columns in 
   const std::size_t columns = what_block_width(on_terminal("COLUMNS=60 " + analyze));
   CHECK(columns > 40);
   CHECK(columns <= 60);
-  const std::size_t ioctl = what_block_width(on_terminal("stty cols 72; env -u COLUMNS " + analyze));
+  const std::size_t ioctl =
+      what_block_width(on_terminal("stty cols 72; env -u COLUMNS " + analyze));
   CHECK(ioctl > 60);
   CHECK(ioctl <= 72);
 }
 
 TEST_CASE("--backtrace takes a bare model .so as it takes a package") {
   TempDir tmp;
-  const std::string entry = aoti::test::corpus_entry_name("load-crash-static-libstdcxx", ".wrapper.so");
+  const std::string entry =
+      aoti::test::corpus_entry_name("load-crash-static-libstdcxx", ".wrapper.so");
   const fs::path so = tmp.path / fs::path(entry).filename();
   write_file(so, aoti::test::corpus_entry_text("load-crash-static-libstdcxx", ".wrapper.so"));
   const auto core = aoti::test::corpus_case("load-crash-static-libstdcxx") / "core.xz";
-  const CliRun run = run_cli("--backtrace " + shell_quote(core.string()) + " " + shell_quote(so.string()));
+  const CliRun run =
+      run_cli("--backtrace " + shell_quote(core.string()) + " " + shell_quote(so.string()));
   REQUIRE(run.exit_code == 0);
   // The model's frames are named from the .so and marked as the model's.
   CHECK(run.out.find("in torch::aot_inductor::parse_device_str") != std::string::npos);
   CHECK(run.out.find("[model " + so.string() + "]") != std::string::npos);
   // Where unwinding ends, the stack scan's frames are introduced as candidates.
-  CHECK(run.out.find("-- candidates: return addresses found on the stack, not an unwound path --") != std::string::npos);
+  CHECK(
+      run.out.find("-- candidates: return addresses found on the stack, not an unwound path --") !=
+      std::string::npos);
 }

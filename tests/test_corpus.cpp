@@ -28,7 +28,8 @@ std::string text_of(const json& value) {
 void require_contains(const json& finding, const json& strings, const std::string& what) {
   const std::string text = text_of(finding);
   for (const auto& s : strings) {
-    INFO(what << ": finding " << finding.value("check", "") << " must mention '" << s.get<std::string>() << "'");
+    INFO(what << ": finding " << finding.value("check", "") << " must mention '"
+              << s.get<std::string>() << "'");
     CHECK(text.find(s.get<std::string>()) != std::string::npos);
   }
 }
@@ -45,7 +46,8 @@ TEST_CASE("every corpus case matches its expected.json") {
   for (const auto& dir : cases) {
     SUBCASE(dir.filename().string().c_str()) {
       const json expected = json::parse(aoti::test::read_file(dir / "expected.json"));
-      const auto run = aoti::test::run_cli("--format json " + aoti::test::shell_quote(dir.string()));
+      const auto run =
+          aoti::test::run_cli("--format json " + aoti::test::shell_quote(dir.string()));
       REQUIRE(run.exit_code == 0);
       const json report = json::parse(run.out);
       REQUIRE(report["schema"] == "aoti-analyze/1");
@@ -61,7 +63,8 @@ TEST_CASE("every corpus case matches its expected.json") {
         REQUIRE(!findings.empty());
         CHECK(findings[0]["rank"] == 1);
         CHECK(findings[0]["check"] == expected["rank1"]["check"]);
-        if (expected["rank1"].contains("contains")) require_contains(findings[0], expected["rank1"]["contains"], "rank 1");
+        if (expected["rank1"].contains("contains"))
+          require_contains(findings[0], expected["rank1"]["contains"], "rank 1");
       }
       // Each expected finding is matched by a distinct reported one with its severity and evidence.
       std::vector<bool> used(findings.size(), false);
@@ -70,7 +73,8 @@ TEST_CASE("every corpus case matches its expected.json") {
         for (std::size_t i = 0; i < findings.size() && !matched; ++i) {
           const auto& f = findings[i];
           if (used[i] || f["check"] != want_finding["check"]) continue;
-          if (want_finding.contains("severity") && f["severity"] != want_finding["severity"]) continue;
+          if (want_finding.contains("severity") && f["severity"] != want_finding["severity"])
+            continue;
           const std::string text = text_of(f);
           bool all = true;
           for (const auto& s : want_finding.value("contains", json::array()))
@@ -118,7 +122,8 @@ TEST_CASE("the whole corpus in one run: every log is tied to its own package") {
   CHECK(fingerprints.size() == report["findings"].size());
   // The specialization error of cpp-meta-sizes names only the op of its own package.
   for (const auto& f : report["findings"])
-    if (f["check"] == "shape.dim-specialized") CHECK(text_of(f).find("heldout::pad_rows") == std::string::npos);
+    if (f["check"] == "shape.dim-specialized")
+      CHECK(text_of(f).find("heldout::pad_rows") == std::string::npos);
 }
 
 TEST_CASE("corpus/wild: real error output posted in public issues, each with its thread's answer") {
@@ -142,17 +147,21 @@ TEST_CASE("corpus/wild: real error output posted in public issues, each with its
     REQUIRE(run.exit_code == 0);
     const json report = json::parse(run.out);
     const json& findings = report["findings"];
-    CHECK_MESSAGE(!findings.empty(), dir.filename().string() << ": no findings for a log that holds an error");
+    CHECK_MESSAGE(!findings.empty(), dir.filename().string()
+                                         << ": no findings for a log that holds an error");
     const std::string want = expected["rank1"]["check"];
     bool hit = !findings.empty() && findings[0]["check"] == want;
     if (hit && expected["rank1"].contains("contains")) {
       const std::string text = text_of(findings[0]);
-      for (const auto& s : expected["rank1"]["contains"]) hit = hit && text.find(s.get<std::string>()) != std::string::npos;
+      for (const auto& s : expected["rank1"]["contains"])
+        hit = hit && text.find(s.get<std::string>()) != std::string::npos;
     }
-    if (hit) ++hits;
+    if (hit)
+      ++hits;
     else
       misses.push_back(dir.filename().string() + ": want " + want + ", got " +
-                       (findings.empty() ? std::string("no findings") : findings[0]["check"].get<std::string>()));
+                       (findings.empty() ? std::string("no findings")
+                                         : findings[0]["check"].get<std::string>()));
   }
   std::string listed;
   for (const auto& miss : misses) listed += "\n  " + miss;

@@ -28,8 +28,8 @@ using aoti::parsers::coredump::decompress_to_private_file;
 using aoti::parsers::coredump::ModelObject;
 using aoti::parsers::coredump::read_core;
 
-const std::vector<std::string> k_core_cases = {"load-crash-static-libstdcxx", "cpu-package-cuda-input-segv",
-                                               "embedding-device-assert"};
+const std::vector<std::string> k_core_cases = {
+    "load-crash-static-libstdcxx", "cpu-package-cuda-input-segv", "embedding-device-assert"};
 
 // The package's model .so, found and read with the zip parser and libelf alone (the pt2 parser
 // is not linked into this test).
@@ -81,7 +81,8 @@ const SeedCore& seed(const std::string& case_name) {
   auto prefix = decompress_to_private_file(xz, Compression::xz, {.max_bytes = k_prefix});
   REQUIRE(prefix);
   REQUIRE(prefix->size == k_prefix);
-  REQUIRE(::pread(prefix->file.get(), core.raw.data(), k_prefix, 0) == static_cast<ssize_t>(k_prefix));
+  REQUIRE(::pread(prefix->file.get(), core.raw.data(), k_prefix, 0) ==
+          static_cast<ssize_t>(k_prefix));
   return cache.emplace(case_name, std::move(core)).first->second;
 }
 
@@ -107,7 +108,8 @@ std::string function_name(const std::string& symbol) {
 }
 
 std::vector<std::string> gdb_frames(const std::string& case_name) {
-  std::istringstream in(aoti::test::read_file(aoti::test::source_dir() / "tests/data/gdb_frames" / (case_name + ".txt")));
+  std::istringstream in(aoti::test::read_file(aoti::test::source_dir() / "tests/data/gdb_frames" /
+                                              (case_name + ".txt")));
   std::vector<std::string> names;
   for (std::string line; std::getline(in, line);)
     if (!line.empty() && line[0] != '#') names.push_back(line);
@@ -115,7 +117,7 @@ std::vector<std::string> gdb_frames(const std::string& case_name) {
 }
 
 aoti::parsers::Parsed<CoreFacts> read_bytes(const std::string& bytes, const std::string& name,
-                             const std::vector<ModelObject>& models = {}) {
+                                            const std::vector<ModelObject>& models = {}) {
   const auto path = scratch().path / name;
   aoti::test::write_file(path, bytes);
   auto facts = read_core(path, name, models);
@@ -152,10 +154,12 @@ TEST_CASE("core: every seed core yields signal, crashing thread, modules, argv a
     CHECK(core.environment.count("PATH") == 1);
     CHECK(core.environment.count("TORCH_TRACE") == 1);
     CHECK(core.environment.count("LD_LIBRARY_PATH") == 1);
-    CHECK(core.environment.count("AOTI_RUNTIME_CHECK_INPUTS") == 0);  // the cases ran with input checks off
+    CHECK(core.environment.count("AOTI_RUNTIME_CHECK_INPUTS") ==
+          0);  // the cases ran with input checks off
     const auto has_module = [&](std::string_view suffix, bool model) {
       return std::any_of(core.modules.begin(), core.modules.end(), [&](const auto& module) {
-        return module.path.ends_with(suffix) && (!model || module.package == aoti::test::corpus_package(case_name).string());
+        return module.path.ends_with(suffix) &&
+               (!model || module.package == aoti::test::corpus_package(case_name).string());
       });
     };
     CHECK(has_module("libstdc++.so.6.0.33", false));
@@ -217,9 +221,12 @@ TEST_CASE("core: the abort went through the model .so") {
 TEST_CASE("core: sniffing") {
   const SeedCore& core = seed("cpu-package-cuda-input-segv");
   CHECK(aoti::parsers::coredump::looks_like_core(std::string_view(core.raw).substr(0, 64)));
-  const std::string xz = aoti::test::read_file(aoti::test::corpus_case("cpu-package-cuda-input-segv") / "core.xz");
+  const std::string xz =
+      aoti::test::read_file(aoti::test::corpus_case("cpu-package-cuda-input-segv") / "core.xz");
   CHECK(aoti::parsers::coredump::looks_like_core(std::string_view(xz).substr(0, 4096)));
-  CHECK_FALSE(aoti::parsers::coredump::looks_like_core("\x7f" "ELF\2\1\1\0\0\0\0\0\0\0\0\0\3\0"));  // ET_DYN
+  CHECK_FALSE(
+      aoti::parsers::coredump::looks_like_core("\x7f"
+                                               "ELF\2\1\1\0\0\0\0\0\0\0\0\0\3\0"));  // ET_DYN
   CHECK_FALSE(aoti::parsers::coredump::looks_like_core("plain text"));
 }
 
@@ -265,14 +272,17 @@ TEST_CASE("core: without NT_FILE, for another machine, with garbage or a cut xz 
     CHECK(facts.error().message.find("only x86-64") != std::string::npos);
   }
   SUBCASE("xz garbage") {
-    std::string bytes = "\xfd" "7zXZ";
+    std::string bytes =
+        "\xfd"
+        "7zXZ";
     bytes += std::string(1, '\0') + std::string(4096, 'x');
     auto facts = read_bytes(bytes, "garbage.xz");
     REQUIRE_FALSE(facts);
     CHECK(facts.error().message.find("xz") != std::string::npos);
   }
   SUBCASE("xz stream cut") {
-    const std::string xz = aoti::test::read_file(aoti::test::corpus_case("embedding-device-assert") / "core.xz");
+    const std::string xz =
+        aoti::test::read_file(aoti::test::corpus_case("embedding-device-assert") / "core.xz");
     auto facts = read_bytes(xz.substr(0, xz.size() / 3), "cut.xz");
     REQUIRE(facts);
     CHECK(mentions(*facts, "ends early"));
@@ -286,15 +296,19 @@ TEST_CASE("core: a core paired with another case's package says so") {
   auto facts = read_core(path, "crash.core", models_of("embedding-device-assert"));
   REQUIRE(facts);
   CHECK(mentions(*facts, "did not load that package"));
-  CHECK(std::none_of(facts->modules.begin(), facts->modules.end(), [](const auto& m) { return !m.package.empty(); }));
+  CHECK(std::none_of(facts->modules.begin(), facts->modules.end(),
+                     [](const auto& m) { return !m.package.empty(); }));
 }
 
 TEST_CASE("core: a zstd-compressed core, as systemd-coredump stores them, reads like the xz one") {
   // Recompress a seed core with the zstd tool; the reader must see the same crash.
   aoti::test::TempDir tmp;
   const auto zst = tmp.path / "core.zst";
-  const std::string command = "xz -dc " + aoti::test::shell_quote((aoti::test::corpus_case("embedding-device-assert") / "core.xz").string()) +
-                              " | zstd -q -1 -o " + aoti::test::shell_quote(zst.string());
+  const std::string command =
+      "xz -dc " +
+      aoti::test::shell_quote(
+          (aoti::test::corpus_case("embedding-device-assert") / "core.xz").string()) +
+      " | zstd -q -1 -o " + aoti::test::shell_quote(zst.string());
   REQUIRE(std::system(command.c_str()) == 0);
   // A zstd block decodes only whole: the sniff needs up to one block (128 KiB) of the file.
   CHECK(aoti::parsers::coredump::looks_like_core(aoti::test::read_file(zst).substr(0, 256 << 10)));
@@ -303,23 +317,28 @@ TEST_CASE("core: a zstd-compressed core, as systemd-coredump stores them, reads 
   CHECK(facts->compression == "zstd");
   CHECK(facts->signal_name == "SIGABRT");
   CHECK(has_frame(crashed(*facts), "AOTInductorModelContainer", true));
-  CHECK(std::any_of(facts->health.begin(), facts->health.end(),
-                    [](const std::string& note) { return note.find("private temporary file") != std::string::npos; }));
+  CHECK(std::any_of(facts->health.begin(), facts->health.end(), [](const std::string& note) {
+    return note.find("private temporary file") != std::string::npos;
+  }));
 }
 
-TEST_CASE("core: a compressed core whose stream breaks before any thread is read gives facts, not a crash") {
+TEST_CASE(
+    "core: a compressed core whose stream breaks before any thread is read gives facts, not a "
+    "crash") {
   // Found by mutating seed cores: one byte flipped early in the xz stream leaves a few KiB decoded,
   // libdwfl then fails without an error message (NULL), which must not reach a std::string.
   aoti::test::TempDir tmp;
-  std::string xz = aoti::test::read_file(aoti::test::corpus_case("cpu-package-cuda-input-segv") / "core.xz");
+  std::string xz =
+      aoti::test::read_file(aoti::test::corpus_case("cpu-package-cuda-input-segv") / "core.xz");
   REQUIRE(xz.size() > 12950);
   xz[12950] = static_cast<char>(53);
   aoti::test::write_file(tmp.path / "core.xz", xz);
   auto facts = read_core(tmp.path / "core.xz", "core.xz", {});
   REQUIRE(facts);
   CHECK(facts->truncated);
-  CHECK(std::any_of(facts->health.begin(), facts->health.end(),
-                    [](const std::string& note) { return note.find("incomplete") != std::string::npos; }));
+  CHECK(std::any_of(facts->health.begin(), facts->health.end(), [](const std::string& note) {
+    return note.find("incomplete") != std::string::npos;
+  }));
 }
 
 namespace {
@@ -327,7 +346,10 @@ namespace {
 // The seed core with its NT_SIGINFO rewritten: the same process, threads and memory map, faulting
 // with `code` at `address` (the kernel's siginfo_t: si_signo 0, si_code 8, si_addr 16).
 std::string with_fault(const std::string& raw, int code, std::uint64_t address) {
-  const std::string type_and_name("IGIS" "CORE\0\0\0\0", 12);  // NT_SIGINFO (0x53494749), "CORE"
+  const std::string type_and_name(
+      "IGIS"
+      "CORE\0\0\0\0",
+      12);  // NT_SIGINFO (0x53494749), "CORE"
   const auto at = raw.find(type_and_name);
   REQUIRE(at != std::string::npos);
   std::string copy = raw;
@@ -349,7 +371,8 @@ std::string with_short_note(const std::string& raw, std::string_view type, std::
   REQUIRE((old_size - size) % 4 == 0);
   std::string copy = raw;
   std::memcpy(copy.data() + at - 4, &size, sizeof size);
-  const std::uint32_t filler[3] = {0, old_size - size - 12, 0x4e4f4e45};  // no owner, the rest, "ENON"
+  const std::uint32_t filler[3] = {0, old_size - size - 12,
+                                   0x4e4f4e45};  // no owner, the rest, "ENON"
   std::memcpy(copy.data() + at + type_and_name.size() + size, filler, sizeof filler);
   return copy;
 }
@@ -367,7 +390,8 @@ SeedMap seed_map(const std::string& raw) {
       aoti::util::Fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)), "map.core");
   REQUIRE(image);
   SeedMap map{image->segments(), {}};
-  for (const auto& thread : image->notes().threads) map.stacks.emplace_back(thread.tid, thread.sp());
+  for (const auto& thread : image->notes().threads)
+    map.stacks.emplace_back(thread.tid, thread.sp());
   std::filesystem::remove(path);
   return map;
 }
@@ -376,7 +400,8 @@ SeedMap seed_map(const std::string& raw) {
 
 TEST_CASE("core: the fault address decoded against the core's own map, on the real crashes") {
   CHECK(seed("load-crash-static-libstdcxx").facts.fault_kind == "null");
-  CHECK(seed("load-crash-static-libstdcxx").facts.fault_region.find("a null pointer was dereferenced") != std::string::npos);
+  CHECK(seed("load-crash-static-libstdcxx")
+            .facts.fault_region.find("a null pointer was dereferenced") != std::string::npos);
   CHECK(seed("cpu-package-cuda-input-segv").facts.fault_kind == "device");
   // SIGABRT from abort(): sent by the process itself, no fault at all.
   CHECK(seed("embedding-device-assert").facts.fault_kind.empty());
@@ -388,7 +413,8 @@ TEST_CASE("core: the fault address decoded against the core's own map, on the re
   CHECK(wild.fault_region.find("out-of-range index") != std::string::npos);
 }
 
-TEST_CASE("core: SI_KERNEL is a general protection fault without an address, never a null pointer") {
+TEST_CASE(
+    "core: SI_KERNEL is a general protection fault without an address, never a null pointer") {
   const std::string& raw = seed("load-crash-static-libstdcxx").raw;
   auto facts = read_bytes(with_fault(raw, 0x80, 0), "gp.core");
   REQUIRE(facts);
@@ -433,10 +459,12 @@ TEST_CASE("core: guard pages, overruns, null offsets and the kernel half, in a r
   SUBCASE("just past the end of a mapping: an overrun") {
     const aoti::parsers::coredump::Segment* before_gap = nullptr;
     for (std::size_t i = 0; i + 1 < map.segments.size() && !before_gap; ++i)
-      if ((map.segments[i].flags & 2 /*PF_W*/) && map.segments[i + 1].vaddr - map.segments[i].end() > (2 << 20))
+      if ((map.segments[i].flags & 2 /*PF_W*/) &&
+          map.segments[i + 1].vaddr - map.segments[i].end() > (2 << 20))
         before_gap = &map.segments[i];
     REQUIRE(before_gap != nullptr);
-    auto facts = read_bytes(with_fault(raw, 1 /*SEGV_MAPERR*/, before_gap->end() + 0x10), "overrun.core");
+    auto facts =
+        read_bytes(with_fault(raw, 1 /*SEGV_MAPERR*/, before_gap->end() + 0x10), "overrun.core");
     REQUIRE(facts);
     CHECK(facts->fault_kind == "unmapped");
     CHECK(facts->fault_region.find("0x10 bytes past the end of") != std::string::npos);
@@ -468,7 +496,8 @@ TEST_CASE("core: a note cut short is reported, never read as zeros") {
     CHECK_FALSE(facts->sender_pid);
   }
   SUBCASE("NT_PRPSINFO without its names") {
-    auto facts = read_bytes(with_short_note(raw, std::string_view("\x03\0\0\0", 4), 32), "short-prpsinfo.core");
+    auto facts = read_bytes(with_short_note(raw, std::string_view("\x03\0\0\0", 4), 32),
+                            "short-prpsinfo.core");
     REQUIRE(facts);
     CHECK(mentions(*facts, "an NT_PRPSINFO note is too short"));
     CHECK(facts->process_name.empty());

@@ -18,8 +18,9 @@ using aoti::parsers::coredump::decompress_to_private_file;
 std::string xz_compress(const std::string& data) {
   std::string out(lzma_stream_buffer_bound(data.size()), '\0');
   std::size_t written = 0;
-  REQUIRE(lzma_easy_buffer_encode(0, LZMA_CHECK_CRC32, nullptr, reinterpret_cast<const std::uint8_t*>(data.data()),
-                                  data.size(), reinterpret_cast<std::uint8_t*>(out.data()), &written,
+  REQUIRE(lzma_easy_buffer_encode(0, LZMA_CHECK_CRC32, nullptr,
+                                  reinterpret_cast<const std::uint8_t*>(data.data()), data.size(),
+                                  reinterpret_cast<std::uint8_t*>(out.data()), &written,
                                   out.size()) == LZMA_OK);
   out.resize(written);
   return out;
@@ -62,7 +63,9 @@ TEST_CASE("decompress: output stops at max_bytes, and says so") {
   CHECK(capped->problem == "decompression stopped at the configured limit of 1 MiB");
 }
 
-TEST_CASE("decompress: an xz dictionary over the memory limit is refused, not allocated; a larger budget reads it") {
+TEST_CASE(
+    "decompress: an xz dictionary over the memory limit is refused, not allocated; a larger budget "
+    "reads it") {
   aoti::test::TempDir dir;
   const auto path = dir.path / "core.xz";
   aoti::test::write_file(path, with_huge_dictionary(xz_compress(std::string(4096, 'c'))));

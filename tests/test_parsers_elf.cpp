@@ -24,10 +24,9 @@ using aoti::parsers::elf::read_shared_object;
 // and thousands more), the other five need libstdc++.so.6 and define only weak instantiations.
 const std::set<std::string> k_static_cases = {"load-crash-static-libstdcxx", "const-cpu-buffer",
                                               "cpp-meta-sizes"};
-const std::set<std::string> k_dynamic_cases = {"cpu-package-cuda-input-segv", "custom-op-fake-static-rows",
-                                               "embedding-device-assert", "healthy-cuda-dynamic",
-                                               "input-check-errors"};
-
+const std::set<std::string> k_dynamic_cases = {
+    "cpu-package-cuda-input-segv", "custom-op-fake-static-rows", "embedding-device-assert",
+    "healthy-cuda-dynamic", "input-check-errors"};
 
 std::string model_so(const std::string& case_name) {
   return aoti::test::corpus_entry_text(case_name, ".wrapper.so");
@@ -70,7 +69,8 @@ TEST_CASE("model .so facts: machine, DT_NEEDED, build-id, .comment") {
     CHECK(facts->defined_dynamic_symbols > 30);
   }
   CHECK(contains(read_bytes(model_so("healthy-cuda-dynamic"))->needed, "libcuda.so.1"));
-  CHECK_FALSE(contains(read_bytes(model_so("cpu-package-cuda-input-segv"))->needed, "libcuda.so.1"));
+  CHECK_FALSE(
+      contains(read_bytes(model_so("cpu-package-cuda-input-segv"))->needed, "libcuda.so.1"));
 }
 
 TEST_CASE("static libstdc++ is told apart from dynamic libstdc++ with margin") {
@@ -99,7 +99,8 @@ TEST_CASE("reading from a file gives the same facts as from memory") {
   TempDir dir;
   const std::string bytes = model_so("cpp-meta-sizes");
   const auto path = dir.path / "model.so";
-  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   const auto from_file = read_shared_object(*open_file(path), {path.string(), "", 0});
   const auto from_memory = read_bytes(bytes);
   REQUIRE(from_file);
@@ -110,11 +111,14 @@ TEST_CASE("reading from a file gives the same facts as from memory") {
 }
 
 TEST_CASE("bad input: not ELF, wrong class, a core, truncated tables") {
-  const auto not_elf = read_bytes("#!/bin/sh\necho this is a shell script, long enough to hold a header.......\n");
+  const auto not_elf =
+      read_bytes("#!/bin/sh\necho this is a shell script, long enough to hold a header.......\n");
   REQUIRE_FALSE(not_elf);
   CHECK(not_elf.error().message == "not an ELF file");
 
-  const auto tiny = read_bytes("\x7f" "ELF");
+  const auto tiny = read_bytes(
+      "\x7f"
+      "ELF");
   REQUIRE_FALSE(tiny);
   CHECK(tiny.error().message.find("too short") != std::string::npos);
 
@@ -134,7 +138,8 @@ TEST_CASE("bad input: not ELF, wrong class, a core, truncated tables") {
     CAPTURE(cut);
     const auto truncated = read_bytes(so.substr(0, cut));
     REQUIRE_FALSE(truncated);
-    CHECK(truncated.error().message == "truncated: section header table ends past the end of the file");
+    CHECK(truncated.error().message ==
+          "truncated: section header table ends past the end of the file");
   }
 
   // A section header whose contents run past the end of the file (.dynstr grown by 16 MiB).
@@ -175,7 +180,8 @@ TEST_CASE("random corruption of headers and tables never crashes the reader") {
     std::string mutated = so;
     for (int flips = 0; flips < 4; ++flips) {
       // Half the flips hit the ELF and program headers, half the section header table.
-      const std::size_t at = flips % 2 == 0 ? random() % 0x300 : shoff + random() % (so.size() - shoff);
+      const std::size_t at =
+          flips % 2 == 0 ? random() % 0x300 : shoff + random() % (so.size() - shoff);
       mutated[at] = static_cast<char>(random());
     }
     const auto facts = read_bytes(mutated);
@@ -187,13 +193,15 @@ TEST_CASE("random corruption of headers and tables never crashes the reader") {
   CHECK(failures > 0);
 }
 
-TEST_CASE("a bare model .so: the AOTI model container API marks it a model, other shared objects not") {
+TEST_CASE(
+    "a bare model .so: the AOTI model container API marks it a model, other shared objects not") {
   TempDir dir;
   std::set<std::string> all = k_static_cases;
   all.insert(k_dynamic_cases.begin(), k_dynamic_cases.end());
   for (const auto& name : all) {
     CAPTURE(name);
-    // The package's own .so, written out as a bare file the way torch._export.aot_compile leaves one.
+    // The package's own .so, written out as a bare file the way torch._export.aot_compile leaves
+    // one.
     const auto path = dir.path / (name + ".so");
     write_file(path, model_so(name));
     const auto facts = aoti::parsers::elf::read_shared_object_file(path, {path.string(), "", 0});
@@ -206,7 +214,8 @@ TEST_CASE("a bare model .so: the AOTI model container API marks it a model, othe
     CHECK(facts->build_id == read_bytes(model_so(name))->build_id);
   }
   // The C runtime this test runs with: a shared object, no model.
-  for (const char* library : {"/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6"}) {
+  for (const char* library :
+       {"/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6"}) {
     if (!fs::exists(library)) continue;
     const auto facts = aoti::parsers::elf::read_shared_object_file(library, {library, "", 0});
     REQUIRE(facts);
@@ -215,5 +224,6 @@ TEST_CASE("a bare model .so: the AOTI model container API marks it a model, othe
     break;
   }
   // A missing file is a parse error, not an exception.
-  CHECK_FALSE(aoti::parsers::elf::read_shared_object_file(dir.path / "missing.so", {"missing.so", "", 0}));
+  CHECK_FALSE(
+      aoti::parsers::elf::read_shared_object_file(dir.path / "missing.so", {"missing.so", "", 0}));
 }

@@ -19,7 +19,8 @@ void put_u32(std::string& out, std::uint32_t value) {
 }
 
 // One note as a linker or the kernel writes it: name and descriptor each padded to `alignment`.
-std::string note(std::string_view owner, std::uint32_t type, std::string_view desc, std::size_t alignment = 4) {
+std::string note(std::string_view owner, std::uint32_t type, std::string_view desc,
+                 std::size_t alignment = 4) {
   std::string out;
   const std::string name = owner.empty() ? "" : std::string(owner) + '\0';
   put_u32(out, static_cast<std::uint32_t>(name.size()));
@@ -49,7 +50,8 @@ std::uint64_t walk(const std::string& area, std::uint64_t align, std::vector<See
 }  // namespace
 
 TEST_CASE("notes: every whole note, in order, with its owner, type and descriptor") {
-  const std::string area = note("GNU", 5, "12345678") + note("GNU", aoti::parsers::elf::k_nt_gnu_build_id, "abcde") +
+  const std::string area = note("GNU", 5, "12345678") +
+                           note("GNU", aoti::parsers::elf::k_nt_gnu_build_id, "abcde") +
                            note("", 7, "");
   std::vector<Seen> seen;
   CHECK(walk(area, 4, seen) == area.size());
@@ -70,7 +72,8 @@ TEST_CASE("notes: 8-byte alignment only in areas aligned to 8") {
   CHECK(seen[1].desc == "id");
 }
 
-TEST_CASE("notes: a note cut by the end of the area is not visited, and the walk says where it stopped") {
+TEST_CASE(
+    "notes: a note cut by the end of the area is not visited, and the walk says where it stopped") {
   const std::string whole = note("CORE", 1, std::string(40, 'x'));
   const std::string cut = whole + note("CORE", 6, std::string(64, 'y')).substr(0, 30);
   std::vector<Seen> seen;

@@ -41,7 +41,8 @@ TEST_CASE("input-check-errors: the four AOTI input-check errors") {
   CHECK(checks[0].actual == "0");
   CHECK(checks[0].where.artifact == "input-check-errors/stderr.txt");
   CHECK(checks[0].where.line == 5);
-  CHECK(checks[0].text == "Error: input_handles[0]: unmatched device type, expected: 11(cuda), but got: 0");
+  CHECK(checks[0].text ==
+        "Error: input_handles[0]: unmatched device type, expected: 11(cuda), but got: 0");
 
   CHECK(checks[1].problem == "dim value is too large");
   CHECK(checks[1].dim == 0);
@@ -83,7 +84,8 @@ TEST_CASE("embedding-device-assert: Triton assert, CUDA error, terminate, Python
   CHECK(asserts[0].repeats == 8);
   CHECK(asserts[0].where.line == 5);
   CHECK(asserts[0].source_file ==
-        "/tmp/aoti4/embedding_oob/inductor_cache/d3/cd3okwxvqua6grd5jkdkkefdmhojjp54tdrdzwugize4oqluxxm3.py");
+        "/tmp/aoti4/embedding_oob/inductor_cache/d3/"
+        "cd3okwxvqua6grd5jkdkkefdmhojjp54tdrdzwugize4oqluxxm3.py");
   CHECK(asserts[0].source_line == 33);
 
   const auto cuda = of_kind(scan, LogEventKind::cuda_error);
@@ -119,13 +121,15 @@ TEST_CASE("cpp-meta-sizes: export specialized batch to 8, merged from three line
 }
 
 TEST_CASE("cases without an error in their logs give no events") {
-  for (const std::string name : {"healthy-cuda-dynamic", "const-cpu-buffer", "custom-op-fake-static-rows",
-                                 "cpu-package-cuda-input-segv", "load-crash-static-libstdcxx"}) {
+  for (const std::string name :
+       {"healthy-cuda-dynamic", "const-cpu-buffer", "custom-op-fake-static-rows",
+        "cpu-package-cuda-input-segv", "load-crash-static-libstdcxx"}) {
     for (const std::string file : {"stderr.txt", "stdout.txt"}) {
       CAPTURE(name);
       CAPTURE(file);
       const auto scan = scan_corpus(name, file);
-      // What the run printed of its results is not an error (healthy-cuda-dynamic prints torch.Size).
+      // What the run printed of its results is not an error (healthy-cuda-dynamic prints
+      // torch.Size).
       CHECK(std::all_of(scan.events.begin(), scan.events.end(),
                         [](const LogEvent& e) { return e.kind == LogEventKind::observed_shape; }));
       CHECK(scan.diagnostics.empty());
@@ -168,7 +172,8 @@ TEST_CASE("a huge line without newline costs bounded memory and one diagnostic")
   const long rss_before = max_rss_kib();
   const auto start = std::chrono::steady_clock::now();
   const auto scan = scan_log_file(path, "huge.log");
-  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   MESSAGE("scanned 256 MiB in " << seconds << " s");
   REQUIRE(scan.has_value());
   CHECK(scan->lines == 2);
@@ -178,7 +183,8 @@ TEST_CASE("a huge line without newline costs bounded memory and one diagnostic")
   REQUIRE(scan->diagnostics.size() == 1);
   CHECK(scan->diagnostics[0].artifact == "huge.log");
   CHECK(scan->diagnostics[0].message ==
-        "line 1 is longer than 65536 bytes (268435456 bytes); only its first 65536 bytes were scanned");
+        "line 1 is longer than 65536 bytes (268435456 bytes); only its first 65536 bytes were "
+        "scanned");
   CHECK(max_rss_kib() - rss_before < 32 * 1024);
   CHECK(seconds < 10);
 }
@@ -186,7 +192,8 @@ TEST_CASE("a huge line without newline costs bounded memory and one diagnostic")
 TEST_CASE("a line split across read chunks is scanned whole") {
   aoti::test::TempDir dir;
   const auto path = dir.path / "split.log";
-  const std::string line = "Error: input_handles[0]: unmatched dim value at 1, expected: 16, but got: 8";
+  const std::string line =
+      "Error: input_handles[0]: unmatched dim value at 1, expected: 16, but got: 8";
   std::string content(1024 * 1024 - 20, 'x');
   content += "\n" + line + "\n";
   aoti::test::write_file(path, content);
@@ -247,7 +254,9 @@ TEST_CASE("an empty file has no lines and no events") {
 TEST_CASE("distinct events are capped, with a diagnostic") {
   std::string text;
   for (int i = 0; i < 10005; ++i)
-    text += "/k.py:" + std::to_string(i + 1) + ": unknown: block: [0,0,0], thread: [0,0,0] Assertion `index out of bounds: 0 <= tmp0 < 4` failed.\n";
+    text += "/k.py:" + std::to_string(i + 1) +
+            ": unknown: block: [0,0,0], thread: [0,0,0] Assertion `index out of bounds: 0 <= tmp0 "
+            "< 4` failed.\n";
   const auto scan = scan_log_text(text, "log");
   CHECK(scan.events.size() == 10000);
   REQUIRE(scan.diagnostics.size() == 1);

@@ -1,7 +1,7 @@
-// The log reader on stated failures around AOTI: compiler and linker diagnostics, compiler commands,
-// loader errors, the AOTI runtime's error lines, whole Python tracebacks, draft_export's report.
-// The lines are real: from corpus/wild (as users posted them) or in the formats of the tools that
-// print them (GCC, Clang, binutils, glibc's dlerror, c10, CPython, torch.export).
+// The log reader on stated failures around AOTI: compiler and linker diagnostics, compiler
+// commands, loader errors, the AOTI runtime's error lines, whole Python tracebacks, draft_export's
+// report. The lines are real: from corpus/wild (as users posted them) or in the formats of the
+// tools that print them (GCC, Clang, binutils, glibc's dlerror, c10, CPython, torch.export).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -17,7 +17,8 @@ namespace logs = aoti::parsers::logs;
 namespace {
 
 LogScan scan_wild(const std::string& name) {
-  return scan_log_text(aoti::test::read_file(aoti::test::corpus_dir() / "wild" / name / "stderr.txt"), name);
+  return scan_log_text(
+      aoti::test::read_file(aoti::test::corpus_dir() / "wild" / name / "stderr.txt"), name);
 }
 
 }  // namespace
@@ -35,7 +36,8 @@ TEST_CASE("compiler diagnostics, one line at a time") {
   }
   SUBCASE("GCC's missing header, Clang's and MSVC's") {
     auto d = logs::compiler_diagnostic(
-        "/usr/local/lib/python3.12/dist-packages/torch/include/torch/csrc/inductor/aoti_runtime/device_utils.h:14:10: "
+        "/usr/local/lib/python3.12/dist-packages/torch/include/torch/csrc/inductor/aoti_runtime/"
+        "device_utils.h:14:10: "
         "fatal error: cuda.h: No such file or directory");
     REQUIRE(d);
     CHECK(d->problem == "missing header");
@@ -46,14 +48,16 @@ TEST_CASE("compiler diagnostics, one line at a time") {
     CHECK(d->problem == "missing header");
     CHECK(d->subject == "omp.h");
     d = logs::compiler_diagnostic(
-        "C:\\t\\x.cpp(4): fatal error C1083: Cannot open include file: 'Python.h': No such file or directory");
+        "C:\\t\\x.cpp(4): fatal error C1083: Cannot open include file: 'Python.h': No such file or "
+        "directory");
     REQUIRE(d);
     CHECK(d->problem == "missing header");
     CHECK(d->subject == "Python.h");
     CHECK(d->line == 4);
   }
   SUBCASE("the linker") {
-    auto d = logs::compiler_diagnostic("/usr/bin/ld: cannot find -lcuda: No such file or directory");
+    auto d =
+        logs::compiler_diagnostic("/usr/bin/ld: cannot find -lcuda: No such file or directory");
     REQUIRE(d);
     CHECK(d->problem == "missing library");
     CHECK(d->subject == "-lcuda");
@@ -61,13 +65,16 @@ TEST_CASE("compiler diagnostics, one line at a time") {
     REQUIRE(d);
     CHECK(d->problem == "link error");
     CHECK(d->tool == "collect2");
-    d = logs::compiler_diagnostic("/usr/bin/ld: x.o: in function `f': x.cpp:(.text+0x1f): undefined reference to `cudaMalloc'");
+    d = logs::compiler_diagnostic(
+        "/usr/bin/ld: x.o: in function `f': x.cpp:(.text+0x1f): undefined reference to "
+        "`cudaMalloc'");
     REQUIRE(d);
     CHECK(d->problem == "undefined reference");
     CHECK(d->subject == "cudaMalloc");
   }
   SUBCASE("CUDA's tools, and nvcc's file(line)") {
-    auto d = logs::compiler_diagnostic("ptxas fatal   : PTX with .target 'sm_120a' cannot be compiled for architecture 'sm_120'");
+    auto d = logs::compiler_diagnostic(
+        "ptxas fatal   : PTX with .target 'sm_120a' cannot be compiled for architecture 'sm_120'");
     REQUIRE(d);
     CHECK(d->problem == "assembler error");
     CHECK(d->tool == "ptxas");
@@ -78,8 +85,10 @@ TEST_CASE("compiler diagnostics, one line at a time") {
   }
   SUBCASE("what is not a compiler's") {
     CHECK_FALSE(logs::compiler_diagnostic("RuntimeError: CUDA error: out of memory"));
-    CHECK_FALSE(logs::compiler_diagnostic("/usr/bin/ld: warning: x.o: missing .note.GNU-stack section implies executable stack"));
-    CHECK_FALSE(logs::compiler_diagnostic("torch._inductor.exc.InductorError: CppCompileError: C++ compile error"));
+    CHECK_FALSE(logs::compiler_diagnostic(
+        "/usr/bin/ld: warning: x.o: missing .note.GNU-stack section implies executable stack"));
+    CHECK_FALSE(logs::compiler_diagnostic(
+        "torch._inductor.exc.InductorError: CppCompileError: C++ compile error"));
     CHECK_FALSE(logs::compiler_diagnostic("ERROR: test_x (__main__.T.test_x)"));
     const auto bare = logs::compiler_diagnostic("error: invalid user-d");
     REQUIRE(bare);
@@ -89,13 +98,15 @@ TEST_CASE("compiler diagnostics, one line at a time") {
 
 TEST_CASE("compiler commands") {
   auto c = logs::compiler_command(
-      "g++ /tmp/torchinductor_u/ab/cabc.cpp -D TORCH_INDUCTOR_CPP_WRAPPER -shared -fPIC -O3 -o /tmp/torchinductor_u/ab/cabc.so");
+      "g++ /tmp/torchinductor_u/ab/cabc.cpp -D TORCH_INDUCTOR_CPP_WRAPPER -shared -fPIC -O3 -o "
+      "/tmp/torchinductor_u/ab/cabc.so");
   REQUIRE(c);
   CHECK(c->compiler == "g++");
   CHECK(c->source == "/tmp/torchinductor_u/ab/cabc.cpp");
   CHECK(c->output == "/tmp/torchinductor_u/ab/cabc.so");
   c = logs::compiler_command(
-      "subprocess.CalledProcessError: Command '['nvcc', '-fatbin', '/tmp/a/k.ptx', '-o', '/tmp/a/k.fatbin']' returned "
+      "subprocess.CalledProcessError: Command '['nvcc', '-fatbin', '/tmp/a/k.ptx', '-o', "
+      "'/tmp/a/k.fatbin']' returned "
       "non-zero exit status 255.");
   REQUIRE(c);
   CHECK(c->compiler == "nvcc");
@@ -109,16 +120,20 @@ TEST_CASE("compiler commands") {
 TEST_CASE("loader errors") {
   SUBCASE("undefined symbol, through ImportError") {
     const auto f = logs::load_failure(
-        "ImportError: /usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: "
+        "ImportError: "
+        "/usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so: "
+        "undefined symbol: "
         "_ZN2at4_ops15to_dtype_layout4callE");
     REQUIRE(f);
     CHECK(f->problem == "undefined symbol");
-    CHECK(f->library == "/usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so");
+    CHECK(f->library ==
+          "/usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so");
     CHECK(f->detail == "_ZN2at4_ops15to_dtype_layout4callE");
   }
   SUBCASE("a symbol version, with the library that needs it") {
     const auto f = logs::load_failure(
-        "OSError: /lib64/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by /opt/m/model.so)");
+        "OSError: /lib64/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by "
+        "/opt/m/model.so)");
     REQUIRE(f);
     CHECK(f->problem == "missing symbol version");
     CHECK(f->library == "/lib64/libstdc++.so.6");
@@ -126,7 +141,8 @@ TEST_CASE("loader errors") {
     CHECK(f->required_by == "/opt/m/model.so");
   }
   SUBCASE("a missing library, an ELF of another class, a missing op") {
-    auto f = logs::load_failure("OSError: libcudart.so.12: cannot open shared object file: No such file or directory");
+    auto f = logs::load_failure(
+        "OSError: libcudart.so.12: cannot open shared object file: No such file or directory");
     REQUIRE(f);
     CHECK(f->problem == "missing library");
     CHECK(f->detail == "libcudart.so.12");
@@ -144,7 +160,8 @@ TEST_CASE("loader errors") {
     REQUIRE(loads.size() == 1);
     CHECK(loads[0].value == "GLIBCXX_3.4.20");
     CHECK(loads[0].subject == "/lib64/libstdc++.so.6");
-    CHECK(loads[0].source_file == "/home/R/x86_64-pc-linux-gnu-library/4.1/torch/lib/liblantern.so");
+    CHECK(loads[0].source_file ==
+          "/home/R/x86_64-pc-linux-gnu-library/4.1/torch/lib/liblantern.so");
     CHECK(loads[0].detail.size() == 1);
   }
 }
@@ -165,8 +182,9 @@ TEST_CASE("compiler output in a log: the include chain, the excerpt, a pasted ba
     const auto errors = of_kind(scan, LogEventKind::compile_error);
     REQUIRE(errors.size() == 2);
     CHECK(errors[0].where.line == 3);
-    CHECK(errors[0].detail.front().find("RAIIAtenTensorHandle") != std::string::npos);  // the broken message's end
-    CHECK(errors[0].detail[1].find("int_array_0") != std::string::npos);                 // the excerpt
+    CHECK(errors[0].detail.front().find("RAIIAtenTensorHandle") !=
+          std::string::npos);  // the broken message's end
+    CHECK(errors[0].detail[1].find("int_array_0") != std::string::npos);  // the excerpt
   }
   SUBCASE("lines behind a CI timestamp are read, and quoted as the log holds them") {
     const auto scan = scan_wild("rocm-docker-127-python-h-missing");
@@ -178,19 +196,21 @@ TEST_CASE("compiler output in a log: the include chain, the excerpt, a pasted ba
   }
 }
 
-TEST_CASE("a Python traceback is one event: frames, the user frame, the message, the end of the run") {
+TEST_CASE(
+    "a Python traceback is one event: frames, the user frame, the message, the end of the run") {
   const auto scan = scan_log_text(
-      "Traceback (most recent call last):\n"                                               // 1
-      "  File \"/home/me/export.py\", line 77, in <module>\n"                               // 2
-      "    so_path = torch._export.aot_compile(\n"                                           // 3
-      "              ^^^^^^^^^^^^^^^^^^^^^^^^^^\n"                                           // 4
-      "  File \"/usr/lib/python3.11/site-packages/torch/_inductor/compile_fx.py\", line 1191, in compile_fx_aot\n"  // 5
-      "    assert os.path.exists(\n"                                                       // 6
-      "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"              // 7
-      "LoweringException: NotImplementedError: no lowering\n"                              // 8
-      "  target: aten.nonzero.default\n"                                                   // 9
-      "\n"                                                                                  // 10
-      "Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace\n",                          // 11
+      "Traceback (most recent call last):\n"                   // 1
+      "  File \"/home/me/export.py\", line 77, in <module>\n"  // 2
+      "    so_path = torch._export.aot_compile(\n"             // 3
+      "              ^^^^^^^^^^^^^^^^^^^^^^^^^^\n"             // 4
+      "  File \"/usr/lib/python3.11/site-packages/torch/_inductor/compile_fx.py\", line 1191, in "
+      "compile_fx_aot\n"                                                       // 5
+      "    assert os.path.exists(\n"                                           // 6
+      "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"  // 7
+      "LoweringException: NotImplementedError: no lowering\n"                  // 8
+      "  target: aten.nonzero.default\n"                                       // 9
+      "\n"                                                                     // 10
+      "Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace\n",              // 11
       "log");
   const auto exceptions = of_kind(scan, LogEventKind::python_exception);
   REQUIRE(exceptions.size() == 1);
@@ -210,7 +230,9 @@ TEST_CASE("a Python traceback is one event: frames, the user frame, the message,
   CHECK(e.detail[1] == "  target: aten.nonzero.default");
 }
 
-TEST_CASE("chained exceptions: the last one ended the run; a paste that starts at a frame is still read") {
+TEST_CASE(
+    "chained exceptions: the last one ended the run; a paste that starts at a frame is still "
+    "read") {
   const auto scan = scan_wild("pytorch-134137-make-fx-specialized");
   const auto exceptions = of_kind(scan, LogEventKind::python_exception);
   REQUIRE(exceptions.size() == 1);  // the second traceback's exception line was cut off the paste
@@ -239,7 +261,8 @@ TEST_CASE("the AOTI runtime's error lines and c10's native frames") {
     REQUIRE(cuda.size() == 1);
     CHECK(cuda[0].value == "out of memory");
     CHECK(cuda[0].where.line == 7);
-    CHECK(of_kind(scan, LogEventKind::runtime_error).empty());  // the line said something more specific
+    CHECK(of_kind(scan, LogEventKind::runtime_error)
+              .empty());  // the line said something more specific
   }
   SUBCASE("the shim's exception keeps c10's `Exception raised from` and the frames after it") {
     const auto scan = scan_wild("pytorch-141042-segfault-other-gpu");

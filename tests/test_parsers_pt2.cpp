@@ -20,17 +20,12 @@ using aoti::parsers::pt2::looks_like_pt2;
 using aoti::parsers::pt2::read_package;
 
 const std::map<std::string, std::string> k_devices = {
-    {"const-cpu-buffer", "cuda"},        {"cpp-meta-sizes", "cuda"},
+    {"const-cpu-buffer", "cuda"},           {"cpp-meta-sizes", "cuda"},
     {"cpu-package-cuda-input-segv", "cpu"}, {"custom-op-fake-static-rows", "cuda"},
-    {"embedding-device-assert", "cuda"}, {"healthy-cuda-dynamic", "cuda"},
-    {"input-check-errors", "cuda"},      {"load-crash-static-libstdcxx", "cuda"}};
+    {"embedding-device-assert", "cuda"},    {"healthy-cuda-dynamic", "cuda"},
+    {"input-check-errors", "cuda"},         {"load-crash-static-libstdcxx", "cuda"}};
 const std::set<std::string> k_static_libstdcxx = {"load-crash-static-libstdcxx", "const-cpu-buffer",
                                                   "cpp-meta-sizes"};
-
-
-
-
-
 
 // Every entry of a corpus package, with its name and bytes, read with plain libzip.
 std::vector<NewEntry> corpus_entries(const std::string& case_name) {
@@ -52,7 +47,8 @@ std::vector<NewEntry> corpus_entries(const std::string& case_name) {
   return entries;
 }
 
-bool any_diagnostic(const aoti::parsers::pt2::Pt2Contents& contents, std::string_view a, std::string_view b) {
+bool any_diagnostic(const aoti::parsers::pt2::Pt2Contents& contents, std::string_view a,
+                    std::string_view b) {
   return std::any_of(contents.diagnostics.begin(), contents.diagnostics.end(), [&](const auto& d) {
     return d.message.find(a) != std::string::npos && d.message.find(b) != std::string::npos;
   });
@@ -194,7 +190,8 @@ TEST_CASE("two models in one package, in name order") {
     for (auto& entry : corpus_entries(case_name)) {
       const std::string from = "model/data/aotinductor/model/";
       if (entry.name.starts_with(from))
-        entry.name = "pkg/data/aotinductor/" + std::string(model) + "/" + entry.name.substr(from.size());
+        entry.name =
+            "pkg/data/aotinductor/" + std::string(model) + "/" + entry.name.substr(from.size());
       else if (std::string_view(case_name) == "healthy-cuda-dynamic")
         entry.name = "pkg/" + entry.name.substr(std::string("model/").size());
       else
@@ -221,8 +218,10 @@ TEST_CASE("broken entries become diagnostics; the rest is still read") {
   auto entries = corpus_entries("cpp-meta-sizes");
   std::erase_if(entries, [](const NewEntry& e) { return e.name.ends_with(".wrapper.cpp"); });
   for (auto& entry : entries) {
-    if (entry.name.ends_with(".wrapper_metadata.json")) entry.data = "{\"AOTI_DEVICE_KEY\": \"cuda\",";
-    if (entry.name.ends_with(".wrapper.so")) entry.data = "not an ELF file at all, just some text here";
+    if (entry.name.ends_with(".wrapper_metadata.json"))
+      entry.data = "{\"AOTI_DEVICE_KEY\": \"cuda\",";
+    if (entry.name.ends_with(".wrapper.so"))
+      entry.data = "not an ELF file at all, just some text here";
   }
   entries.push_back({"model/stray.txt", "x"});
   entries.push_back({"outside.txt", "x"});
@@ -249,7 +248,8 @@ TEST_CASE("non-string metadata values are stringified") {
   auto entries = corpus_entries("healthy-cuda-dynamic");
   for (auto& entry : entries)
     if (entry.name.ends_with(".wrapper_metadata.json"))
-      entry.data = R"({"AOTI_DEVICE_KEY": "cuda", "AOTI_COMPUTE_CAPABILITY": 90, "EXTRA": [1, true]})";
+      entry.data =
+          R"({"AOTI_DEVICE_KEY": "cuda", "AOTI_COMPUTE_CAPABILITY": 90, "EXTRA": [1, true]})";
   const auto path = dir.path / "meta.pt2";
   write_zip(path, entries);
   const auto contents = read_package(path, "meta.pt2");
@@ -270,15 +270,18 @@ TEST_CASE("what is not a pt2 package fails with the reason") {
   const auto plain_zip = dir.path / "plain.pt2";
   write_zip(plain_zip, {{"model/data/readme.txt", "hello"}});
   CHECK_FALSE(looks_like_pt2(plain_zip));
-  CHECK(read_package(plain_zip, "plain.pt2").error().message == "no archive_format entry: not a pt2 package");
+  CHECK(read_package(plain_zip, "plain.pt2").error().message ==
+        "no archive_format entry: not a pt2 package");
 
   const auto other_format = dir.path / "other.pt2";
   write_zip(other_format, {{"model/archive_format", "pt3"}, {"model/x", ""}});
   CHECK_FALSE(looks_like_pt2(other_format));
-  CHECK(read_package(other_format, "other.pt2").error().message == "archive_format is 'pt3', not 'pt2'");
+  CHECK(read_package(other_format, "other.pt2").error().message ==
+        "archive_format is 'pt3', not 'pt2'");
 
   const std::string bytes = aoti::test::read_file(corpus_package("healthy-cuda-dynamic"));
-  for (const std::size_t cut : {std::size_t{10}, bytes.size() / 4, bytes.size() / 2, bytes.size() - 50}) {
+  for (const std::size_t cut :
+       {std::size_t{10}, bytes.size() / 4, bytes.size() / 2, bytes.size() - 50}) {
     CAPTURE(cut);
     const auto path = dir.path / ("cut-" + std::to_string(cut) + ".pt2");
     write_file(path, bytes.substr(0, cut));

@@ -9,8 +9,8 @@
 #include "parsers/source/source_reader.hpp"
 #include "tests/support.hpp"
 
-using aoti::model::SourceFacts;
 using aoti::model::PatternForm;
+using aoti::model::SourceFacts;
 using aoti::model::SourcePattern;
 using aoti::parsers::source::looks_like_source;
 using aoti::parsers::source::read_source;
@@ -33,7 +33,8 @@ std::vector<SourcePattern> in_function(const SourceFacts& facts, const std::stri
   return out;
 }
 
-const SourcePattern* at_line(const std::vector<SourcePattern>& vs, const std::string& pattern, int line) {
+const SourcePattern* at_line(const std::vector<SourcePattern>& vs, const std::string& pattern,
+                             int line) {
   for (const SourcePattern& v : vs)
     if (v.id == pattern && v.line == line) return &v;
   return nullptr;
@@ -45,7 +46,9 @@ fs::path snippets_dir() { return source_dir() / "tests" / "data" / "source_snipp
 
 // ---- the real corpus ---------------------------------------------------------------------------
 
-TEST_CASE("cpp-meta-sizes/heldout_ops.cpp: scale_rows_meta reads concrete sizes, gather_rows_meta is SymInt-aware") {
+TEST_CASE(
+    "cpp-meta-sizes/heldout_ops.cpp: scale_rows_meta reads concrete sizes, gather_rows_meta is "
+    "SymInt-aware") {
   const SourceRead read = read_ok(corpus_case("cpp-meta-sizes") / "heldout_ops.cpp");
   const SourceFacts& facts = read.facts;
   CHECK(read.diagnostics.empty());
@@ -91,7 +94,8 @@ TEST_CASE("cpp-meta-sizes/heldout_ops.cpp: scale_rows_meta reads concrete sizes,
   CHECK(empty->excerpt == "return at::empty({rows, cols}, x.options());");
 
   CHECK(in_function(facts, "gather_rows_meta").empty());
-  CHECK(in_function(facts, "gather_rows_cpu").empty());  // a CPU kernel: concrete sizes are fine there
+  CHECK(in_function(facts, "gather_rows_cpu")
+            .empty());  // a CPU kernel: concrete sizes are fine there
   const auto cpu = std::find_if(facts.kernels.begin(), facts.kernels.end(),
                                 [](const auto& k) { return k.function == "gather_rows_cpu"; });
   REQUIRE(cpu != facts.kernels.end());
@@ -104,8 +108,9 @@ TEST_CASE("corpus/generate/aoti_gen.py: the pad_rows fake hard-codes 9 rows (P2)
   const SourceRead read = read_ok(corpus_dir() / "generate" / "aoti_gen.py");
   CHECK(read.diagnostics.empty());
   CHECK(read.facts.language == "python");
-  const auto fake = std::find_if(read.facts.kernels.begin(), read.facts.kernels.end(),
-                                 [](const auto& k) { return k.op == "seed::pad_rows" && k.dispatch_key == "Fake"; });
+  const auto fake = std::find_if(
+      read.facts.kernels.begin(), read.facts.kernels.end(),
+      [](const auto& k) { return k.op == "seed::pad_rows" && k.dispatch_key == "Fake"; });
   REQUIRE(fake != read.facts.kernels.end());
   CHECK(fake->traced);
   CHECK_FALSE(fake->symint_aware);
@@ -173,15 +178,19 @@ TORCH_LIBRARY_IMPL(ns, CUDA, m) { m.impl("c", [](const at::Tensor& x) { return a
   const SourceRead read = read_ok(file);
   CHECK(read.diagnostics.empty());
   std::vector<std::string> keys;
-  for (const auto& k : read.facts.kernels) keys.push_back(k.op + " " + k.dispatch_key + " " + k.function);
-  CHECK(keys == std::vector<std::string>{"ns::d CompositeImplicitAutograd d_fn", "ns::a Meta a_meta",
-                                         "ns::b Meta b_meta", "ns::c CompositeImplicitAutograd c_meta",
+  for (const auto& k : read.facts.kernels)
+    keys.push_back(k.op + " " + k.dispatch_key + " " + k.function);
+  CHECK(keys == std::vector<std::string>{"ns::d CompositeImplicitAutograd d_fn",
+                                         "ns::a Meta a_meta", "ns::b Meta b_meta",
+                                         "ns::c CompositeImplicitAutograd c_meta",
                                          "ns::c CUDA <lambda>"});
-  for (const char* fn : {"a_meta", "b_meta", "c_meta", "d_fn"}) CHECK(in_function(read.facts, fn).size() == 2);
+  for (const char* fn : {"a_meta", "b_meta", "c_meta", "d_fn"})
+    CHECK(in_function(read.facts, fn).size() == 2);
   CHECK(read.facts.violations.size() == 8);  // the CUDA lambda is not traced
 }
 
-TEST_CASE("C++: a helper the meta kernel calls is followed; the violation names the helper and the op") {
+TEST_CASE(
+    "C++: a helper the meta kernel calls is followed; the violation names the helper and the op") {
   TempDir dir;
   const fs::path file = dir.path / "helpers.cpp";
   write_file(file, R"(#include <ATen/ATen.h>
@@ -230,11 +239,16 @@ TORCH_LIBRARY_IMPL(ns, Meta, m) { m.impl("k", k_meta); }
 TEST_CASE("a binary file named .cpp is a ParseError; an empty file is empty facts") {
   TempDir dir;
   const fs::path binary = dir.path / "kernel.cpp";
-  write_file(binary, std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0", 16) + std::string(4096, '\0'));
+  write_file(binary, std::string("\x7f"
+                                 "ELF\x02\x01\x01\0\0\0\0\0",
+                                 16) +
+                         std::string(4096, '\0'));
   const auto read = read_source(binary, "kernel.cpp");
   REQUIRE_FALSE(read.has_value());
   CHECK(read.error().message.find("binary") != std::string::npos);
-  CHECK_FALSE(looks_like_source(binary, std::string("\x7f" "ELF\0\0", 6)));
+  CHECK_FALSE(looks_like_source(binary, std::string("\x7f"
+                                                    "ELF\0\0",
+                                                    6)));
   CHECK(looks_like_source("ops.cu", "#include <torch/extension.h>\n"));
   CHECK_FALSE(looks_like_source("notes.txt", "hello"));
 
@@ -275,9 +289,9 @@ def _(x):
 }
 
 TEST_CASE("Python: unterminated strings and brackets are diagnostics, never a crash") {
-  for (const char* text : {"x = 'abc\n", "s = \"\"\"never closed\n", "f(1, 2\n", ")]}\n", "def f(\n",
-                           "@decorator\nx = 1\n", "if x:\npass\n", "  indented = 1\n", "x = $\n",
-                           "lambda: (yield)\n", "a[1:2, ::3] = b if c else d\n"}) {
+  for (const char* text : {"x = 'abc\n", "s = \"\"\"never closed\n", "f(1, 2\n", ")]}\n",
+                           "def f(\n", "@decorator\nx = 1\n", "if x:\npass\n", "  indented = 1\n",
+                           "x = $\n", "lambda: (yield)\n", "a[1:2, ::3] = b if c else d\n"}) {
     CAPTURE(text);
     TempDir dir;
     write_file(dir.path / "t.py", text);
@@ -314,7 +328,8 @@ TEST_CASE("an enormous line, in C++ and in Python, is read in bounded time") {
   const auto start = std::chrono::steady_clock::now();
   const SourceRead c = read_ok(dir.path / "long.cpp");
   const SourceRead p = read_ok(dir.path / "long.py");
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(seconds < 10.0);
   CHECK(c.diagnostics.empty());
   CHECK_FALSE(p.diagnostics.empty());  // the 10,000 open brackets

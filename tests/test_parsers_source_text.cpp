@@ -24,7 +24,8 @@ TEST_CASE("sort_by_place: by line, then column, then pattern id") {
     int line, column;
   };
   std::vector<SourcePattern> patterns;
-  for (const Place& at : {Place{"P5", 4, 9}, Place{"P1", 4, 9}, Place{"C1", 2, 30}, Place{"P2", 4, 1}}) {
+  for (const Place& at :
+       {Place{"P5", 4, 9}, Place{"P1", 4, 9}, Place{"C1", 2, 30}, Place{"P2", 4, 1}}) {
     SourcePattern p = source::matched(at.id, PatternForm::size_read);
     p.line = at.line;
     p.column = at.column;
@@ -48,7 +49,8 @@ TEST_CASE("LineIndex::excerpt: the line trimmed, bounded, empty past the end") {
 }
 
 TEST_CASE("parse_schema: name, argument types as spelled, alias annotations dropped") {
-  const auto schema = source::parse_schema("ns::op.out(Tensor(a!) x, SymInt n=1, *, int[] sizes) -> Tensor");
+  const auto schema =
+      source::parse_schema("ns::op.out(Tensor(a!) x, SymInt n=1, *, int[] sizes) -> Tensor");
   CHECK(schema.name == "ns::op.out");
   REQUIRE(schema.args.size() == 3);
   CHECK(schema.args[0].type == "Tensor");

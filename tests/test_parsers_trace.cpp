@@ -20,11 +20,14 @@ using aoti::parsers::trace::TraceRead;
 
 namespace {
 
-fs::path peer_dir() { return aoti::test::source_dir() / ".." / "shared" / "peer-inputs" / "tlparse"; }
+fs::path peer_dir() {
+  return aoti::test::source_dir() / ".." / "shared" / "peer-inputs" / "tlparse";
+}
 
 fs::path seed_trace(const std::string& name) {
   for (const auto& entry : fs::directory_iterator(aoti::test::corpus_case(name) / "trace"))
-    if (entry.path().filename().string().rfind("dedicated_log_torch_trace_", 0) == 0) return entry.path();
+    if (entry.path().filename().string().rfind("dedicated_log_torch_trace_", 0) == 0)
+      return entry.path();
   throw std::runtime_error("no trace in " + name);
 }
 
@@ -47,7 +50,8 @@ void write_lines(const fs::path& path, const std::vector<std::string>& lines) {
   for (const std::string& line : lines) out << line << '\n';
 }
 
-// The event name of a header line, counted the way `grep -v '^\t' | sed 's/.*] {"\([a-z_]*\)".*/\1/'` does.
+// The event name of a header line, counted the way `grep -v '^\t' | sed 's/.*]
+// {"\([a-z_]*\)".*/\1/'` does.
 std::map<std::string, std::uint64_t> grep_kinds(const fs::path& path) {
   std::map<std::string, std::uint64_t> kinds;
   for (const std::string& line : lines_of(path)) {
@@ -58,13 +62,16 @@ std::map<std::string, std::uint64_t> grep_kinds(const fs::path& path) {
   return kinds;
 }
 
-bool has_diagnostic(const TraceRead& read, const std::string& artifact_part, const std::string& message_part) {
+bool has_diagnostic(const TraceRead& read, const std::string& artifact_part,
+                    const std::string& message_part) {
   return std::any_of(read.diagnostics.begin(), read.diagnostics.end(), [&](const auto& d) {
-    return d.artifact.find(artifact_part) != std::string::npos && d.message.find(message_part) != std::string::npos;
+    return d.artifact.find(artifact_part) != std::string::npos &&
+           d.message.find(message_part) != std::string::npos;
   });
 }
 
-const aoti::model::TraceGraphNode* find_node(const aoti::model::TraceGraph& graph, const std::string& name) {
+const aoti::model::TraceGraphNode* find_node(const aoti::model::TraceGraph& graph,
+                                             const std::string& name) {
   for (const auto& node : graph.nodes)
     if (node.name == name) return &node;
   return nullptr;
@@ -88,7 +95,8 @@ void make_tlparse_folder(const fs::path& trace, const fs::path& out) {
     nlohmann::json envelope = nlohmann::json::parse(line.substr(at + 2));
     std::string payload;
     std::size_t j = i + 1;
-    for (bool first = true; j < lines.size() && !lines[j].empty() && lines[j][0] == '\t'; ++j, first = false) {
+    for (bool first = true; j < lines.size() && !lines[j].empty() && lines[j][0] == '\t';
+         ++j, first = false) {
       if (!first) payload += '\n';
       payload.append(lines[j], 1);
     }
@@ -99,7 +107,8 @@ void make_tlparse_folder(const fs::path& trace, const fs::path& out) {
       continue;
     }
     if (envelope.contains("chromium_event")) continue;
-    envelope["timestamp"] = "2026-" + line.substr(1, 2) + "-" + line.substr(3, 2) + "T" + line.substr(6, 15) + "Z";
+    envelope["timestamp"] =
+        "2026-" + line.substr(1, 2) + "-" + line.substr(3, 2) + "T" + line.substr(6, 15) + "Z";
     const std::size_t pid_end = line.find(' ', 22);
     envelope["thread"] = std::stoull(line.substr(22, pid_end - 22));
     const std::size_t colon = line.find(':', pid_end);
@@ -108,7 +117,8 @@ void make_tlparse_folder(const fs::path& trace, const fs::path& out) {
     if (envelope.contains("has_payload")) {
       std::string name = "payloads/" + envelope["has_payload"].get<std::string>() + ".txt";
       if (envelope.contains("graph_dump"))
-        name = "-_-_-_-/" + envelope["graph_dump"]["name"].get<std::string>() + "_" + std::to_string(counter++) + ".txt";
+        name = "-_-_-_-/" + envelope["graph_dump"]["name"].get<std::string>() + "_" +
+               std::to_string(counter++) + ".txt";
       aoti::test::write_file(out / name, payload);
       envelope["payload_filename"] = name;
     }
@@ -179,10 +189,18 @@ TEST_CASE("seed traces: records by kind as grep counts them, and the AOTI wrappe
   }
   // grep on the real file, by hand: grep -v $'^\t' FILE | sed ... | sort | uniq -c
   const TraceRead cpp = read_ok(seed_trace("cpp-meta-sizes"));
-  const std::map<std::string, std::uint64_t> grep_cpp = {
-      {"aot_inference_graph", 1}, {"artifact", 10}, {"chromium_event", 121}, {"compilation_metrics", 1},
-      {"create_symbol", 1}, {"describe_source", 2}, {"describe_storage", 2}, {"describe_tensor", 2},
-      {"graph_dump", 2}, {"guard_added_fast", 1}, {"str", 42}, {"symbolic_shape_specialization", 1}};
+  const std::map<std::string, std::uint64_t> grep_cpp = {{"aot_inference_graph", 1},
+                                                         {"artifact", 10},
+                                                         {"chromium_event", 121},
+                                                         {"compilation_metrics", 1},
+                                                         {"create_symbol", 1},
+                                                         {"describe_source", 2},
+                                                         {"describe_storage", 2},
+                                                         {"describe_tensor", 2},
+                                                         {"graph_dump", 2},
+                                                         {"guard_added_fast", 1},
+                                                         {"str", 42},
+                                                         {"symbolic_shape_specialization", 1}};
   CHECK(cpp.facts.records_by_kind == grep_cpp);
   CHECK(cpp.facts.artifacts_by_name.at("inductor_aot_wrapper_code") == 1);
   CHECK(cpp.facts.artifacts_by_name.at("inductor_aot_kernel_code") == 1);
@@ -216,12 +234,14 @@ TEST_CASE("custom-op-fake-static-rows: the fake's static rows next to the dynami
   CHECK(graph->outputs == std::vector<std::string>{"add"});
   // the node's line points at its text in the trace
   const auto lines = lines_of(seed_trace("custom-op-fake-static-rows"));
-  CHECK(lines.at(static_cast<std::size_t>(pad_rows->line - 1)).find("pad_rows: \"f32[9, 16]") != std::string::npos);
+  CHECK(lines.at(static_cast<std::size_t>(pad_rows->line - 1)).find("pad_rows: \"f32[9, 16]") !=
+        std::string::npos);
 
   // the AOT graph names its input arg0_1, and so does every later graph
   int graphs_with_pad_rows = 0;
   for (const auto& g : read.facts.graphs)
-    if (const auto* node = find_node(g, "pad_rows"); node && node->shape == "f32[9, 16]") ++graphs_with_pad_rows;
+    if (const auto* node = find_node(g, "pad_rows"); node && node->shape == "f32[9, 16]")
+      ++graphs_with_pad_rows;
   CHECK(graphs_with_pad_rows == 7);
   CHECK(read.facts.failures.empty());
   CHECK(read.facts.specializations.empty());
@@ -266,7 +286,8 @@ TEST_CASE("cpp-meta-sizes: batch specialized to 8 by the C++ meta kernel, export
 
 TEST_CASE("event kinds from tlparse's logs") {
   if (!fs::is_directory(peer_dir())) return;
-  SUBCASE("create_unbacked_symbol, guard_added, propagate_real_tensors_provenance, exported_program") {
+  SUBCASE(
+      "create_unbacked_symbol, guard_added, propagate_real_tensors_provenance, exported_program") {
     const TraceRead read = read_ok(peer_dir() / "export.log");  // holds blank lines inside payloads
     REQUIRE(read.facts.symbols.size() == 1);
     CHECK(read.facts.symbols[0].unbacked);
@@ -309,7 +330,8 @@ TEST_CASE("event kinds from tlparse's logs") {
     CHECK(read.facts.records_by_compile_id.count("[0/0_1]"));
     CHECK(read.facts.records_by_compile_id.count("[2/0]"));
     for (const auto& graph : read.facts.graphs)
-      if (graph.where.compile_id.rfind("[0/0", 0) == 0 || graph.where.compile_id.rfind("[1/0", 0) == 0)
+      if (graph.where.compile_id.rfind("[0/0", 0) == 0 ||
+          graph.where.compile_id.rfind("[1/0", 0) == 0)
         CHECK(graph.where.attempt == 1);
     CHECK_FALSE(read.facts.graphs.empty());
   }
@@ -317,7 +339,8 @@ TEST_CASE("event kinds from tlparse's logs") {
     const TraceRead aot = read_ok(peer_dir() / "inductor_provenance_aot_cuda_log.txt");
     REQUIRE(aot.facts.wrapper_code() != nullptr);
     CHECK(aot.facts.wrapper_code()->md5_ok);
-    const TraceRead crlf = read_ok(peer_dir() / "multi_rank_logs" / "dedicated_log_torch_trace_rank_1.log");
+    const TraceRead crlf =
+        read_ok(peer_dir() / "multi_rank_logs" / "dedicated_log_torch_trace_rank_1.log");
     CHECK(crlf.facts.payload_mismatches == 0);
   }
 }
@@ -337,19 +360,24 @@ TEST_CASE("bad input: cut, corrupted, huge, binary, empty") {
     const TraceRead read = read_ok(dir.path / "bad.log");
     CHECK(read.facts.bad_json == 1);
     CHECK(read.facts.symbols.empty());
-    CHECK(has_diagnostic(read, "bad.log", "line " + std::to_string(symbol_line + 1) + ": record metadata is not valid JSON"));
+    CHECK(has_diagnostic(
+        read, "bad.log",
+        "line " + std::to_string(symbol_line + 1) + ": record metadata is not valid JSON"));
     CHECK(read.facts.wrapper_code() != nullptr);  // the rest is still read
   }
   SUBCASE("payload cut short") {
     std::size_t wrapper_line = 0;
     for (std::size_t i = 0; i < lines.size(); ++i)
       if (lines[i].find("inductor_aot_wrapper_code") != std::string::npos) wrapper_line = i;
-    std::vector<std::string> cut(lines.begin(), lines.begin() + static_cast<long>(wrapper_line + 200));
+    std::vector<std::string> cut(lines.begin(),
+                                 lines.begin() + static_cast<long>(wrapper_line + 200));
     write_lines(dir.path / "cut.log", cut);
     const TraceRead read = read_ok(dir.path / "cut.log");
     REQUIRE(read.facts.wrapper_code() != nullptr);
     CHECK_FALSE(read.facts.wrapper_code()->md5_ok);
-    CHECK(has_diagnostic(read, "cut.log", "line " + std::to_string(wrapper_line + 1) + ": graph_dump payload (199 lines)"));
+    CHECK(has_diagnostic(
+        read, "cut.log",
+        "line " + std::to_string(wrapper_line + 1) + ": graph_dump payload (199 lines)"));
   }
   SUBCASE("a 100 MB line between two records") {
     {
@@ -389,8 +417,10 @@ TEST_CASE("bad input: cut, corrupted, huge, binary, empty") {
 
 TEST_CASE("a folder of per-rank trace files") {
   aoti::test::TempDir dir;
-  fs::copy_file(seed_trace("cpp-meta-sizes"), dir.path / "dedicated_log_torch_trace_rank_0_ab12cd34.log");
-  fs::copy_file(seed_trace("custom-op-fake-static-rows"), dir.path / "dedicated_log_torch_trace_rank_1_ef56gh78.log");
+  fs::copy_file(seed_trace("cpp-meta-sizes"),
+                dir.path / "dedicated_log_torch_trace_rank_0_ab12cd34.log");
+  fs::copy_file(seed_trace("custom-op-fake-static-rows"),
+                dir.path / "dedicated_log_torch_trace_rank_1_ef56gh78.log");
   aoti::test::write_file(dir.path / "notes.txt", "not a trace\n");
   CHECK_FALSE(aoti::parsers::trace::is_tlparse_folder(dir.path));
   const TraceRead read = read_ok(dir.path);
@@ -425,7 +455,8 @@ TEST_CASE("a tlparse output folder with raw.jsonl") {
   REQUIRE(read.facts.wrapper_code() != nullptr);
   CHECK(read.facts.wrapper_code()->md5_ok);
   CHECK(read.facts.wrapper_code()->text == from_log.facts.wrapper_code()->text);
-  CHECK(read.facts.wrapper_code()->payload_artifact.find("inductor_aot_wrapper_code_") != std::string::npos);
+  CHECK(read.facts.wrapper_code()->payload_artifact.find("inductor_aot_wrapper_code_") !=
+        std::string::npos);
   REQUIRE(read.facts.symbols.size() == 1);
   CHECK(read.facts.symbols[0].range_hi == "512");
   CHECK(read.facts.graphs.size() == from_log.facts.graphs.size());
@@ -436,7 +467,8 @@ TEST_CASE("a tlparse output folder with raw.jsonl") {
 
   // a payload file gone missing is a diagnostic, the rest is read
   for (const auto& entry : fs::directory_iterator(dir.path / "tl_out" / "-_-_-_-"))
-    if (entry.path().filename().string().rfind("inductor_aot_wrapper_code", 0) == 0) fs::remove(entry.path());
+    if (entry.path().filename().string().rfind("inductor_aot_wrapper_code", 0) == 0)
+      fs::remove(entry.path());
   const TraceRead partial = read_ok(dir.path / "tl_out");
   CHECK(partial.facts.wrapper_code() == nullptr);
   CHECK(has_diagnostic(partial, "raw.jsonl", "is missing or outside the folder"));

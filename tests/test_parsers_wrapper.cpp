@@ -185,9 +185,9 @@ TEST_CASE("input-check-errors: the whole input contract and its runtime gate") {
     const char* label;
   };
   const Expected checks[] = {
-      {InputCheckKind::dim_min, 0, 2, ""},           {InputCheckKind::dim_max, 0, 1024, ""},
-      {InputCheckKind::dim_equal, 1, 16, ""},        {InputCheckKind::stride_equal, 0, 16, ""},
-      {InputCheckKind::stride_equal, 1, 1, ""},      {InputCheckKind::dtype, -1, 6, "at::kFloat"},
+      {InputCheckKind::dim_min, 0, 2, ""},          {InputCheckKind::dim_max, 0, 1024, ""},
+      {InputCheckKind::dim_equal, 1, 16, ""},       {InputCheckKind::stride_equal, 0, 16, ""},
+      {InputCheckKind::stride_equal, 1, 1, ""},     {InputCheckKind::dtype, -1, 6, "at::kFloat"},
       {InputCheckKind::device_type, -1, 1, "cuda"},
   };
   for (const Expected& expected : checks) {
@@ -284,12 +284,15 @@ TEST_CASE("every corpus wrapper parses with inputs, checks and both commands") {
   }
 }
 
-TEST_CASE("embedding-device-assert: every source-nodes comment, also those before direct ATen calls") {
+TEST_CASE(
+    "embedding-device-assert: every source-nodes comment, also those before direct ATen calls") {
   const WrapperFacts facts = parse_case("embedding-device-assert");
-  const auto linear = std::find_if(facts.source_node_comments.begin(), facts.source_node_comments.end(),
-                                   [](const auto& c) { return c.nodes == std::vector<std::string>{"embedding", "linear"}; });
+  const auto linear = std::find_if(
+      facts.source_node_comments.begin(), facts.source_node_comments.end(),
+      [](const auto& c) { return c.nodes == std::vector<std::string>{"embedding", "linear"}; });
   REQUIRE(linear != facts.source_node_comments.end());
-  CHECK(std::find(linear->aten_ops.begin(), linear->aten_ops.end(), "aten.addmm") != linear->aten_ops.end());
+  CHECK(std::find(linear->aten_ops.begin(), linear->aten_ops.end(), "aten.addmm") !=
+        linear->aten_ops.end());
   CHECK(linear->line > 0);
   CHECK(facts.source_node_comments.size() >= facts.kernel_calls.size());
 }

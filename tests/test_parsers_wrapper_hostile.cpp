@@ -201,8 +201,10 @@ TEST_CASE("a 50 MB line is read in linear time") {
 
 TEST_CASE("looks_like_wrapper: a log quoting AOTI frames and paths is not a wrapper") {
   CHECK_FALSE(looks_like_wrapper(
-      "frame #5: torch::aot_inductor::AOTInductorModel::run_impl(AtenTensorOpaque**, AtenTensorOpaque**, void*) + 0x1c\n"
-      "RuntimeError: run_func_(...) API call failed at /pytorch/torch/csrc/inductor/aoti_runner/model_container_runner.cpp\n"
+      "frame #5: torch::aot_inductor::AOTInductorModel::run_impl(AtenTensorOpaque**, "
+      "AtenTensorOpaque**, void*) + 0x1c\n"
+      "RuntimeError: run_func_(...) API call failed at "
+      "/pytorch/torch/csrc/inductor/aoti_runner/model_container_runner.cpp\n"
       "  AOTInductorModel::AOTInductorModel( in a quoted line\n"));
   CHECK(looks_like_wrapper("\n#include <torch/csrc/inductor/aoti_include/cuda.h>\n"));
   CHECK(looks_like_wrapper(wrapper_text("healthy-cuda-dynamic").substr(0, 4096)));

@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "parsers/wrapper/cpp_kernel.hpp"
-#include "torch/index_assert.hpp"
 #include "tests/parsers_wrapper_support.hpp"
+#include "torch/index_assert.hpp"
 
 using namespace aoti::test::wrapper;
 
@@ -36,9 +36,12 @@ std::string triton_wrapper_with(const std::string& line) {
          "/*\n"
          "async_compile.triton('triton_poi_fused_index_0', '''\n"
          "@triton.jit\n"
-         "def triton_poi_fused_index_0(in_ptr0, in_ptr1, out_ptr0, ks0, ks1, xnumel, XBLOCK : tl.constexpr):\n"
+         "def triton_poi_fused_index_0(in_ptr0, in_ptr1, out_ptr0, ks0, ks1, xnumel, XBLOCK : "
+         "tl.constexpr):\n"
          "    tmp0 = tl.load(in_ptr0 + (x0), xmask)\n"
-         "    " + line + "\n"
+         "    " +
+         line +
+         "\n"
          "''', device_str='cuda')\n"
          "*/\n";
 }
@@ -66,11 +69,14 @@ TEST_CASE("every Triton index-assert form: index var, bound and the exact line")
       {R"(tl.device_assert((((0 <= tmp14) & (tmp14 < 24))) | ~xmask, "index out of bounds: 0 <= tmp14 < 24"))",
        "tmp14", "0", "24"},
       // common.py with no mask.
-      {R"(tl.device_assert((0 <= tmp1) & (tmp1 < 64), "index out of bounds: 0 <= tmp1 < 64"))", "tmp1", "0", "64"},
+      {R"(tl.device_assert((0 <= tmp1) & (tmp1 < 64), "index out of bounds: 0 <= tmp1 < 64"))",
+       "tmp1", "0", "64"},
       // common.py, upper side only (the index's range starts at 0).
-      {R"(tl.device_assert((tmp6 < 1000) | ~(ymask), "index out of bounds: tmp6 < 1000"))", "tmp6", "", "1000"},
+      {R"(tl.device_assert((tmp6 < 1000) | ~(ymask), "index out of bounds: tmp6 < 1000"))", "tmp6",
+       "", "1000"},
       // common.py, lower side only (the range stays below a static size).
-      {R"(tl.device_assert((0 <= tmp6) | ~(ymask), "index out of bounds: 0 <= tmp6"))", "tmp6", "0", ""},
+      {R"(tl.device_assert((0 <= tmp6) | ~(ymask), "index out of bounds: 0 <= tmp6"))", "tmp6", "0",
+       ""},
   };
   for (const auto& form : forms) {
     CAPTURE(form.line);
@@ -88,7 +94,8 @@ TEST_CASE("every Triton index-assert form: index var, bound and the exact line")
     REQUIRE(read.has_value());
     CHECK(read->lower == form.lower);
     CHECK(read->upper == form.upper);
-    CHECK(aoti::torch::condition_text(*read) == assertion.message.substr(aoti::torch::k_index_assert_prefix.size()));
+    CHECK(aoti::torch::condition_text(*read) ==
+          assertion.message.substr(aoti::torch::k_index_assert_prefix.size()));
   }
 }
 
@@ -118,20 +125,24 @@ TEST_CASE("cpu-index-check: the C++ kernel of <hash>.kernel.cpp, its check, load
   CHECK(kernel.params == std::vector<std::string>{"in_ptr0", "in_ptr1", "out_ptr0", "ks0"});
   CHECK(kernel.signature.at("in_ptr0") == "const int64_t*");
   CHECK(kernel.signature.at("ks0") == "const int64_t");
-  CHECK(contains(line_of(text, kernel.source_begin), "extern \"C\"  void  cpp_fused_embedding_mul_0("));
+  CHECK(contains(line_of(text, kernel.source_begin),
+                 "extern \"C\"  void  cpp_fused_embedding_mul_0("));
   CHECK(line_of(text, kernel.source_end) == "}");
   REQUIRE(kernel.asserts.size() == 1);
   const auto& check = kernel.asserts[0];
   CHECK(check.line == 26);
-  CHECK(check.text ==
-        R"(AOTI_TORCH_CHECK((0 <= tmp7) & (tmp7 < 1000L), "index out of bounds: 0 <= tmp7 < 1000L");)");
+  CHECK(
+      check.text ==
+      R"(AOTI_TORCH_CHECK((0 <= tmp7) & (tmp7 < 1000L), "index out of bounds: 0 <= tmp7 < 1000L");)");
   CHECK(check.message == "index out of bounds: 0 <= tmp7 < 1000L");
   CHECK(check.condition == "(0 <= tmp7) & (tmp7 < 1000L)");
   CHECK(check.index_var == "tmp7");
   CHECK(check.bound == "1000L");
   // The chain back to the ids: tmp7 = convert(tmp6), tmp6 = tmp5, tmp5 = tmp4 ? tmp3 : tmp0.
-  CHECK(kernel.assignments.at(aoti::model::scoped_name("tmp7", check.scope)) == "c10::convert<int64_t>(tmp6)");
-  CHECK(kernel.assignments.at(aoti::model::scoped_name("tmp5", check.scope)) == "tmp4 ? tmp3 : tmp0");
+  CHECK(kernel.assignments.at(aoti::model::scoped_name("tmp7", check.scope)) ==
+        "c10::convert<int64_t>(tmp6)");
+  CHECK(kernel.assignments.at(aoti::model::scoped_name("tmp5", check.scope)) ==
+        "tmp4 ? tmp3 : tmp0");
   REQUIRE(kernel.loads.size() == 3);
   CHECK(kernel.loads[0].var == "tmp0");
   CHECK(kernel.loads[0].pointer == "in_ptr0");
@@ -145,12 +156,14 @@ TEST_CASE("cpu-index-check: the C++ kernel of <hash>.kernel.cpp, its check, load
 }
 
 TEST_CASE("a vectorized C++ check, in the main loop and in the vector tail") {
-  const std::string text = aoti::test::read_file(aoti::test::source_dir() / "tests/data/assert_forms/product-cpu.kernel.cpp");
+  const std::string text = aoti::test::read_file(aoti::test::source_dir() /
+                                                 "tests/data/assert_forms/product-cpu.kernel.cpp");
   const auto kernels = aoti::parsers::wrapper::read_cpp_kernels(text, {"m.pt2", "k.kernel.cpp", 0});
   REQUIRE(kernels.size() == 1);
   const auto& kernel = kernels[0];
   CHECK(kernel.name == "cpp_fused_index_mul_view_0");
-  CHECK(kernel.params == std::vector<std::string>{"in_ptr0", "in_ptr1", "out_ptr0", "ks0", "ks1", "ks2"});
+  CHECK(kernel.params ==
+        std::vector<std::string>{"in_ptr0", "in_ptr1", "out_ptr0", "ks0", "ks1", "ks2"});
   REQUIRE(kernel.asserts.size() == 2);
   for (const auto& check : kernel.asserts) {
     CHECK(check.message == "index out of bounds: 0 <= tmp10 < ks1*ks2");
@@ -164,9 +177,12 @@ TEST_CASE("a vectorized C++ check, in the main loop and in the vector tail") {
         "at::vec::VectorizedN<int64_t,2>(ks1*ks2)))).all_masked()");
   CHECK(kernel.asserts[1].line == 100);
   CHECK(contains(kernel.asserts[1].condition, "at::vec::VecMask<int64_t,2>::set("));
-  // `auto tmp10 =` then a lambda: the value is the lambda's lines, the gather inside is a load of tmp12.
-  CHECK(contains(kernel.assignments.at(aoti::model::scoped_name("tmp10", kernel.asserts[0].scope)), "tmp9[x0_inner]"));
-  const auto gather = std::find_if(kernel.loads.begin(), kernel.loads.end(), [](const auto& l) { return l.line == 56; });
+  // `auto tmp10 =` then a lambda: the value is the lambda's lines, the gather inside is a load of
+  // tmp12.
+  CHECK(contains(kernel.assignments.at(aoti::model::scoped_name("tmp10", kernel.asserts[0].scope)),
+                 "tmp9[x0_inner]"));
+  const auto gather = std::find_if(kernel.loads.begin(), kernel.loads.end(),
+                                   [](const auto& l) { return l.line == 56; });
   REQUIRE(gather != kernel.loads.end());
   CHECK(gather->var == "tmp12");
   CHECK(gather->pointer == "in_ptr1");
@@ -174,7 +190,8 @@ TEST_CASE("a vectorized C++ check, in the main loop and in the vector tail") {
 }
 
 TEST_CASE("C++ loop nests number their temporaries afresh: each keeps its own") {
-  const std::string text = aoti::test::read_file(aoti::test::source_dir() / "tests/data/assert_forms/index_put-cpu.kernel.cpp");
+  const std::string text = aoti::test::read_file(
+      aoti::test::source_dir() / "tests/data/assert_forms/index_put-cpu.kernel.cpp");
   const auto kernels = aoti::parsers::wrapper::read_cpp_kernels(text, {"m.pt2", "k.kernel.cpp", 0});
   REQUIRE(kernels.size() == 1);
   const auto& kernel = kernels[0];
@@ -183,45 +200,56 @@ TEST_CASE("C++ loop nests number their temporaries afresh: each keeps its own") 
   CHECK(check.line == 46);
   CHECK(check.bound == "ks0");
   CHECK(check.scope == 2);
-  // `auto tmp0` is a copy of x in the first nest (main loop and vector tail) and the index in the second.
+  // `auto tmp0` is a copy of x in the first nest (main loop and vector tail) and the index in the
+  // second.
   std::set<std::pair<int, std::string>> tmp0;
   for (const auto& load : kernel.loads)
     if (load.var == "tmp0") tmp0.emplace(load.scope, load.pointer);
   CHECK(tmp0 == std::set<std::pair<int, std::string>>{{1, "in_ptr0"}, {2, "in_ptr1"}});
   // The scatter: `atomic_add_vec<float, 2, 1>(out_ptr0, tmp12, tmp9, ...)` writes at tmp12.
-  const auto scatter = std::find_if(kernel.loads.begin(), kernel.loads.end(), [](const auto& l) { return l.line == 50; });
+  const auto scatter = std::find_if(kernel.loads.begin(), kernel.loads.end(),
+                                    [](const auto& l) { return l.line == 50; });
   REQUIRE(scatter != kernel.loads.end());
   CHECK(scatter->is_store);
   CHECK(scatter->offset == "tmp12");
 }
 
-TEST_CASE("every C++ check form: AOTI_TORCH_CHECK and TORCH_CHECK, scalar and vectorized, one side or both") {
+TEST_CASE(
+    "every C++ check form: AOTI_TORCH_CHECK and TORCH_CHECK, scalar and vectorized, one side or "
+    "both") {
   const AssertForm forms[] = {
       // assert_forms.py emb_static / dyn_table / sum on CPU (scalar kernels).
-      {R"(AOTI_TORCH_CHECK((0 <= tmp7) & (tmp7 < 1000L), "index out of bounds: 0 <= tmp7 < 1000L");)", "tmp7", "0", "1000L"},
-      {R"(AOTI_TORCH_CHECK((0 <= tmp7) & (tmp7 < ks1), "index out of bounds: 0 <= tmp7 < ks1");)", "tmp7", "0", "ks1"},
-      {R"(AOTI_TORCH_CHECK((0 <= tmp7) & (tmp7 < 1L + ks0), "index out of bounds: 0 <= tmp7 < 1L + ks0");)", "tmp7", "0", "1L + ks0"},
+      {R"(AOTI_TORCH_CHECK((0 <= tmp7) & (tmp7 < 1000L), "index out of bounds: 0 <= tmp7 < 1000L");)",
+       "tmp7", "0", "1000L"},
+      {R"(AOTI_TORCH_CHECK((0 <= tmp7) & (tmp7 < ks1), "index out of bounds: 0 <= tmp7 < ks1");)",
+       "tmp7", "0", "ks1"},
+      {R"(AOTI_TORCH_CHECK((0 <= tmp7) & (tmp7 < 1L + ks0), "index out of bounds: 0 <= tmp7 < 1L + ks0");)",
+       "tmp7", "0", "1L + ks0"},
       // assert_forms.py two_index on CPU (vectorized).
       {R"(AOTI_TORCH_CHECK((at::vec::VecMask<int64_t,2>((at::vec::VectorizedN<int64_t,2>(0) <= tmp20) & (tmp20 < at::vec::VectorizedN<int64_t,2>(32L)))).all_masked(), "index out of bounds: 0 <= tmp20 < 32L");)",
        "tmp20", "0", "32L"},
       // cpp.py `assert_function`: TORCH_CHECK outside AOT mode (torch.compile's C++ kernels).
-      {R"(TORCH_CHECK((0 <= tmp7) & (tmp7 < 1000L), "index out of bounds: 0 <= tmp7 < 1000L");)", "tmp7", "0", "1000L"},
+      {R"(TORCH_CHECK((0 <= tmp7) & (tmp7 < 1000L), "index out of bounds: 0 <= tmp7 < 1000L");)",
+       "tmp7", "0", "1000L"},
       // cpp.py `CppVecKernel.indirect_assert`, one side only.
       {R"(AOTI_TORCH_CHECK((at::vec::VecMask<int64_t,2>(tmp10 < at::vec::VectorizedN<int64_t,2>(1000L))).all_masked(), "index out of bounds: tmp10 < 1000L");)",
        "tmp10", "", "1000L"},
       {R"(AOTI_TORCH_CHECK((at::vec::VecMask<int64_t,2>(at::vec::VectorizedN<int64_t,2>(0) <= tmp10)).all_masked(), "index out of bounds: 0 <= tmp10");)",
        "tmp10", "0", ""},
       // common.py through the scalar C++ kernel, one side only.
-      {R"(AOTI_TORCH_CHECK(tmp7 < 1000L, "index out of bounds: tmp7 < 1000L");)", "tmp7", "", "1000L"},
+      {R"(AOTI_TORCH_CHECK(tmp7 < 1000L, "index out of bounds: tmp7 < 1000L");)", "tmp7", "",
+       "1000L"},
   };
   for (const auto& form : forms) {
     CAPTURE(form.line);
-    const std::string text = std::string("extern \"C\"  void  cpp_fused_index_0(const int64_t* in_ptr0,\n"
-                                         "                       const int64_t ks0)\n"
-                                         "{\n"
-                                         "    {\n"
-                                         "        auto tmp0 = in_ptr0[static_cast<int64_t>(x0)];\n"
-                                         "        ") + form.line + "\n    }\n}\n";
+    const std::string text = std::string(
+                                 "extern \"C\"  void  cpp_fused_index_0(const int64_t* in_ptr0,\n"
+                                 "                       const int64_t ks0)\n"
+                                 "{\n"
+                                 "    {\n"
+                                 "        auto tmp0 = in_ptr0[static_cast<int64_t>(x0)];\n"
+                                 "        ") +
+                             form.line + "\n    }\n}\n";
     const auto kernels = aoti::parsers::wrapper::read_cpp_kernels(text, {"k.cpp", "", 0});
     REQUIRE(kernels.size() == 1);
     REQUIRE(kernels[0].asserts.size() == 1);
@@ -236,7 +264,8 @@ TEST_CASE("every C++ check form: AOTI_TORCH_CHECK and TORCH_CHECK, scalar and ve
   }
 }
 
-TEST_CASE("a CPU wrapper: its C++ launches are read with their line, its declarations are not kernels") {
+TEST_CASE(
+    "a CPU wrapper: its C++ launches are read with their line, its declarations are not kernels") {
   const std::string text = wrapper_text("cpu-index-check");
   const WrapperFacts facts = parse_case("cpu-index-check");
   // `extern "C"  void  cpp_fused_embedding_mul_0(const int64_t* in_ptr0, ...);` only declares it.
@@ -249,29 +278,34 @@ TEST_CASE("a CPU wrapper: its C++ launches are read with their line, its declara
 
   // The kernel file adds its definition, numbered in its own lines.
   WrapperFacts with_kernels = facts;
-  const aoti::model::Location kernel_file{"model.pt2", "model/data/aotinductor/model/k.kernel.cpp", 0};
-  aoti::parsers::wrapper::add_kernel_source(with_kernels, aoti::test::corpus_entry_text("cpu-index-check", ".kernel.cpp"),
-                                            kernel_file);
+  const aoti::model::Location kernel_file{"model.pt2", "model/data/aotinductor/model/k.kernel.cpp",
+                                          0};
+  aoti::parsers::wrapper::add_kernel_source(
+      with_kernels, aoti::test::corpus_entry_text("cpu-index-check", ".kernel.cpp"), kernel_file);
   REQUIRE(with_kernels.kernels.size() == 1);
   CHECK(with_kernels.kernels[0].source.entry == kernel_file.entry);
   CHECK(with_kernels.kernels[0].asserts.at(0).line == 26);
   // From a trace, the text starts at a later line of the trace file: every line is moved with it.
   WrapperFacts from_trace = facts;
-  aoti::parsers::wrapper::add_kernel_source(from_trace, aoti::test::corpus_entry_text("cpu-index-check", ".kernel.cpp"),
-                                            {"trace.log", "", 0}, 2159);
+  aoti::parsers::wrapper::add_kernel_source(
+      from_trace, aoti::test::corpus_entry_text("cpu-index-check", ".kernel.cpp"),
+      {"trace.log", "", 0}, 2159);
   CHECK(from_trace.kernels.at(0).asserts.at(0).line == 2185);
   CHECK(from_trace.kernels.at(0).loads.at(0).line == 2177);
 }
 
 TEST_CASE("C++ kernels cut anywhere, or hostile, yield what was read and never hang") {
-  const std::string text = aoti::test::read_file(aoti::test::source_dir() / "tests/data/assert_forms/product-cpu.kernel.cpp");
+  const std::string text = aoti::test::read_file(aoti::test::source_dir() /
+                                                 "tests/data/assert_forms/product-cpu.kernel.cpp");
   for (std::size_t cut = 0; cut < text.size(); cut += 97) {
     CAPTURE(cut);
-    const auto kernels = aoti::parsers::wrapper::read_cpp_kernels(std::string_view(text).substr(0, cut), {"k", "", 0});
+    const auto kernels = aoti::parsers::wrapper::read_cpp_kernels(
+        std::string_view(text).substr(0, cut), {"k", "", 0});
     CHECK(kernels.size() <= 1);
   }
   // A signature that never closes, a body that never ends, a megabyte check.
-  const std::string open_signature = "extern \"C\"  void  cpp_fused_x(const float* in_ptr0,\n" + std::string(1u << 20, 'a');
+  const std::string open_signature =
+      "extern \"C\"  void  cpp_fused_x(const float* in_ptr0,\n" + std::string(1u << 20, 'a');
   CHECK(aoti::parsers::wrapper::read_cpp_kernels(open_signature, {"k", "", 0}).empty());
   const std::string endless = "extern \"C\"  void  cpp_fused_x(const float* in_ptr0)\n{\n" +
                               std::string("AOTI_TORCH_CHECK(") + std::string(1u << 20, '(') + "\n";

@@ -18,17 +18,11 @@ namespace fs = std::filesystem;
 using aoti::parsers::zip::ZipArchive;
 using aoti::parsers::zip::ZipEntry;
 
-
-
-
-
-
 const ZipEntry* by_suffix(const ZipArchive& archive, std::string_view suffix) {
   for (const ZipEntry& entry : archive.entries())
     if (entry.name.ends_with(suffix)) return &entry;
   return nullptr;
 }
-
 
 }  // namespace
 
@@ -41,7 +35,8 @@ TEST_CASE("corpus packages open as stored zips with their AOTI entries") {
     CHECK(archive->is_zip64());
     CHECK(std::all_of(archive->entries().begin(), archive->entries().end(),
                       [](const ZipEntry& e) { return e.stored && e.size == e.compressed_size; }));
-    for (const char* suffix : {".wrapper.cpp", ".kernel.cpp", ".wrapper_metadata.json", ".wrapper.so"}) {
+    for (const char* suffix :
+         {".wrapper.cpp", ".kernel.cpp", ".wrapper_metadata.json", ".wrapper.so"}) {
       const ZipEntry* entry = by_suffix(*archive, suffix);
       REQUIRE_MESSAGE(entry, suffix);
       CHECK(entry->name.starts_with("model/data/aotinductor/model/"));
@@ -70,7 +65,9 @@ TEST_CASE("a stored entry is read in place, byte for byte") {
   REQUIRE(whole);
   std::string in_place(so->size, '\0');
   (*source)->read(0, std::as_writable_bytes(std::span(in_place)));
-  CHECK(in_place.starts_with("\x7f" "ELF"));
+  CHECK(
+      in_place.starts_with("\x7f"
+                           "ELF"));
   CHECK(in_place == *whole);
   std::byte past[1];
   CHECK_THROWS_AS((*source)->read(so->size, past), aoti::util::ReadError);
@@ -99,15 +96,17 @@ TEST_CASE("not a zip, and truncated copies, fail with the reason") {
   CHECK(missing.error().message == "no such file");
 
   const std::string bytes = aoti::test::read_file(corpus_package("custom-op-fake-static-rows"));
-  for (const std::size_t cut : {std::size_t{4}, std::size_t{100}, bytes.size() / 3, bytes.size() / 2,
-                                bytes.size() - 200, bytes.size() - 30, bytes.size() - 1}) {
+  for (const std::size_t cut :
+       {std::size_t{4}, std::size_t{100}, bytes.size() / 3, bytes.size() / 2, bytes.size() - 200,
+        bytes.size() - 30, bytes.size() - 1}) {
     CAPTURE(cut);
     const auto path = dir.path / ("cut-" + std::to_string(cut) + ".pt2");
     write_file(path, bytes.substr(0, cut));
     const auto cut_archive = ZipArchive::open(path);
     REQUIRE_FALSE(cut_archive);
     const std::string& message = cut_archive.error().message;
-    CHECK_MESSAGE((message.starts_with("truncated") || message.starts_with("inconsistent")), message);
+    CHECK_MESSAGE((message.starts_with("truncated") || message.starts_with("inconsistent")),
+                  message);
   }
 }
 
@@ -168,7 +167,8 @@ TEST_CASE("ZIP64 archives are recognised and read") {
   const auto path = dir.path / "many.zip";
   // More entries than a classic end record can count: libzip then writes ZIP64 records.
   std::vector<NewEntry> entries;
-  for (int i = 0; i < 66000; ++i) entries.push_back({"e/" + std::to_string(i), std::to_string(i), false});
+  for (int i = 0; i < 66000; ++i)
+    entries.push_back({"e/" + std::to_string(i), std::to_string(i), false});
   entries.push_back({"last", "the last entry", false});
   write_zip(path, entries);
 

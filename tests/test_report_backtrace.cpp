@@ -18,9 +18,11 @@ CoreFacts segv_core() {
   core.signal_code_name = "SEGV_ACCERR";
   core.fault_address = 0x7f0000001000;
   CoreThread crashed{446, true, {}, ""};
-  crashed.frames.push_back({0x7f12345678, "/tmp/x.wrapper.so", 0x1234, "cpp_fused_add_0", 0x12, "initial", "model.pt2"});
+  crashed.frames.push_back(
+      {0x7f12345678, "/tmp/x.wrapper.so", 0x1234, "cpp_fused_add_0", 0x12, "initial", "model.pt2"});
   crashed.frames.push_back({0x7f00000001, "/usr/lib/libc.so.6", 0x10, "", 0, "cfi", ""});
-  crashed.frames.push_back({0x7f00000002, "/usr/lib/libtorch.so", 0x20, "at::foo", 0x4, "stack scan", ""});
+  crashed.frames.push_back(
+      {0x7f00000002, "/usr/lib/libtorch.so", 0x20, "at::foo", 0x4, "stack scan", ""});
   crashed.unwind_error = "no CFI";
   core.threads.push_back(crashed);
   core.threads.push_back({447, false, {{0x1, "", 0, "", 0, "initial", ""}}, ""});
@@ -32,23 +34,27 @@ CoreFacts segv_core() {
 TEST_CASE("backtrace: the process, the signal with its fault address, then every thread") {
   const std::string text = aoti::report::render_backtrace(segv_core());
   CHECK(text.starts_with("Core run/core: pid 446, /usr/bin/python3\nCommand: python3 run.py\n"));
-  CHECK(text.find("Signal: SIGSEGV (SEGV_ACCERR) at fault address 0x7f0000001000\n") != std::string::npos);
+  CHECK(text.find("Signal: SIGSEGV (SEGV_ACCERR) at fault address 0x7f0000001000\n") !=
+        std::string::npos);
   CHECK(text.find("\nThread 446 (crashed):\n") < text.find("\nThread 447:\n"));
 }
 
 TEST_CASE("backtrace: frames numbered as gdb does, symbols with offsets, the model marked") {
   const std::string text = aoti::report::render_backtrace(segv_core());
-  CHECK(text.find("#0  0x0000007f12345678 in cpp_fused_add_0+0x12 (/tmp/x.wrapper.so +0x1234) [model model.pt2]\n") !=
+  CHECK(text.find("#0  0x0000007f12345678 in cpp_fused_add_0+0x12 (/tmp/x.wrapper.so +0x1234) "
+                  "[model model.pt2]\n") != std::string::npos);
+  CHECK(text.find("#1  0x0000007f00000001 in ?? (/usr/lib/libc.so.6 +0x10)\n") !=
         std::string::npos);
-  CHECK(text.find("#1  0x0000007f00000001 in ?? (/usr/lib/libc.so.6 +0x10)\n") != std::string::npos);
   CHECK(text.find("#0  0x0000000000000001 in ??\n") != std::string::npos);  // a frame in no module
 }
 
 TEST_CASE("backtrace: where unwinding stopped, stack-scan candidates apart and marked") {
   const std::string text = aoti::report::render_backtrace(segv_core());
   const auto stopped = text.find("    unwinding stopped: no CFI\n");
-  const auto label = text.find(std::string("    -- ") + std::string(aoti::model::k_stack_scan_label) + " --\n");
-  const auto candidate = text.find("#2  0x0000007f00000002 in at::foo+0x4 (/usr/lib/libtorch.so +0x20) [stack scan]\n");
+  const auto label =
+      text.find(std::string("    -- ") + std::string(aoti::model::k_stack_scan_label) + " --\n");
+  const auto candidate = text.find(
+      "#2  0x0000007f00000002 in at::foo+0x4 (/usr/lib/libtorch.so +0x20) [stack scan]\n");
   REQUIRE(stopped != std::string::npos);
   REQUIRE(label != std::string::npos);
   REQUIRE(candidate != std::string::npos);

@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analyzer/version.hpp"
 #include "analyzer/report/report.hpp"
+#include "analyzer/version.hpp"
 #include "tests/report_fixtures.hpp"
 
 namespace {
@@ -15,7 +15,8 @@ using namespace aoti::test;
 using Json = nlohmann::ordered_json;
 
 void check_contract_json(const Json& j) {
-  const std::set<std::string> top = {"schema", "tool", "artifacts", "models", "findings", "diagnostics"};
+  const std::set<std::string> top = {"schema", "tool",     "artifacts",
+                                     "models", "findings", "diagnostics"};
   std::set<std::string> keys;
   for (const auto& [key, value] : j.items()) keys.insert(key);
   CHECK(keys == top);
@@ -36,8 +37,9 @@ void check_contract_json(const Json& j) {
     CHECK((m["kernels"].is_number_unsigned() || m["kernels"].is_null()));
   }
   const std::vector<std::string> finding_keys = {
-      "rank",     "check",      "severity",    "confidence",       "title",  "message", "why",
-      "evidence", "next_steps", "chain", "fingerprint", "explains_failure", "subject"};
+      "rank",   "check",    "severity",   "confidence", "title",       "message",
+      "why",    "evidence", "next_steps", "chain",      "fingerprint", "explains_failure",
+      "subject"};
   for (const auto& f : j["findings"]) {
     std::vector<std::string> order;
     for (const auto& [key, value] : f.items()) order.push_back(key);
@@ -46,19 +48,22 @@ void check_contract_json(const Json& j) {
     CHECK(f["check"].is_string());
     CHECK((f["severity"] == "error" || f["severity"] == "warning" || f["severity"] == "note"));
     CHECK(f["confidence"].is_number());
-    for (const char* key : {"title", "message", "why", "fingerprint", "subject"}) CHECK(f[key].is_string());
+    for (const char* key : {"title", "message", "why", "fingerprint", "subject"})
+      CHECK(f[key].is_string());
     CHECK(f["explains_failure"].is_boolean());
     for (const auto& step : f["next_steps"]) {
       CHECK(step["what"].is_string());
       CHECK(step["command"].is_string());
-      CHECK((step["language"] == "sh" || step["language"] == "python" || step["language"] == "cpp"));
+      CHECK(
+          (step["language"] == "sh" || step["language"] == "python" || step["language"] == "cpp"));
     }
     for (const auto& e : f["evidence"]) {
       CHECK(e.size() == 7);
       CHECK((e["kind"] == "quote" || e["kind"] == "fact"));
       // A quote has a line to be checked against; a fact may have none.
       if (e["kind"] == "quote") CHECK(e["line"].is_number_integer());
-      CHECK((e["line_end"].is_null() || (e["line_end"].is_number_integer() && e["line_end"] > e["line"])));
+      CHECK((e["line_end"].is_null() ||
+             (e["line_end"].is_number_integer() && e["line_end"] > e["line"])));
       CHECK(e["artifact"].is_string());
       CHECK(e["entry"].is_string());
       CHECK((e["line"].is_null() || (e["line"].is_number_integer() && e["line"] >= 1)));
@@ -102,7 +107,8 @@ TEST_CASE("json: the embedding case, in contract order") {
   SUBCASE("an evidence without a line says null") {
     auto one = findings;
     one[0].evidence[0].where.line = 0;
-    CHECK(Json::parse(aoti::report::render_json(c, one))["findings"][0]["evidence"][0]["line"].is_null());
+    CHECK(Json::parse(aoti::report::render_json(c, one))["findings"][0]["evidence"][0]["line"]
+              .is_null());
   }
 }
 

@@ -26,7 +26,6 @@ std::vector<std::string> table_rows(const std::string& markdown, const std::stri
   return rows;
 }
 
-
 // Cells split the way GFM does: a pipe counts unless a backslash escapes it.
 std::size_t cell_count(const std::string& row) {
   std::size_t pipes = 0;
@@ -52,15 +51,18 @@ TEST_CASE("markdown: the embedding case: verdict, findings table, sections, fenc
   const auto rows = table_rows(md, "| Rank | Severity | Check | Title |");
   REQUIRE(rows.size() == findings.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    CHECK(rows[i].rfind(fmt::format("| {} | {} | `{}` |", findings[i].rank,
-                                    aoti::model::to_string(findings[i].severity), findings[i].check),
-                        0) == 0);
+    CHECK(
+        rows[i].rfind(fmt::format("| {} | {} | `{}` |", findings[i].rank,
+                                  aoti::model::to_string(findings[i].severity), findings[i].check),
+                      0) == 0);
     CHECK(cell_count(rows[i]) == 4);
   }
   CHECK(md.find("### 1. Embedding ids out of range") != std::string::npos);
   CHECK(md.find("### 2. Input checks are compiled in") != std::string::npos);
-  CHECK(md.find("   ```sh\n   AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"triton_poi_fused_embedding_0\"") !=
-        std::string::npos);
+  CHECK(
+      md.find(
+          "   ```sh\n   AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"triton_poi_fused_embedding_0\"") !=
+      std::string::npos);
   CHECK(md.find("`dim 0 in") == std::string::npos);
   CHECK(md.find("## Artifacts") != std::string::npos);
   CHECK(md.find("## Diagnostics") != std::string::npos);
@@ -83,7 +85,8 @@ TEST_CASE("markdown: the embedding case: verdict, findings table, sections, fenc
 }
 
 TEST_CASE("markdown: no findings") {
-  CHECK(aoti::report::render_markdown(embedding_case(), {}).find("**Verdict:** no findings") != std::string::npos);
+  CHECK(aoti::report::render_markdown(embedding_case(), {}).find("**Verdict:** no findings") !=
+        std::string::npos);
 }
 
 TEST_CASE("markdown: hostile strings keep the tables and fences") {
@@ -97,7 +100,8 @@ TEST_CASE("markdown: hostile strings keep the tables and fences") {
   const auto rows = table_rows(md, "| Rank | Severity | Check | Title |");
   REQUIRE(rows.size() == 3);
   for (const auto& row : rows) CHECK(cell_count(row) == 4);
-  for (const auto& row : table_rows(md, "| Path | Kind | Size | Analyzed | Note |")) CHECK(cell_count(row) == 5);
+  for (const auto& row : table_rows(md, "| Path | Kind | Size | Analyzed | Note |"))
+    CHECK(cell_count(row) == 5);
   CHECK(md.size() < 20 * 1024);  // the 10 KB excerpt is cut
 }
 

@@ -28,8 +28,8 @@ bool is_valid_uri_reference(const std::string& uri) {
       i += 2;
       continue;
     }
-    if (!std::isalnum(c) &&
-        std::string_view("-._~:/?#[]@!$&'()*+,;=").find(static_cast<char>(c)) == std::string_view::npos)
+    if (!std::isalnum(c) && std::string_view("-._~:/?#[]@!$&'()*+,;=").find(static_cast<char>(c)) ==
+                                std::string_view::npos)
       return false;
   }
   // A relative reference whose first segment holds a colon would parse as a scheme.
@@ -72,7 +72,8 @@ void check_sarif(const Json& sarif, const std::vector<Finding>& findings) {
     CHECK(result["properties"]["rank"] == findings[i].rank);
     REQUIRE(!result["locations"].empty());
     for (const auto& location : result["locations"]) check_location(location);
-    for (const auto& location : result.value("relatedLocations", Json::array())) check_location(location);
+    for (const auto& location : result.value("relatedLocations", Json::array()))
+      check_location(location);
   }
   for (const auto& artifact : run["artifacts"])
     CHECK(is_valid_uri_reference(artifact["location"]["uri"].get<std::string>()));
@@ -91,13 +92,15 @@ struct EmbeddingSarif {
 
 TEST_SUITE_BEGIN("report");
 
-TEST_CASE("sarif: the embedding case: a valid run, one result per finding, levels from severities") {
+TEST_CASE(
+    "sarif: the embedding case: a valid run, one result per finding, levels from severities") {
   const EmbeddingSarif base;
   check_sarif(base.sarif, base.findings);
   CHECK(base.result["level"] == "error");
 }
 
-TEST_CASE("sarif: an entry inside a package: package uri, entry in the logical location, no region") {
+TEST_CASE(
+    "sarif: an entry inside a package: package uri, entry in the logical location, no region") {
   const EmbeddingSarif base;
   const auto& location = base.result["locations"][0];
   CHECK(location["physicalLocation"]["artifactLocation"]["uri"] == k_package);
@@ -120,8 +123,9 @@ TEST_CASE("sarif: absolute paths become file URIs, odd characters are percent-en
   auto one = base.findings;
   one[0].evidence[0].where.artifact = odd.artifacts[0].path;
   const Json out = Json::parse(aoti::report::render_sarif(odd, one, aoti::checks::check_infos()));
-  CHECK(out["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
-        "file:///tmp/my%20models/a%3Ab%231.pt2");
+  CHECK(
+      out["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
+      "file:///tmp/my%20models/a%3Ab%231.pt2");
 }
 
 TEST_CASE("sarif: diagnostics become tool execution notifications") {
@@ -135,15 +139,19 @@ TEST_CASE("sarif: a finding without evidence still has a location") {
   const EmbeddingSarif base;
   auto one = base.findings;
   one[1].evidence.clear();
-  const Json out = Json::parse(aoti::report::render_sarif(base.c, one, aoti::checks::check_infos()));
-  CHECK(out["runs"][0]["results"][1]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
-        k_package);
+  const Json out =
+      Json::parse(aoti::report::render_sarif(base.c, one, aoti::checks::check_infos()));
+  CHECK(
+      out["runs"][0]["results"][1]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
+      k_package);
 }
 
 TEST_CASE("sarif: a check that failed is the notification's rule, not an artifact location") {
   auto c = embedding_case();
-  c.diagnostics = {{"triton.index-out-of-bounds", "check failed internally: vector index", aoti::model::DiagnosticSource::check}};
-  const Json sarif = Json::parse(aoti::report::render_sarif(c, embedding_findings(), aoti::checks::check_infos()));
+  c.diagnostics = {{"triton.index-out-of-bounds", "check failed internally: vector index",
+                    aoti::model::DiagnosticSource::check}};
+  const Json sarif =
+      Json::parse(aoti::report::render_sarif(c, embedding_findings(), aoti::checks::check_infos()));
   const auto& notes = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"];
   REQUIRE(notes.size() == 1);
   CHECK(notes[0]["associatedRule"]["id"] == "triton.index-out-of-bounds");
@@ -151,19 +159,21 @@ TEST_CASE("sarif: a check that failed is the notification's rule, not an artifac
 }
 
 TEST_CASE("sarif: no findings: a valid run without results, the verdict says so") {
-  const Json sarif = Json::parse(aoti::report::render_sarif(embedding_case(), {}, aoti::checks::check_infos()));
+  const Json sarif =
+      Json::parse(aoti::report::render_sarif(embedding_case(), {}, aoti::checks::check_infos()));
   check_sarif(sarif, {});
   CHECK(sarif["runs"][0]["properties"]["verdict"] == "no findings");
 }
 
 TEST_CASE("sarif: hostile strings: a rule for an unregistered check, valid UTF-8 and URIs") {
   const auto findings = hostile_findings();
-  const auto text = aoti::report::render_sarif(hostile_case(), findings, aoti::checks::check_infos());
+  const auto text =
+      aoti::report::render_sarif(hostile_case(), findings, aoti::checks::check_infos());
   CHECK(valid_utf8(text));
   const Json sarif = Json::parse(text);
   check_sarif(sarif, findings);
-  CHECK(sarif["runs"][0]["results"][2]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
-        "weird%20dir/stderr%20log.txt");
+  CHECK(sarif["runs"][0]["results"][2]["locations"][0]["physicalLocation"]["artifactLocation"]
+             ["uri"] == "weird%20dir/stderr%20log.txt");
 }
 
 TEST_SUITE_END();

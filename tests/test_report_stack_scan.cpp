@@ -28,9 +28,11 @@ TEST_CASE("stack-scan frames are shown apart, as candidates, in text, Markdown a
   thread.crashed = true;
   thread.frames.push_back({0x7f00000010, "/ext/seed_ops.so", 0x10, "", 0, "initial", ""});
   thread.frames.push_back({0x7f10000020, "/torch/lib/libtorch_cpu.so", 0x20, "", 0, "cfi", ""});
-  thread.frames.push_back({0x7f20000030, "/tmp/x/model.so", 0x30, "torch::aot_inductor::AOTInductorModelBase::load_constants(bool)", 9,
+  thread.frames.push_back({0x7f20000030, "/tmp/x/model.so", 0x30,
+                           "torch::aot_inductor::AOTInductorModelBase::load_constants(bool)", 9,
                            "stack scan", k_package});
-  thread.frames.push_back({0x7f20000040, "/tmp/x/model.so", 0x40, "AOTInductorModelContainerRun", 4, "stack scan", k_package});
+  thread.frames.push_back({0x7f20000040, "/tmp/x/model.so", 0x40, "AOTInductorModelContainerRun", 4,
+                           "stack scan", k_package});
   core.threads.push_back(thread);
   c.cores.push_back(core);
   const auto findings = embedding_findings();

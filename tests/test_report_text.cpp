@@ -36,7 +36,8 @@ TEST_CASE("text: the embedding case: verdict, contract, whole commands and locat
       const bool verbatim =
           line.rfind("rank 1: ", 0) == 0 || line.find("model.pt2:") != std::string::npos ||
           line.find("AOT_INDUCTOR") != std::string::npos || line.find("tl.") != std::string::npos ||
-          line.find("python -c") != std::string::npos || line.find("call_triton") != std::string::npos ||
+          line.find("python -c") != std::string::npos ||
+          line.find("call_triton") != std::string::npos ||
           line.find("Assertion") != std::string::npos;
       if (!verbatim) CHECK_MESSAGE(line.size() <= 100, line);
       start = end + 1;
@@ -70,19 +71,24 @@ TEST_CASE("text: wraps to the width it is given, in linear time") {
   // The prose of the first finding, wrapped under its label column (16) within 60 columns.
   const auto what = narrow.find("      what      ");
   REQUIRE(what != std::string::npos);
-  for (std::size_t at = what; narrow.compare(at, 16, what == at ? "      what      " : "                ") == 0;) {
+  for (std::size_t at = what;
+       narrow.compare(at, 16, what == at ? "      what      " : "                ") == 0;) {
     const auto end = narrow.find('\n', at);
     CHECK(end - at <= 60);
     at = end + 1;
   }
-  CHECK(narrow.find("   " + findings[0].next_steps[0].command + "\n") != std::string::npos);  // commands stay whole
-  CHECK(aoti::report::render_text(c, findings, false) == aoti::report::render_text(c, findings, false, 100));
+  CHECK(narrow.find("   " + findings[0].next_steps[0].command + "\n") !=
+        std::string::npos);  // commands stay whole
+  CHECK(aoti::report::render_text(c, findings, false) ==
+        aoti::report::render_text(c, findings, false, 100));
 
-  // A 1 MiB word (a minified line, a base64 blob) is cut into lines of the width, not rescanned per line.
+  // A 1 MiB word (a minified line, a base64 blob) is cut into lines of the width, not rescanned per
+  // line.
   findings[0].message = std::string(1 << 20, 'x') + " and " + std::string(1 << 20, 'y');
   const auto start = std::chrono::steady_clock::now();
   const auto huge = aoti::report::render_text(c, findings, false, 80);
-  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(seconds < 2.0);
   CHECK(huge.find(std::string(80 - 16, 'x') + "\n") != std::string::npos);
   CHECK(static_cast<std::size_t>(std::count(huge.begin(), huge.end(), 'y')) >= (1u << 20));

@@ -1,4 +1,5 @@
-// `--summary`'s text, on hand-made trace facts: counts, then each list capped with what was left out.
+// `--summary`'s text, on hand-made trace facts: counts, then each list capped with what was left
+// out.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -47,9 +48,11 @@ TEST_CASE("trace summary: counts, records by kind and by compile id") {
 
 TEST_CASE("trace summary: a specialization with its user frame, a failure with its user line") {
   const std::string text = aoti::report::render_trace_summary(specialized_trace());
-  CHECK(text.find("s77 -> 8 (range_refined_to_singleton) trace/dedicated_log_torch_trace_x.log:17 [0/0]"
-                  "  at /m/aoti_gen.py:209  return torch.ops.x.f(x)\n") != std::string::npos);
-  CHECK(text.find("ConstraintViolation (inferred) trace/dedicated_log_torch_trace_x.log:90 [0/0]: batch was specialized"
+  CHECK(text.find(
+            "s77 -> 8 (range_refined_to_singleton) trace/dedicated_log_torch_trace_x.log:17 [0/0]"
+            "  at /m/aoti_gen.py:209  return torch.ops.x.f(x)\n") != std::string::npos);
+  CHECK(text.find("ConstraintViolation (inferred) trace/dedicated_log_torch_trace_x.log:90 [0/0]: "
+                  "batch was specialized"
                   "  [/m/aoti_gen.py:209]\n") != std::string::npos);
 }
 

@@ -1,7 +1,8 @@
 // Every line a report prints must be true and checkable. Over every corpus case (the built ones and
 // corpus/wild's logs that users posted) and every format:
 // - each quote is re-read from its artifact and must be that artifact's text at that line;
-// - no report has template holes (empty code spans, dangling separators, doubled words, placeholders);
+// - no report has template holes (empty code spans, dangling separators, doubled words,
+// placeholders);
 // - every Python snippet parses and every shell command is valid shell.
 #include <doctest/doctest.h>
 
@@ -73,8 +74,10 @@ std::string displayed(const std::string& line) {
   static const std::regex k_csi("\x1b\\[[0-?]*[ -/]*[@-~]");
   std::string out = std::regex_replace(line, k_csi, "");
   for (char& ch : out)
-    if (ch == '\t') ch = ' ';
-    else if ((static_cast<unsigned char>(ch) < 0x20 && ch != '\r') || ch == 0x7f) ch = '?';
+    if (ch == '\t')
+      ch = ' ';
+    else if ((static_cast<unsigned char>(ch) < 0x20 && ch != '\r') || ch == 0x7f)
+      ch = '?';
   const auto first = out.find_first_not_of(" \r");
   if (first == std::string::npos) return "";
   return out.substr(first, out.find_last_not_of(" \r") - first + 1);
@@ -100,9 +103,11 @@ std::vector<std::string> holes_in(const std::string& text) {
   static const std::regex k_empty_span("(^|[^`])``([^`]|$)");
   if (std::regex_search(text, k_empty_span)) found.push_back("an empty code span");
   const std::string prose = prose_of(text);
-  for (const char* hole : {"{}", " ,", ",,", ", .", "''", "\"\"", "( ", " )", ": ,", "<your", "<ns>", "<op"})
+  for (const char* hole :
+       {"{}", " ,", ",,", ", .", "''", "\"\"", "( ", " )", ": ,", "<your", "<ns>", "<op"})
     if (prose.find(hole) != std::string::npos) found.push_back(std::string("'") + hole + "'");
-  static const std::regex k_empty_brackets(R"((^|\s)(\(\)|\[\]))");  // "x.size()" is code; "named ()" a hole
+  static const std::regex k_empty_brackets(
+      R"((^|\s)(\(\)|\[\]))");  // "x.size()" is code; "named ()" a hole
   if (std::regex_search(prose, k_empty_brackets)) found.push_back("empty brackets");
   static const std::regex k_lone_stop(R"( \.(\s|$))");  // "the .so" is a word; "done ." is a hole
   if (std::regex_search(prose, k_lone_stop)) found.push_back("a full stop after a missing word");
@@ -121,7 +126,9 @@ std::string check_snippets(const std::vector<std::string>& snippets, const std::
   aoti::test::write_file(script, checker);
   std::string out;
   FILE* pipe = ::popen(("python3 " + aoti::test::shell_quote(script.string()) + " " +
-                        aoti::test::shell_quote(input.string()) + " 2>&1").c_str(), "r");
+                        aoti::test::shell_quote(input.string()) + " 2>&1")
+                           .c_str(),
+                       "r");
   REQUIRE(pipe);
   char buffer[4096];
   std::size_t got = 0;
@@ -147,7 +154,8 @@ TEST_CASE("every quoted line of every corpus report is the artifact's text at th
         const std::string artifact = e["artifact"], entry = e["entry"];
         const std::string key = artifact + ":" + entry;
         if (!files.count(key))
-          files[key] = split_lines(entry.empty() ? aoti::test::read_file(artifact) : zip_entry_text(artifact, entry));
+          files[key] = split_lines(entry.empty() ? aoti::test::read_file(artifact)
+                                                 : zip_entry_text(artifact, entry));
         const auto& lines = files[key];
         const int first = e["line"];
         const int last = e["line_end"].is_number_integer() ? e["line_end"].get<int>() : first;
@@ -189,18 +197,20 @@ TEST_CASE("no report of any corpus case has template holes, in any format") {
         auto holes = holes_in(text);
         // A sentence ends with a word; only a next step's text may end with ':' before its command.
         const std::string trimmed = text.substr(0, text.find_last_not_of(' ') + 1);
-        if (field != "next step" && (trimmed.ends_with(",") || trimmed.ends_with(":") || trimmed.ends_with(" -")))
+        if (field != "next step" &&
+            (trimmed.ends_with(",") || trimmed.ends_with(":") || trimmed.ends_with(" -")))
           holes.push_back("a dangling separator at the end");
         INFO(f["check"] << " " << field << ": " << text);
         CHECK_MESSAGE(holes.empty(), (holes.empty() ? "" : holes.front()));
       }
     }
     for (const char* format : {"text", "markdown", "html"}) {
-      const auto run = aoti::test::run_cli(std::string("--format ") + format + " " + aoti::test::shell_quote(dir.string()));
+      const auto run = aoti::test::run_cli(std::string("--format ") + format + " " +
+                                           aoti::test::shell_quote(dir.string()));
       REQUIRE(run.exit_code == 0);
       // Code spans with content, single or double backticks (Markdown's form for text holding a
-      // backtick: single backticks may stand inside it, as in GCC's `x' quotes), are taken out first:
-      // what is left of "``" outside fences is an empty span.
+      // backtick: single backticks may stand inside it, as in GCC's `x' quotes), are taken out
+      // first: what is left of "``" outside fences is an empty span.
       static const std::regex k_span("``(?:[^`]|`(?!`))+``|`[^`\n]+`");
       static const std::regex k_empty_span("(^|[^`])``([^`]|$)");
       INFO(format);
@@ -210,7 +220,9 @@ TEST_CASE("no report of any corpus case has template holes, in any format") {
   }
 }
 
-TEST_CASE("every Python snippet a report prints parses, every shell command is valid shell, fences say which") {
+TEST_CASE(
+    "every Python snippet a report prints parses, every shell command is valid shell, fences say "
+    "which") {
   if (std::system("python3 -c 'import ast' >/dev/null 2>&1") != 0) {
     MESSAGE("SKIPPED: python3 is not installed (scripts/setup.sh installs it)");
     return;
@@ -227,9 +239,12 @@ TEST_CASE("every Python snippet a report prints parses, every shell command is v
         if (step["language"] == "python") python.push_back(command), ++python_steps;
         if (step["language"] == "sh") shell.push_back(command);
       }
-    const auto markdown = aoti::test::run_cli("--format markdown " + aoti::test::shell_quote(dir.string())).out;
+    const auto markdown =
+        aoti::test::run_cli("--format markdown " + aoti::test::shell_quote(dir.string())).out;
     std::size_t fences = 0;
-    for (std::size_t at = markdown.find("```python"); at != std::string::npos; at = markdown.find("```python", at + 1)) ++fences;
+    for (std::size_t at = markdown.find("```python"); at != std::string::npos;
+         at = markdown.find("```python", at + 1))
+      ++fences;
     INFO(dir.filename().string() << ": each Python step is fenced as python in Markdown");
     CHECK(fences == python_steps);
     markdown_python_fences += fences;

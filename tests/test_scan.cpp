@@ -52,15 +52,20 @@ TEST_CASE("scan: every package once, with the logs of its folder") {
   for (const auto& line : lines) {
     CHECK(line["status"] == "analyzed");
     CHECK(line["companions"].size() == 2);  // its stderr.txt and stdout.txt
-    for (const auto& f : line["findings"]) checks[fs::path(line["package"].get<std::string>()).parent_path().filename()].insert(f["check"]);
+    for (const auto& f : line["findings"])
+      checks[fs::path(line["package"].get<std::string>()).parent_path().filename()].insert(
+          f["check"]);
   }
   CHECK(checks["embedding-device-assert"].count("triton.index-out-of-bounds") == 1);
   CHECK(checks["input-check-errors"].count("device.input-mismatch") == 1);
   CHECK(checks["healthy-cuda-dynamic"] == std::set<std::string>{"shape.input-checks-off"});
-  CHECK(run.err.find("scan: [8/8]") != std::string::npos);  // plain progress lines when not a terminal
+  CHECK(run.err.find("scan: [8/8]") !=
+        std::string::npos);  // plain progress lines when not a terminal
 }
 
-TEST_CASE("scan --db: unchanged packages are not analyzed again; a new package's findings are exactly the new ones") {
+TEST_CASE(
+    "scan --db: unchanged packages are not analyzed again; a new package's findings are exactly "
+    "the new ones") {
   TempDir tmp;
   const fs::path tree = copy_corpus(tmp);
   const fs::path db = tmp.path / "history.sqlite";
@@ -76,26 +81,31 @@ TEST_CASE("scan --db: unchanged packages are not analyzed again; a new package's
 
   // A copy of one case with a different package.
   fs::create_directories(tree / "embedding-copy");
-  fs::copy_file(corpus_case("embedding-device-assert") / "stderr.txt", tree / "embedding-copy" / "stderr.txt");
+  fs::copy_file(corpus_case("embedding-device-assert") / "stderr.txt",
+                tree / "embedding-copy" / "stderr.txt");
   fs::copy_file(corpus_package("input-check-errors"), tree / "embedding-copy" / "model.pt2");
   const auto third = run_cli("scan --format jsonl --db " + q(db) + " " + q(tree));
   REQUIRE(third.exit_code == 0);
   std::size_t expected_new = 0;
   for (const auto& line : lines_of(third.out)) {
-    const bool is_copy = line["package"].get<std::string>().find("embedding-copy") != std::string::npos;
+    const bool is_copy =
+        line["package"].get<std::string>().find("embedding-copy") != std::string::npos;
     CHECK(line["status"] == (is_copy ? "analyzed" : "unchanged"));
     if (is_copy) expected_new = line["findings"].size();
   }
   REQUIRE(expected_new > 0);
   const auto after = run_cli("history --db " + q(db));
-  CHECK(after.out.find("new since the previous scan (" + std::to_string(expected_new) + ")") != std::string::npos);
+  CHECK(after.out.find("new since the previous scan (" + std::to_string(expected_new) + ")") !=
+        std::string::npos);
   std::istringstream in(after.out);
   std::string line;
   bool in_new = false;
   std::size_t new_rows = 0;
   while (std::getline(in, line)) {
-    if (line.rfind("new since", 0) == 0) in_new = true;
-    else if (line.rfind("fixed since", 0) == 0) in_new = false;
+    if (line.rfind("new since", 0) == 0)
+      in_new = true;
+    else if (line.rfind("fixed since", 0) == 0)
+      in_new = false;
     else if (in_new && line.rfind("  by check", 0) != 0 && !line.empty()) {
       CHECK(line.find("embedding-copy") != std::string::npos);
       ++new_rows;
@@ -108,7 +118,8 @@ TEST_CASE("scan --db: unchanged packages are not analyzed again; a new package's
   for (const auto& l : lines_of(forced.out)) CHECK(l["status"] == "analyzed");
 }
 
-TEST_CASE("scan --shard: the shards cover every package once, and their merge equals the whole scan") {
+TEST_CASE(
+    "scan --shard: the shards cover every package once, and their merge equals the whole scan") {
   TempDir tmp;
   const fs::path tree = copy_corpus(tmp);
   const auto whole = run_cli("scan --format jsonl " + q(tree));
@@ -117,7 +128,8 @@ TEST_CASE("scan --shard: the shards cover every package once, and their merge eq
   std::string shard_files;
   for (int i = 0; i < 3; ++i) {
     const fs::path out = tmp.path / ("shard" + std::to_string(i) + ".jsonl");
-    const auto shard = run_cli("scan --format jsonl --shard " + std::to_string(i) + "/3 -o " + q(out) + " " + q(tree));
+    const auto shard = run_cli("scan --format jsonl --shard " + std::to_string(i) + "/3 -o " +
+                               q(out) + " " + q(tree));
     REQUIRE(shard.exit_code == 0);
     for (const auto& line : lines_of(read_file(out))) packages.insert(line["package"]);
     shard_files += " " + q(out);
@@ -143,7 +155,8 @@ TEST_CASE("scan: a corrupt package is reported as such, the others are analyzed"
     if (line["package"].get<std::string>().find("broken") != std::string::npos) {
       CHECK(line["status"] == "unreadable");
       REQUIRE(!line["diagnostics"].empty());
-      CHECK(line["diagnostics"][0]["message"].get<std::string>().find("truncated") != std::string::npos);
+      CHECK(line["diagnostics"][0]["message"].get<std::string>().find("truncated") !=
+            std::string::npos);
     } else {
       analyzed += line["status"] == "analyzed";
     }
@@ -161,10 +174,14 @@ TEST_CASE("scan --baseline: findings marked new or still there, and what was fix
   const auto run = run_cli("scan --format jsonl --baseline " + q(before) + " " + q(tree));
   REQUIRE(run.exit_code == 0);
   for (const auto& line : lines_of(run.out)) {
-    const bool changed = line["package"].get<std::string>().find("input-check-errors") != std::string::npos;
+    const bool changed =
+        line["package"].get<std::string>().find("input-check-errors") != std::string::npos;
     // What explains the run's failure now: the runner's own error, and the checks that were off.
     for (const auto& f : line["findings"])
-      CHECK(f["state"] == (changed && (f["check"] == "shape.input-checks-off" || f["check"] == "runtime.runner-error") ? "new" : "still"));
+      CHECK(f["state"] == (changed && (f["check"] == "shape.input-checks-off" ||
+                                       f["check"] == "runtime.runner-error")
+                               ? "new"
+                               : "still"));
     CHECK(line["fixed"].size() == (changed ? 4u : 0u));
   }
   const auto text = run_cli("scan --baseline " + q(before) + " " + q(tree));

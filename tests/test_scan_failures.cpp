@@ -20,7 +20,9 @@ fs::path old_schema_db(const TempDir& tmp) {
   const fs::path path = tmp.path / "old.sqlite";
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-  REQUIRE(sqlite3_exec(db, "CREATE TABLE packages(path TEXT PRIMARY KEY, first_scan INTEGER, last_scan INTEGER, result TEXT)",
+  REQUIRE(sqlite3_exec(db,
+                       "CREATE TABLE packages(path TEXT PRIMARY KEY, first_scan INTEGER, last_scan "
+                       "INTEGER, result TEXT)",
                        nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_close(db);
   return path;
@@ -33,8 +35,8 @@ aoti::summary::ModelSummary no_summary(const aoti::model::ModelFacts&) { return 
 TEST_CASE("scan --db with a database of another schema: a message and exit 2, no abort") {
   TempDir tmp;
   const fs::path db = old_schema_db(tmp);
-  const auto run = run_cli("scan " + shell_quote(corpus_case("healthy-cuda-dynamic").string()) + " --db " +
-                           shell_quote(db.string()) + " --format jsonl -o /dev/null");
+  const auto run = run_cli("scan " + shell_quote(corpus_case("healthy-cuda-dynamic").string()) +
+                           " --db " + shell_quote(db.string()) + " --format jsonl -o /dev/null");
   CHECK(run.exit_code == 2);
   CHECK(run.err.find("terminate called") == std::string::npos);
   CHECK(run.err.find("aoti-analyze: " + db.string() + ": sqlite: ") != std::string::npos);
@@ -63,8 +65,11 @@ TEST_CASE("HistoryDb: SQLite's errors come back as values") {
   }
 }
 
-TEST_CASE("run_scan: a task that throws or a store that fails makes that package unreadable, with the reason") {
-  const std::vector<aoti::scan::ScanUnit> units = {{"a/model.pt2", {}}, {"b/model.pt2", {}}, {"c/model.pt2", {}}};
+TEST_CASE(
+    "run_scan: a task that throws or a store that fails makes that package unreadable, with the "
+    "reason") {
+  const std::vector<aoti::scan::ScanUnit> units = {
+      {"a/model.pt2", {}}, {"b/model.pt2", {}}, {"c/model.pt2", {}}};
   aoti::scan::ScanOptions options;
   options.jobs = 2;
   options.summarize = no_summary;

@@ -88,7 +88,9 @@ TEST_CASE("fnv1a: the published 64-bit test vectors, and hashing in pieces") {
   CHECK(aoti::util::fnv1a("bar", aoti::util::fnv1a("foo")) == aoti::util::fnv1a("foobar"));
 }
 
-TEST_CASE("sizes: exact in the largest unit, else one decimal; cores in whole MiB; regions approximately") {
+TEST_CASE(
+    "sizes: exact in the largest unit, else one decimal; cores in whole MiB; regions "
+    "approximately") {
   using aoti::util::format_size;
   CHECK(format_size(0) == "0 bytes");
   CHECK(format_size(1) == "1 byte");

@@ -6,11 +6,13 @@
 using aoti::util::short_symbol;
 
 TEST_CASE("short_symbol keeps the name a person reads") {
-  CHECK(short_symbol("std::__detail::_Compiler<std::__cxx11::regex_traits<char> >::_M_disjunction()") ==
+  CHECK(short_symbol(
+            "std::__detail::_Compiler<std::__cxx11::regex_traits<char> >::_M_disjunction()") ==
         "std::__detail::_Compiler::_M_disjunction");
-  CHECK(short_symbol("void std::__detail::_Compiler<std::__cxx11::regex_traits<char> >::_M_insert<false>(bool)") ==
-        "std::__detail::_Compiler::_M_insert");
-  CHECK(short_symbol("torch::aot_inductor::AOTInductorModel::run_impl(AtenTensorOpaque**, void*) const") ==
+  CHECK(short_symbol("void std::__detail::_Compiler<std::__cxx11::regex_traits<char> "
+                     ">::_M_insert<false>(bool)") == "std::__detail::_Compiler::_M_insert");
+  CHECK(short_symbol(
+            "torch::aot_inductor::AOTInductorModel::run_impl(AtenTensorOpaque**, void*) const") ==
         "torch::aot_inductor::AOTInductorModel::run_impl");
   CHECK(short_symbol("operator new(unsigned long)") == "operator new");
   CHECK(short_symbol("cpp_fused_convolution_0") == "cpp_fused_convolution_0");

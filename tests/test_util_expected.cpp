@@ -29,7 +29,9 @@ tl::expected<void, std::string> check(const std::string& text, int& calls) {
 }
 
 // Move-only values are moved out, not copied.
-tl::expected<std::unique_ptr<int>, std::string> boxed(int value) { return std::make_unique<int>(value); }
+tl::expected<std::unique_ptr<int>, std::string> boxed(int value) {
+  return std::make_unique<int>(value);
+}
 
 tl::expected<int, std::string> unbox(int value) {
   TRY_ASSIGN(auto box, boxed(value));

@@ -32,15 +32,18 @@ Read read_all(LineReader& reader) {
 }  // namespace
 
 TEST_CASE("lines up to the cap come back whole, longer ones cut to the cap and counted") {
-  const std::string text = std::string(16, 'a') + "\n" + std::string(17, 'b') + "\nshort\n" + std::string(40, 'c');
+  const std::string text =
+      std::string(16, 'a') + "\n" + std::string(17, 'b') + "\nshort\n" + std::string(40, 'c');
   for (const bool from_file : {false, true}) {
     CAPTURE(from_file);
     aoti::test::TempDir dir;
     aoti::test::write_file(dir.path / "lines.txt", text);
-    LineReader reader = from_file ? LineReader(dir.path / "lines.txt", 16) : LineReader::of_text(text, 16);
+    LineReader reader =
+        from_file ? LineReader(dir.path / "lines.txt", 16) : LineReader::of_text(text, 16);
     REQUIRE(reader.is_open());
     const Read read = read_all(reader);
-    CHECK(read.texts == std::vector<std::string>{std::string(16, 'a'), std::string(16, 'b'), "short", std::string(16, 'c')});
+    CHECK(read.texts == std::vector<std::string>{std::string(16, 'a'), std::string(16, 'b'),
+                                                 "short", std::string(16, 'c')});
     CHECK(read.lengths == std::vector<std::uint64_t>{16, 17, 5, 40});
     CHECK(reader.cut_lines() == 2);
     CHECK(reader.first_cut_line() == 2);

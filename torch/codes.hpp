@@ -93,9 +93,9 @@ inline constexpr std::array<DeviceTypeInfo, 21> k_device_types = {{
 
 // Lookups; null when nothing matches.
 const ScalarTypeInfo* scalar_type(std::int64_t code);
-const ScalarTypeInfo* scalar_type_named(std::string_view name);      // "int64"
-const ScalarTypeInfo* scalar_type_of_aten(std::string_view aten);    // "at::kLong"
+const ScalarTypeInfo* scalar_type_named(std::string_view name);    // "int64"
+const ScalarTypeInfo* scalar_type_of_aten(std::string_view aten);  // "at::kLong"
 const DeviceTypeInfo* device_type(std::int64_t code);
-const DeviceTypeInfo* device_type_of_shim(std::string_view shim);    // "privateuse1"
+const DeviceTypeInfo* device_type_of_shim(std::string_view shim);  // "privateuse1"
 
 }  // namespace aoti::torch

@@ -37,7 +37,8 @@ bool plausible_bound(std::string_view bound) {
 
 std::optional<IndexAssertForm> parse_index_assert(std::string_view message) {
   message = trim(message);
-  if (message.starts_with(k_index_assert_prefix)) message.remove_prefix(k_index_assert_prefix.size());
+  if (message.starts_with(k_index_assert_prefix))
+    message.remove_prefix(k_index_assert_prefix.size());
   IndexAssertForm form;
   std::string_view rest = message;
   // `L <= V ...`: the lower bound is what precedes the first `<=`.

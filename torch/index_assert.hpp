@@ -14,8 +14,8 @@ namespace aoti::torch {
 // `1 + ks0`; C++ `cexpr`: `1000L`, `1L + ks0`). `CSEProxy.indirect_indexing` leaves a side out when
 // the index's value range already satisfies it:
 //   "index out of bounds: 0 <= tmp4 < ks0"   both sides
-//   "index out of bounds: 0 <= tmp4"         lower only (the range's upper end is below a static size)
-//   "index out of bounds: tmp4 < 1000"       upper only (the range starts at 0 or above)
+//   "index out of bounds: 0 <= tmp4"         lower only (the range's upper end is below a static
+//   size) "index out of bounds: tmp4 < 1000"       upper only (the range starts at 0 or above)
 inline constexpr std::string_view k_index_assert_prefix = "index out of bounds: ";
 
 struct IndexAssertForm {

@@ -21,11 +21,13 @@ AnchorSet::AnchorSet(std::vector<Anchor> anchors) : m_anchors(std::move(anchors)
     const auto* text = reinterpret_cast<const unsigned char*>(m_anchors[i].text.data());
     std::size_t best = 0;
     for (std::size_t offset = 1; offset + 1 < m_anchors[i].text.size(); ++offset)
-      if (rarity(text[offset]) + rarity(text[offset + 1]) > rarity(text[best]) + rarity(text[best + 1]))
+      if (rarity(text[offset]) + rarity(text[offset + 1]) >
+          rarity(text[best]) + rarity(text[best + 1]))
         best = offset;
     const unsigned pair = text[best] << 8 | text[best + 1];
     m_pairs[pair / 64] |= std::uint64_t{1} << (pair % 64);
-    m_by_first[text[best]].push_back({static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(best)});
+    m_by_first[text[best]].push_back(
+        {static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(best)});
   }
 }
 
@@ -40,7 +42,8 @@ std::uint64_t AnchorSet::find_all(std::string_view line) const {
       const auto& anchor = m_anchors[candidate.anchor];
       if (i < candidate.offset) continue;
       const std::size_t start = i - candidate.offset;
-      if (anchor.text.size() <= size - start && std::memcmp(data + start, anchor.text.data(), anchor.text.size()) == 0)
+      if (anchor.text.size() <= size - start &&
+          std::memcmp(data + start, anchor.text.data(), anchor.text.size()) == 0)
         found |= anchor.flag;
     }
   }

@@ -26,7 +26,7 @@ class AnchorSet {
     std::uint8_t offset;  // of the key pair inside the anchor
   };
   std::vector<Anchor> m_anchors;
-  std::array<std::uint64_t, 65536 / 64> m_pairs{};  // bit per key pair
+  std::array<std::uint64_t, 65536 / 64> m_pairs{};       // bit per key pair
   std::array<std::vector<Candidate>, 256> m_by_first{};  // candidates by the key pair's first byte
 };
 

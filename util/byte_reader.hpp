@@ -25,16 +25,17 @@ struct ReadError : std::runtime_error {
 
 // a + b; throws when the sum does not fit (a forged offset plus a forged size).
 inline std::uint64_t checked_add(std::uint64_t a, std::uint64_t b) {
-  if (a > std::numeric_limits<std::uint64_t>::max() - b) throw ReadError("integer overflow in addition");
+  if (a > std::numeric_limits<std::uint64_t>::max() - b)
+    throw ReadError("integer overflow in addition");
   return a + b;
 }
 
 // The `count` bytes at `offset` of `bytes`; throws when any of them lies outside.
-inline std::span<const std::byte> strict_substr(std::span<const std::byte> bytes, std::uint64_t offset,
-                                                std::uint64_t count) {
+inline std::span<const std::byte> strict_substr(std::span<const std::byte> bytes,
+                                                std::uint64_t offset, std::uint64_t count) {
   if (checked_add(offset, count) > bytes.size())
-    throw ReadError("region out-of-bounds: " + std::to_string(count) + " bytes at offset " + std::to_string(offset) +
-                    " of " + std::to_string(bytes.size()));
+    throw ReadError("region out-of-bounds: " + std::to_string(count) + " bytes at offset " +
+                    std::to_string(offset) + " of " + std::to_string(bytes.size()));
   return bytes.subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(count));
 }
 
@@ -92,7 +93,8 @@ class ByteView {
     const char* begin = reinterpret_cast<const char*>(m_bytes.data()) + offset;
     const std::size_t available = m_bytes.size() - static_cast<std::size_t>(offset);
     const void* nul = std::memchr(begin, '\0', available);
-    return {begin, nul ? static_cast<std::size_t>(static_cast<const char*>(nul) - begin) : available};
+    return {begin,
+            nul ? static_cast<std::size_t>(static_cast<const char*>(nul) - begin) : available};
   }
 
  private:

@@ -9,18 +9,26 @@ std::string short_symbol(std::string_view symbol) {
     const char ch = symbol[i];
     // "operator<" and "operator()" name functions; their brackets are not nesting.
     if (symbol.substr(i).starts_with("operator")) {
-      const std::size_t end = symbol.find_first_of("(", i + 8 + (i + 8 < symbol.size() && symbol[i + 8] == '(' ? 2 : 0));
-      if (angle == 0 && paren == 0) out += symbol.substr(i, (end == std::string_view::npos ? symbol.size() : end) - i);
+      const std::size_t end = symbol.find_first_of(
+          "(", i + 8 + (i + 8 < symbol.size() && symbol[i + 8] == '(' ? 2 : 0));
+      if (angle == 0 && paren == 0)
+        out += symbol.substr(i, (end == std::string_view::npos ? symbol.size() : end) - i);
       i = (end == std::string_view::npos ? symbol.size() : end) - 1;
       continue;
     }
-    if (ch == '<') ++angle;
-    else if (ch == '>' && angle > 0) --angle;
-    else if (ch == '(' && angle == 0) ++paren;
-    else if (ch == ')' && angle == 0 && paren > 0) --paren;
-    else if (angle == 0 && paren == 0) out += ch;
+    if (ch == '<')
+      ++angle;
+    else if (ch == '>' && angle > 0)
+      --angle;
+    else if (ch == '(' && angle == 0)
+      ++paren;
+    else if (ch == ')' && angle == 0 && paren > 0)
+      --paren;
+    else if (angle == 0 && paren == 0)
+      out += ch;
   }
-  while (out.ends_with(" const") || out.ends_with(" ")) out.resize(out.size() - (out.ends_with(" ") ? 1 : 6));
+  while (out.ends_with(" const") || out.ends_with(" "))
+    out.resize(out.size() - (out.ends_with(" ") ? 1 : 6));
   // Drop a return type ("void std::f" -> "std::f"), but keep "operator new".
   std::size_t space = out.rfind(' ');
   if (space != std::string::npos && out.compare(space + 1, 8, "operator") != 0 &&

@@ -11,9 +11,9 @@
 
 // Evaluates `expression_` (a tl::expected) and returns its error from the enclosing function
 // when it holds one.
-#define TRY(expression_)                                                      \
-  do {                                                                        \
-    auto&& try_result_ = (expression_);                                       \
+#define TRY(expression_)                                                     \
+  do {                                                                       \
+    auto&& try_result_ = (expression_);                                      \
     if (!try_result_) return tl::unexpected(std::move(try_result_).error()); \
   } while (false)
 
@@ -21,7 +21,7 @@
 // its error from the enclosing function. A statement, not an expression: use it in a block.
 #define TRY_ASSIGN(declaration_, expression_) \
   TRY_ASSIGN_IMPL(AOTI_EXPECTED_CONCAT(try_assign_result_, __LINE__), declaration_, expression_)
-#define TRY_ASSIGN_IMPL(result_, declaration_, expression_)         \
-  auto&& result_ = (expression_);                                    \
+#define TRY_ASSIGN_IMPL(result_, declaration_, expression_)        \
+  auto&& result_ = (expression_);                                  \
   if (!result_) return tl::unexpected(std::move(result_).error()); \
   declaration_ = std::move(result_).value()

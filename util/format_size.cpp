@@ -22,12 +22,16 @@ std::string format_size(std::uint64_t bytes) {
 }
 
 std::string format_approximate_size(std::uint64_t bytes) {
-  if (bytes >= (1ull << 40)) return fmt::format("{:.1f} TiB", static_cast<double>(bytes) / (1ull << 40));
-  if (bytes >= (1ull << 30)) return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1ull << 30));
+  if (bytes >= (1ull << 40))
+    return fmt::format("{:.1f} TiB", static_cast<double>(bytes) / (1ull << 40));
+  if (bytes >= (1ull << 30))
+    return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1ull << 30));
   if (bytes >= (1ull << 20)) return format_mib(bytes);
   return std::to_string((bytes + 512) >> 10) + " KiB";
 }
 
-std::string format_mib(std::uint64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
+std::string format_mib(std::uint64_t bytes) {
+  return std::to_string((bytes + (1 << 19)) >> 20) + " MiB";
+}
 
 }  // namespace aoti::util

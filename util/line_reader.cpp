@@ -15,7 +15,8 @@ constexpr std::size_t k_chunk = 1u << 20;
 constexpr std::size_t k_npos = std::string_view::npos;
 }  // namespace
 
-LineReader::LineReader(const std::filesystem::path& path, std::size_t max_line, CarriageReturn carriage_return)
+LineReader::LineReader(const std::filesystem::path& path, std::size_t max_line,
+                       CarriageReturn carriage_return)
     : m_max_line(std::max<std::size_t>(max_line, 16)), m_carriage_return(carriage_return) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -37,7 +38,8 @@ LineReader::LineReader(std::string_view text, std::size_t max_line, CarriageRetu
       m_eof(true),
       m_bytes_read(text.size()) {}
 
-LineReader LineReader::of_text(std::string_view text, std::size_t max_line, CarriageReturn carriage_return) {
+LineReader LineReader::of_text(std::string_view text, std::size_t max_line,
+                               CarriageReturn carriage_return) {
   return LineReader(text, max_line, carriage_return);
 }
 
@@ -90,7 +92,8 @@ bool LineReader::next(Line& line) {
 
 bool LineReader::whole_line(Line& line, std::size_t end, bool newline) {
   line.text = std::string_view(m_data + m_begin, end - m_begin);
-  if (newline && m_carriage_return == CarriageReturn::drop && !line.text.empty() && line.text.back() == '\r')
+  if (newline && m_carriage_return == CarriageReturn::drop && !line.text.empty() &&
+      line.text.back() == '\r')
     line.text.remove_suffix(1);
   line.length = line.text.size();
   line.number = ++m_number;

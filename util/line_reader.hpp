@@ -16,9 +16,9 @@
 namespace aoti::util {
 
 struct Line {
-  std::string_view text;      // without the '\n'; valid until the next call
-  std::uint64_t number = 0;   // 1-based
-  std::uint64_t length = 0;   // full length, > text.size() when the line was cut
+  std::string_view text;     // without the '\n'; valid until the next call
+  std::uint64_t number = 0;  // 1-based
+  std::uint64_t length = 0;  // full length, > text.size() when the line was cut
   bool cut() const { return length > text.size(); }
 };
 

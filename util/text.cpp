@@ -5,7 +5,9 @@
 
 namespace aoti::util {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_identifier_char(char c) {
   return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
@@ -39,7 +41,8 @@ std::string_view leading_identifier(std::string_view text) {
 std::optional<int> to_int(std::string_view digits) {
   int value = 0;
   const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (error != std::errc{} || end != digits.data() + digits.size() || digits.empty()) return std::nullopt;
+  if (error != std::errc{} || end != digits.data() + digits.size() || digits.empty())
+    return std::nullopt;
   return value;
 }
 

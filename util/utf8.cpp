@@ -11,7 +11,8 @@ std::size_t utf8_length(std::string_view text) {
   if (lead < 0x80) return 1;
   std::size_t length = 0;
   unsigned char low = 0x80, high = 0xBF;
-  if (lead >= 0xC2 && lead <= 0xDF) length = 2;
+  if (lead >= 0xC2 && lead <= 0xDF)
+    length = 2;
   else if (lead >= 0xE0 && lead <= 0xEF) {
     length = 3;
     if (lead == 0xE0) low = 0xA0;
@@ -51,8 +52,10 @@ std::string clean_text(std::string_view text, std::size_t max_bytes) {
     std::string_view piece = "?";
     if (c >= 0x80) {
       length = utf8_length(text.substr(i));
-      if (length == 0) length = 1;
-      else piece = text.substr(i, length);
+      if (length == 0)
+        length = 1;
+      else
+        piece = text.substr(i, length);
     } else if (c >= 0x20 && c != 0x7F) {
       piece = text.substr(i, 1);
     } else if (c == '\t') {

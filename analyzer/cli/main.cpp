@@ -27,10 +27,14 @@ int dispatch(const Options& options) {
   if (!options.backtrace.empty()) return run_backtrace(options);
   if (!options.summary.empty()) return run_summary(options);
   switch (options.command) {
-    case Command::scan: return run_scan(options);
-    case Command::merge: return run_merge(options);
-    case Command::history: return run_history(options);
-    case Command::analyze: break;
+    case Command::scan:
+      return run_scan(options);
+    case Command::merge:
+      return run_merge(options);
+    case Command::history:
+      return run_history(options);
+    case Command::analyze:
+      break;
   }
   return run_analyze(options);
 }
@@ -43,7 +47,8 @@ int main(int argc, char** argv) {
   try {
     const auto options = parse_options(argc, argv);
     if (!options) {
-      std::cerr << "aoti-analyze: " << options.error().message << "\n" << "Try 'aoti-analyze --help'.\n";
+      std::cerr << "aoti-analyze: " << options.error().message << "\n"
+                << "Try 'aoti-analyze --help'.\n";
       return k_exit_usage;
     }
     return dispatch(*options);

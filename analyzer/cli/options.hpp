@@ -19,12 +19,12 @@ struct Options {
   std::vector<std::string> inputs;
   Format format = Format::text;
   bool format_given = false;
-  std::string output;                        // empty: standard output
-  std::optional<model::Severity> fail_on;     // none: never fail on findings
+  std::string output;                      // empty: standard output
+  std::optional<model::Severity> fail_on;  // none: never fail on findings
   bool list_checks = false;
-  std::string explain;                       // check id
-  std::string backtrace;                     // core file, with --backtrace
-  std::string summary;                       // trace file or folder, with --summary
+  std::string explain;    // check id
+  std::string backtrace;  // core file, with --backtrace
+  std::string summary;    // trace file or folder, with --summary
   bool version = false;
   bool verbose = false;  // what was read, and how (a decompressed core's private file), on stderr
   bool help = false;

@@ -15,8 +15,8 @@ namespace aoti::cli {
 
 void print_diagnostics(const std::vector<model::Diagnostic>& diagnostics) {
   for (const auto& d : diagnostics)
-    std::cerr << "aoti-analyze: " << (d.source == model::DiagnosticSource::check ? "check " : "") << d.artifact << ": "
-              << d.message << "\n";
+    std::cerr << "aoti-analyze: " << (d.source == model::DiagnosticSource::check ? "check " : "")
+              << d.artifact << ": " << d.message << "\n";
 }
 
 void print_error(const std::string& message) { std::cerr << "aoti-analyze: " << message << "\n"; }
@@ -33,7 +33,7 @@ std::size_t text_width(const Options& options) {
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec == std::errc() && end == text.data() + text.size() && value > 0) return value;
   }
-  struct winsize size {};
+  struct winsize size{};
   if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
   return report::k_default_text_width;
 }

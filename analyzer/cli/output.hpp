@@ -13,21 +13,24 @@ namespace aoti::cli {
 // The exit status, as --help documents it.
 inline constexpr int k_exit_ok = 0;
 inline constexpr int k_exit_findings = 1;  // a finding at or above --fail-on
-inline constexpr int k_exit_usage = 2;     // usage error, nothing could be analyzed, or an internal error
+inline constexpr int k_exit_usage =
+    2;  // usage error, nothing could be analyzed, or an internal error
 
 // Each diagnostic on stderr, "aoti-analyze: <artifact>: <message>" ("aoti-analyze: check <id>: ..."
-// for a check that failed), so that a report piped into a file still leaves a trace on the terminal.
+// for a check that failed), so that a report piped into a file still leaves a trace on the
+// terminal.
 void print_diagnostics(const std::vector<model::Diagnostic>& diagnostics);
 // One message on stderr, "aoti-analyze: <message>".
 void print_error(const std::string& message);
 
 // Colors only on a terminal, never with NO_COLOR or -o.
 bool color_wanted(const Options& options);
-// The text report's width: the terminal's when it goes to one ($COLUMNS, as the shell keeps it, else
-// the terminal's own size), 100 columns for files and pipes.
+// The text report's width: the terminal's when it goes to one ($COLUMNS, as the shell keeps it,
+// else the terminal's own size), 100 columns for files and pipes.
 std::size_t text_width(const Options& options);
 
-// Writes the report where it was asked for (-o FILE or stdout); false (and a message) when it cannot.
+// Writes the report where it was asked for (-o FILE or stdout); false (and a message) when it
+// cannot.
 bool emit(const Options& options, const std::string& report);
 
 // k_exit_findings when a finding is at least --fail-on, else k_exit_ok.

@@ -5,9 +5,12 @@ namespace {
 
 const char* state_name(scan::FindingState state) {
   switch (state) {
-    case scan::FindingState::new_finding: return "new";
-    case scan::FindingState::still_there: return "still";
-    case scan::FindingState::unknown: break;
+    case scan::FindingState::new_finding:
+      return "new";
+    case scan::FindingState::still_there:
+      return "still";
+    case scan::FindingState::unknown:
+      break;
   }
   return nullptr;
 }
@@ -19,7 +22,8 @@ scan::FindingState state_of(std::string_view name) {
 }
 
 std::optional<scan::ScanStatus> status_of(std::string_view name) {
-  for (const auto status : {scan::ScanStatus::analyzed, scan::ScanStatus::unchanged, scan::ScanStatus::unreadable})
+  for (const auto status :
+       {scan::ScanStatus::analyzed, scan::ScanStatus::unchanged, scan::ScanStatus::unreadable})
     if (scan::to_string(status) == name) return status;
   return std::nullopt;
 }
@@ -36,7 +40,8 @@ std::vector<std::string> strings_of(const nlohmann::json& j, const char* key) {
 Json model_json(const summary::ModelSummary& model) {
   Json inputs = Json::array();
   for (const auto& input : model.inputs)
-    inputs.push_back({{"name", input.name}, {"user_name", input.user_name}, {"contract", input.contract}});
+    inputs.push_back(
+        {{"name", input.name}, {"user_name", input.user_name}, {"contract", input.contract}});
   return {{"name", model.name},
           {"package", model.package},
           {"device", model.device},
@@ -56,9 +61,11 @@ summary::ModelSummary model_from_json(const nlohmann::json& j) {
   model.compute_capability = j.value("compute_capability", "");
   for (const auto& input : j.value("inputs", nlohmann::json::array()))
     if (input.is_object())
-      model.inputs.push_back({input.value("name", ""), input.value("user_name", ""), input.value("contract", "")});
+      model.inputs.push_back(
+          {input.value("name", ""), input.value("user_name", ""), input.value("contract", "")});
   model.input_checks_need_env = j.value("input_checks_need_env", false);
-  if (j.contains("kernels") && j["kernels"].is_number_unsigned()) model.kernel_count = j["kernels"].get<std::size_t>();
+  if (j.contains("kernels") && j["kernels"].is_number_unsigned())
+    model.kernel_count = j["kernels"].get<std::size_t>();
   model.extern_ops = strings_of(j, "extern_ops");
   model.compiler = j.value("compiler", "");
   return model;
@@ -66,7 +73,8 @@ summary::ModelSummary model_from_json(const nlohmann::json& j) {
 
 Json next_steps_json(const std::vector<model::NextStep>& steps) {
   auto out = Json::array();
-  for (const auto& step : steps) out.push_back({{"what", step.what}, {"command", step.command}, {"language", step.language}});
+  for (const auto& step : steps)
+    out.push_back({{"what", step.what}, {"command", step.command}, {"language", step.language}});
   return out;
 }
 
@@ -100,7 +108,8 @@ model::Finding finding_from_json(const nlohmann::json& j) {
   model::Finding f;
   f.rank = j.value("rank", 0);
   f.check = j.value("check", "");
-  if (!model::parse_severity(j.value("severity", "note"), f.severity)) f.severity = model::Severity::note;
+  if (!model::parse_severity(j.value("severity", "note"), f.severity))
+    f.severity = model::Severity::note;
   f.confidence = j.value("confidence", 0.0);
   f.title = j.value("title", "");
   f.message = j.value("message", "");
@@ -109,15 +118,19 @@ model::Finding finding_from_json(const nlohmann::json& j) {
     model::Evidence evidence;
     evidence.where.artifact = e.value("artifact", "");
     evidence.where.entry = e.value("entry", "");
-    evidence.where.line = e.contains("line") && e["line"].is_number_integer() ? e["line"].get<int>() : 0;
+    evidence.where.line =
+        e.contains("line") && e["line"].is_number_integer() ? e["line"].get<int>() : 0;
     evidence.excerpt = e.value("excerpt", "");
-    evidence.kind = e.value("kind", "fact") == "quote" ? model::EvidenceKind::quote : model::EvidenceKind::fact;
-    evidence.line_end = e.contains("line_end") && e["line_end"].is_number_integer() ? e["line_end"].get<int>() : 0;
+    evidence.kind =
+        e.value("kind", "fact") == "quote" ? model::EvidenceKind::quote : model::EvidenceKind::fact;
+    evidence.line_end =
+        e.contains("line_end") && e["line_end"].is_number_integer() ? e["line_end"].get<int>() : 0;
     evidence.note = e.value("note", "");
     f.evidence.push_back(std::move(evidence));
   }
   for (const auto& s : j.value("next_steps", nlohmann::json::array()))
-    f.next_steps.push_back({s.value("what", ""), s.value("command", ""), s.value("language", "sh")});
+    f.next_steps.push_back(
+        {s.value("what", ""), s.value("command", ""), s.value("language", "sh")});
   f.chain = strings_of(j, "chain");
   f.fingerprint = j.value("fingerprint", "");
   f.explains_failure = j.value("explains_failure", false);
@@ -136,23 +149,22 @@ std::string to_jsonl_line(const scan::PackageResult& result) {
   Json models = Json::array();
   for (const auto& model : result.models) models.push_back(model_json(model));
   Json diagnostics = Json::array();
-  for (const auto& d : result.diagnostics) diagnostics.push_back({{"artifact", d.artifact}, {"message", d.message}});
-  const Json line = {{"schema", "aoti-analyze/scan/1"},
-                     {"package", result.package},
-                     {"identity", result.identity},
-                     {"status", scan::to_string(result.status)},
-                     {"companions", result.companions},
-                     {"models", std::move(models)},
-                     {"findings", std::move(findings)},
-                     {"fixed", result.fixed},
-                     {"diagnostics", std::move(diagnostics)}};
+  for (const auto& d : result.diagnostics)
+    diagnostics.push_back({{"artifact", d.artifact}, {"message", d.message}});
+  const Json line = {
+      {"schema", "aoti-analyze/scan/1"},      {"package", result.package},
+      {"identity", result.identity},          {"status", scan::to_string(result.status)},
+      {"companions", result.companions},      {"models", std::move(models)},
+      {"findings", std::move(findings)},      {"fixed", result.fixed},
+      {"diagnostics", std::move(diagnostics)}};
   // Strings come from hostile files: invalid UTF-8 becomes U+FFFD rather than an exception.
   return line.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 std::optional<scan::PackageResult> from_jsonl_line(const std::string& line) {
   const auto j = nlohmann::json::parse(line, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("schema", "") != "aoti-analyze/scan/1") return std::nullopt;
+  if (j.is_discarded() || !j.is_object() || j.value("schema", "") != "aoti-analyze/scan/1")
+    return std::nullopt;
   const auto status = status_of(j.value("status", ""));
   if (!status) return std::nullopt;
   scan::PackageResult result;
@@ -169,7 +181,8 @@ std::optional<scan::PackageResult> from_jsonl_line(const std::string& line) {
   }
   result.fixed = strings_of(j, "fixed");
   for (const auto& d : j.value("diagnostics", nlohmann::json::array()))
-    if (d.is_object()) result.diagnostics.push_back({d.value("artifact", ""), d.value("message", "")});
+    if (d.is_object())
+      result.diagnostics.push_back({d.value("artifact", ""), d.value("message", "")});
   return result;
 }
 

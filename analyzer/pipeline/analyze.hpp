@@ -20,7 +20,8 @@ void correlate(model::Case& c);
 // Runs every registered check; a check that throws becomes a diagnostic whose source is that check.
 std::vector<model::Finding> run_checks(model::Case& c);
 // The same with the given checks instead of the registry's.
-std::vector<model::Finding> run_checks(model::Case& c, const std::vector<std::unique_ptr<checks::Check>>& checks);
+std::vector<model::Finding> run_checks(model::Case& c,
+                                       const std::vector<std::unique_ptr<checks::Check>>& checks);
 
 // Orders findings (explains an observed failure, then severity, confidence, check id, subject),
 // numbers them from 1 and sets their fingerprints.

@@ -20,7 +20,8 @@ int contract_match(const LogEvent& e, const ModelFacts& model) {
   int score = 1;
   for (const auto& check : w.input_checks) {
     if (check.input_index != e.input_index) continue;
-    if (check.dim >= 0 && check.dim == e.dim && std::to_string(check.value) == e.expected) score += 2;
+    if (check.dim >= 0 && check.dim == e.dim && std::to_string(check.value) == e.expected)
+      score += 2;
   }
   return score;
 }
@@ -35,7 +36,8 @@ int content_match(const LogEvent& e, const ModelFacts& model) {
       for (const auto& a : kernel.asserts)
         if (a.message == e.subject && (e.kernel.empty() || e.kernel == kernel.name)) return 10;
   }
-  if (e.kind == LogEventKind::api_call_failed && fs::path(e.source_file).filename().string() == w.file_name)
+  if (e.kind == LogEventKind::api_call_failed &&
+      fs::path(e.source_file).filename().string() == w.file_name)
     return 10;
   if (e.kind == LogEventKind::input_check_error) return contract_match(e, model);
   for (const auto& kernel : w.kernels)
@@ -44,7 +46,9 @@ int content_match(const LogEvent& e, const ModelFacts& model) {
 }
 
 std::string artifact_of(const ModelFacts& model) {
-  return !model.package.empty() ? model.package : model.wrapper ? model.wrapper->where.artifact : std::string();
+  return !model.package.empty() ? model.package
+         : model.wrapper        ? model.wrapper->where.artifact
+                                : std::string();
 }
 
 bool is_within(const fs::path& inner, const fs::path& outer) {

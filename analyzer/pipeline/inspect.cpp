@@ -25,11 +25,14 @@ CoreInspection inspect_core(const std::string& core, const std::vector<std::stri
       continue;
     }
     for (const auto& model : contents->models)
-      if (model.so && !model.so->build_id.empty()) objects.push_back({model.so->build_id, path, model.so->where.entry});
+      if (model.so && !model.so->build_id.empty())
+        objects.push_back({model.so->build_id, path, model.so->where.entry});
   }
   auto facts = parsers::coredump::read_core(core, core, objects);
-  if (facts) out.core = std::move(*facts);
-  else out.core = tl::unexpected(model::Diagnostic{core, facts.error().message});
+  if (facts)
+    out.core = std::move(*facts);
+  else
+    out.core = tl::unexpected(model::Diagnostic{core, facts.error().message});
   return out;
 }
 

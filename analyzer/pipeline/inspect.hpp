@@ -12,7 +12,7 @@
 namespace aoti::pipeline {
 
 struct CoreInspection {
-  std::vector<model::Diagnostic> diagnostics;  // models that could not serve their .so
+  std::vector<model::Diagnostic> diagnostics;              // models that could not serve their .so
   tl::expected<model::CoreFacts, model::Diagnostic> core;  // the error when the core cannot be read
 };
 // A core, unwound with the model .so files of `models` (packages or bare model .so files) served by

@@ -1,5 +1,6 @@
 // Reading the inputs into a Case: every file sniffed and parsed, cores last (unwinding needs every
-// model .so), then what ties artifacts to each other (wrappers to bare .so files, traces to models).
+// model .so), then what ties artifacts to each other (wrappers to bare .so files, traces to
+// models).
 #include <algorithm>
 #include <fstream>
 #include <regex>
@@ -29,8 +30,8 @@ constexpr std::uint64_t k_max_wrapper_bytes = parsers::k_max_wrapper_source;
 std::string file_name_of(std::string_view path) { return fs::path(path).filename().string(); }
 
 // Parses a wrapper (its facts keep its text, so checks quote its lines as they are) and names it.
-std::optional<WrapperFacts> read_wrapper(const std::string& text, const Location& where, std::string file_name, int line_offset,
-                                         Case& c) {
+std::optional<WrapperFacts> read_wrapper(const std::string& text, const Location& where,
+                                         std::string file_name, int line_offset, Case& c) {
   auto parsed = parsers::wrapper::parse_wrapper(text, where);
   if (!parsed) {
     c.diagnostics.push_back({where.display(), "wrapper source: " + parsed.error().message});
@@ -42,13 +43,15 @@ std::optional<WrapperFacts> read_wrapper(const std::string& text, const Location
 }
 
 void add_model(ModelFacts model, std::string text, const Location& where, Case& c) {
-  if (!text.empty()) model.wrapper = read_wrapper(std::move(text), where, file_name_of(where.entry), 0, c);
+  if (!text.empty())
+    model.wrapper = read_wrapper(std::move(text), where, file_name_of(where.entry), 0, c);
   c.models.push_back(std::move(model));
 }
 
 // Marks the artifact analyzed, or records why it could not be read; false in that case.
 template <class T>
-bool accepted(const parsers::Parsed<T>& parsed, const SniffedInput& input, Artifact& artifact, Case& c) {
+bool accepted(const parsers::Parsed<T>& parsed, const SniffedInput& input, Artifact& artifact,
+              Case& c) {
   if (parsed) {
     artifact.analyzed = true;
     return true;
@@ -64,10 +67,12 @@ void load_package(const SniffedInput& input, Artifact& artifact, Case& c) {
   for (auto& d : contents->diagnostics) c.diagnostics.push_back(std::move(d));
   for (std::size_t i = 0; i < contents->models.size(); ++i) {
     ModelFacts& model = contents->models[i];
-    std::string text = i < contents->wrapper_sources.size() ? std::move(contents->wrapper_sources[i]) : std::string();
-    const auto entry = std::find_if(model.files.begin(), model.files.end(), [](const std::string& f) {
-      return f.ends_with(".wrapper.cpp");
-    });
+    std::string text = i < contents->wrapper_sources.size()
+                           ? std::move(contents->wrapper_sources[i])
+                           : std::string();
+    const auto entry =
+        std::find_if(model.files.begin(), model.files.end(),
+                     [](const std::string& f) { return f.ends_with(".wrapper.cpp"); });
     const Location where{input.display, entry == model.files.end() ? "" : *entry, 0};
     add_model(std::move(model), std::move(text), where, c);
     // A CPU model's kernels are in <hash>.kernel.cpp, beside the wrapper that calls them.
@@ -76,18 +81,20 @@ void load_package(const SniffedInput& input, Artifact& artifact, Case& c) {
       parsers::wrapper::add_kernel_source(*wrapper, contents->kernel_sources[i],
                                           Location{input.display, contents->kernel_entries[i], 0});
   }
-  artifact.note = fmt::format("{} model(s), {} entries", contents->models.size(), contents->package.entries.size());
+  artifact.note = fmt::format("{} model(s), {} entries", contents->models.size(),
+                              contents->package.entries.size());
   c.packages.push_back(std::move(contents->package));
 }
 
-// A bare model .so (torch._export.aot_compile): a model of its own, read as ELF like the .so inside a
-// package. Its wrapper comes from a wrapper source given beside it or from a trace's dump.
+// A bare model .so (torch._export.aot_compile): a model of its own, read as ELF like the .so inside
+// a package. Its wrapper comes from a wrapper source given beside it or from a trace's dump.
 void load_model_so(const SniffedInput& input, Artifact& artifact, Case& c) {
   auto facts = parsers::elf::read_shared_object_file(input.path, Location{input.display, "", 0});
   if (!accepted(facts, input, artifact, c)) return;
-  artifact.note = fmt::format("AOTI model .so ({} model container functions exported{}{})", facts->aoti_exports.size(),
-                              facts->build_id.empty() ? "" : ", build-id " + facts->build_id,
-                              facts->needed.empty() ? "" : ", needs " + fmt::format("{}", fmt::join(facts->needed, ", ")));
+  artifact.note = fmt::format(
+      "AOTI model .so ({} model container functions exported{}{})", facts->aoti_exports.size(),
+      facts->build_id.empty() ? "" : ", build-id " + facts->build_id,
+      facts->needed.empty() ? "" : ", needs " + fmt::format("{}", fmt::join(facts->needed, ", ")));
   ModelFacts model;
   model.name = input.path.filename().string();
   model.package = input.display;
@@ -97,7 +104,8 @@ void load_model_so(const SniffedInput& input, Artifact& artifact, Case& c) {
 
 void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c) {
   if (input.size > k_max_wrapper_bytes) {
-    artifact.note = fmt::format("{} bytes, more than the {} MiB limit for a wrapper", input.size, k_max_wrapper_bytes >> 20);
+    artifact.note = fmt::format("{} bytes, more than the {} MiB limit for a wrapper", input.size,
+                                k_max_wrapper_bytes >> 20);
     c.diagnostics.push_back({input.display, artifact.note});
     return;
   }
@@ -105,7 +113,8 @@ void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c)
   std::string text(input.size, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-  auto wrapper = read_wrapper(std::move(text), Location{input.display, "", 0}, input.path.filename().string(), 0, c);
+  auto wrapper = read_wrapper(std::move(text), Location{input.display, "", 0},
+                              input.path.filename().string(), 0, c);
   if (!wrapper) {
     artifact.note = "wrapper source: " + c.diagnostics.back().message;
     return;
@@ -133,8 +142,8 @@ void load_core(const SniffedInput& input, Artifact& artifact, Case& c) {
   auto facts = parsers::coredump::read_core(input.path, input.display, objects);
   if (!accepted(facts, input, artifact, c)) return;
   artifact.note = fmt::format("{}{}, {} thread(s), {} module(s)", input.what,
-                              facts->signal_name.empty() ? "" : ", " + facts->signal_name, facts->threads.size(),
-                              facts->modules.size());
+                              facts->signal_name.empty() ? "" : ", " + facts->signal_name,
+                              facts->threads.size(), facts->modules.size());
   // What limits the reading of a core is worth a line among the diagnostics too.
   for (const auto& note : facts->health)
     if (!note.starts_with("decompressed")) c.diagnostics.push_back({input.display, note});
@@ -149,16 +158,19 @@ void load_trace(const SniffedInput& input, Artifact& artifact, Case& c) {
   c.traces.push_back(std::move(read->facts));
 }
 
-void load_source(const SniffedInput& input, Artifact& artifact, Case& c, const parsers::source::SourceOptions& options) {
+void load_source(const SniffedInput& input, Artifact& artifact, Case& c,
+                 const parsers::source::SourceOptions& options) {
   auto read = parsers::source::read_source(input.path, input.display, options);
   if (!accepted(read, input, artifact, c)) return;
-  artifact.note = fmt::format("{} source, {} op(s), {} kernel(s), {} pattern(s)", read->facts.language,
-                              read->facts.ops.size(), read->facts.kernels.size(), read->facts.violations.size());
+  artifact.note = fmt::format("{} source, {} op(s), {} kernel(s), {} pattern(s)",
+                              read->facts.language, read->facts.ops.size(),
+                              read->facts.kernels.size(), read->facts.violations.size());
   for (auto& d : read->diagnostics) c.diagnostics.push_back(std::move(d));
   c.sources.push_back(std::move(read->facts));
 }
 
-// The file name without its last extension: "<hash>.wrapper.so" and "<hash>.wrapper.cpp" (torch >= 2.7),
+// The file name without its last extension: "<hash>.wrapper.so" and "<hash>.wrapper.cpp" (torch
+// >= 2.7),
 // "<hash>.so" and "<hash>.cpp" (older), name one compiled model.
 std::string stem_of(std::string_view path) {
   std::string name = file_name_of(path);
@@ -167,7 +179,9 @@ std::string stem_of(std::string_view path) {
   return name;
 }
 
-bool is_bare_so(const ModelFacts& model) { return model.so && model.so->where.entry.empty() && !model.package.empty(); }
+bool is_bare_so(const ModelFacts& model) {
+  return model.so && model.so->where.entry.empty() && !model.package.empty();
+}
 
 // A wrapper source given beside a bare model .so, with the same name, is that model's wrapper.
 void attach_wrappers_to_bare_sos(Case& c) {
@@ -176,9 +190,12 @@ void attach_wrappers_to_bare_sos(Case& c) {
     const fs::path so = fs::path(c.models[m].package).lexically_normal();
     for (std::size_t w = 0; w < c.models.size(); ++w) {
       const ModelFacts& other = c.models[w];
-      if (w == m || !other.package.empty() || !other.wrapper || !other.wrapper->where.entry.empty()) continue;
+      if (w == m || !other.package.empty() || !other.wrapper || !other.wrapper->where.entry.empty())
+        continue;
       const fs::path wrapper = fs::path(other.wrapper->where.artifact).lexically_normal();
-      if (wrapper.parent_path() != so.parent_path() || stem_of(wrapper.string()) != stem_of(so.string())) continue;
+      if (wrapper.parent_path() != so.parent_path() ||
+          stem_of(wrapper.string()) != stem_of(so.string()))
+        continue;
       c.models[m].wrapper = std::move(c.models[w].wrapper);
       c.models.erase(c.models.begin() + static_cast<std::ptrdiff_t>(w));
       if (w < m) --m;
@@ -190,14 +207,16 @@ void attach_wrappers_to_bare_sos(Case& c) {
 // The C++ kernels of the trace's `inductor_aot_kernel_code` dump, for a model that has none yet (a
 // wrapper given alone, or made from the trace's own wrapper dump).
 void adopt_trace_kernels(const TraceFacts& trace, WrapperFacts& w) {
-  const bool has_cpp = std::any_of(w.kernels.begin(), w.kernels.end(),
-                                   [](const TritonKernel& k) { return k.language == KernelLanguage::cpp; });
+  const bool has_cpp = std::any_of(w.kernels.begin(), w.kernels.end(), [](const TritonKernel& k) {
+    return k.language == KernelLanguage::cpp;
+  });
   if (has_cpp) return;
   for (const TraceCodeDump& dump : trace.code_dumps)
     if (dump.name == "inductor_aot_kernel_code" && !dump.text.empty())
       // The dump's lines are the payload file's lines from first_line on: kernels are quoted there.
       parsers::wrapper::add_kernel_source(
-          w, dump.text, Location{dump.payload_artifact.empty() ? trace.artifact : dump.payload_artifact, "", 0},
+          w, dump.text,
+          Location{dump.payload_artifact.empty() ? trace.artifact : dump.payload_artifact, "", 0},
           dump.first_line > 0 ? dump.first_line - 1 : 0);
 }
 
@@ -211,15 +230,18 @@ void adopt_trace_wrappers(Case& c) {
     const std::string name = file_name_of(dump->filename);
     for (std::size_t m = 0; m < c.models.size() && trace.model < 0; ++m)
       if (c.models[m].wrapper && !name.empty() &&
-          (c.models[m].wrapper->file_name == name || (is_bare_so(c.models[m]) && stem_of(c.models[m].package) == stem_of(name))))
+          (c.models[m].wrapper->file_name == name ||
+           (is_bare_so(c.models[m]) && stem_of(c.models[m].package) == stem_of(name))))
         trace.model = static_cast<int>(m);
     if (trace.model >= 0) {
-      if (auto& tied = c.models[static_cast<std::size_t>(trace.model)].wrapper) adopt_trace_kernels(trace, *tied);
+      if (auto& tied = c.models[static_cast<std::size_t>(trace.model)].wrapper)
+        adopt_trace_kernels(trace, *tied);
       continue;
     }
     if (dump->text.empty()) continue;
     // The dump's lines are the trace file's lines from first_line on, so quotes point there.
-    auto wrapper = read_wrapper(dump->text, Location{dump->payload_artifact, "", 0}, name, dump->first_line - 1, c);
+    auto wrapper = read_wrapper(dump->text, Location{dump->payload_artifact, "", 0}, name,
+                                dump->first_line - 1, c);
     if (!wrapper) continue;
     adopt_trace_kernels(trace, *wrapper);
     // A bare model .so is named after the wrapper it was compiled from, or is the output_path the
@@ -228,7 +250,8 @@ void adopt_trace_wrappers(Case& c) {
       ModelFacts& model = c.models[m];
       if (!is_bare_so(model) || model.wrapper || name.empty()) continue;
       const bool named_after = stem_of(model.package) == stem_of(name);
-      const bool output_path = !trace.aoti_output_path.empty() && file_name_of(trace.aoti_output_path) == file_name_of(model.package);
+      const bool output_path = !trace.aoti_output_path.empty() &&
+                               file_name_of(trace.aoti_output_path) == file_name_of(model.package);
       if (!named_after && !output_path) continue;
       model.wrapper = std::move(*wrapper);
       trace.model = static_cast<int>(m);
@@ -256,14 +279,21 @@ std::string argument_of_source(std::string_view source) {
 void dims_from_export_call(std::string_view code, WrapperInput& input) {
   std::size_t at = std::string_view::npos;
   for (const std::string& key : {"\"" + input.user_name + "\"", "'" + input.user_name + "'"})
-    if (const auto found = code.find(key + ":"); found != std::string_view::npos) at = found + key.size() + 1;
+    if (const auto found = code.find(key + ":"); found != std::string_view::npos)
+      at = found + key.size() + 1;
   if (at == std::string_view::npos) return;
   const auto open = code.find('{', at);
-  if (open == std::string_view::npos || code.substr(at, open - at).find_first_not_of(' ') != std::string_view::npos) return;
+  if (open == std::string_view::npos ||
+      code.substr(at, open - at).find_first_not_of(' ') != std::string_view::npos)
+    return;
   const auto close = code.find('}', open);
-  const std::string_view body = code.substr(open, close == std::string_view::npos ? code.size() - open : close - open);
-  static const std::regex k_dim(R"((\d+)\s*:\s*(?:torch\.export\.)?Dim\(\s*["'](\w+)["']\s*,?\s*([^)]*)\))");
-  for (std::regex_iterator<std::string_view::const_iterator> it(body.begin(), body.end(), k_dim), end; it != end; ++it) {
+  const std::string_view body =
+      code.substr(open, close == std::string_view::npos ? code.size() - open : close - open);
+  static const std::regex k_dim(
+      R"((\d+)\s*:\s*(?:torch\.export\.)?Dim\(\s*["'](\w+)["']\s*,?\s*([^)]*)\))");
+  for (std::regex_iterator<std::string_view::const_iterator> it(body.begin(), body.end(), k_dim),
+       end;
+       it != end; ++it) {
     const int dim = std::stoi((*it)[1].str());
     input.dim_names[dim] = (*it)[2].str();
     if ((*it)[3].length() > 0) input.exported_ranges[dim] = (*it)[3].str();
@@ -282,7 +312,8 @@ void attach_user_names(Case& c) {
         if (b.input != input.name || b.is_stride) continue;
         for (const auto& symbol : trace.symbols)
           if (symbol.name == b.symbol)
-            if (auto argument = argument_of_source(symbol.source); !argument.empty()) input.user_name = std::move(argument);
+            if (auto argument = argument_of_source(symbol.source); !argument.empty())
+              input.user_name = std::move(argument);
       }
       if (input.user_name.empty()) continue;
       for (const auto& call : trace.exports)
@@ -291,7 +322,6 @@ void attach_user_names(Case& c) {
   }
 }
 
-
 }  // namespace
 
 Case load_case(const std::vector<std::string>& paths) {
@@ -299,18 +329,33 @@ Case load_case(const std::vector<std::string>& paths) {
   const auto inputs = gather_inputs(paths, c.diagnostics);
   parsers::source::SourceOptions source_options;
   for (const auto& input : inputs)
-    if (input.path.filename() == "compile_commands.json") source_options.compile_commands = input.path;
+    if (input.path.filename() == "compile_commands.json")
+      source_options.compile_commands = input.path;
   std::vector<std::size_t> cores;  // read last: unwinding needs every package's model .so
   for (const auto& input : inputs) {
     Artifact artifact{input.display, input.kind, input.size, false, input.what};
     switch (input.kind) {
-      case ArtifactKind::package: load_package(input, artifact, c); break;
-      case ArtifactKind::model_so: load_model_so(input, artifact, c); break;
-      case ArtifactKind::wrapper_source: load_wrapper_source(input, artifact, c); break;
-      case ArtifactKind::log: load_log(input, artifact, c); break;
-      case ArtifactKind::core_dump: cores.push_back(c.artifacts.size()); break;
-      case ArtifactKind::trace: load_trace(input, artifact, c); break;
-      case ArtifactKind::source: load_source(input, artifact, c, source_options); break;
+      case ArtifactKind::package:
+        load_package(input, artifact, c);
+        break;
+      case ArtifactKind::model_so:
+        load_model_so(input, artifact, c);
+        break;
+      case ArtifactKind::wrapper_source:
+        load_wrapper_source(input, artifact, c);
+        break;
+      case ArtifactKind::log:
+        load_log(input, artifact, c);
+        break;
+      case ArtifactKind::core_dump:
+        cores.push_back(c.artifacts.size());
+        break;
+      case ArtifactKind::trace:
+        load_trace(input, artifact, c);
+        break;
+      case ArtifactKind::source:
+        load_source(input, artifact, c, source_options);
+        break;
       case ArtifactKind::unknown:
         artifact.note = input.what + "; skipped";
         break;
@@ -331,7 +376,8 @@ Case load_case(const std::vector<std::string>& paths) {
 }
 
 bool anything_analyzed(const Case& c) {
-  return std::any_of(c.artifacts.begin(), c.artifacts.end(), [](const Artifact& a) { return a.analyzed; });
+  return std::any_of(c.artifacts.begin(), c.artifacts.end(),
+                     [](const Artifact& a) { return a.analyzed; });
 }
 
 }  // namespace aoti::pipeline

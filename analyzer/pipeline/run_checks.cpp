@@ -14,7 +14,8 @@ namespace fs = std::filesystem;
 
 std::vector<Finding> run_checks(Case& c) { return run_checks(c, checks::all_checks()); }
 
-std::vector<Finding> run_checks(Case& c, const std::vector<std::unique_ptr<checks::Check>>& checks) {
+std::vector<Finding> run_checks(Case& c,
+                                const std::vector<std::unique_ptr<checks::Check>>& checks) {
   std::vector<Finding> findings;
   std::vector<Finding> last_resort;
   for (const auto& check : checks) {
@@ -25,32 +26,38 @@ std::vector<Finding> run_checks(Case& c, const std::vector<std::unique_ptr<check
         (check->last_resort() ? last_resort : findings).push_back(std::move(f));
       }
     } catch (const std::exception& ex) {
-      c.diagnostics.push_back({std::string(check->id()), std::string("check failed internally: ") + ex.what(),
+      c.diagnostics.push_back({std::string(check->id()),
+                               std::string("check failed internally: ") + ex.what(),
                                DiagnosticSource::check});
     } catch (...) {
-      c.diagnostics.push_back({std::string(check->id()), "check failed internally", DiagnosticSource::check});
+      c.diagnostics.push_back(
+          {std::string(check->id()), "check failed internally", DiagnosticSource::check});
     }
   }
   merge_consequences(findings);
   // The error that ended each log's run: its last exception (or a crash after it).
   std::vector<Location> endings;
   for (const auto& e : c.log_events)
-    if ((e.kind == LogEventKind::python_exception && e.final) || e.kind == LogEventKind::segfault) endings.push_back(e.where);
+    if ((e.kind == LogEventKind::python_exception && e.final) || e.kind == LogEventKind::segfault)
+      endings.push_back(e.where);
   for (auto& f : findings)
-    f.ends_run = f.explains_failure && std::any_of(f.evidence.begin(), f.evidence.end(), [&](const Evidence& ev) {
-      return std::any_of(endings.begin(), endings.end(), [&](const Location& where) {
-        return where.line > 0 && ev.where.line == where.line && ev.where.artifact == where.artifact;
-      });
-    });
-  // A last-resort finding stands for an artifact whose error no other check explained: neither in it
-  // nor in another output of the same run (stdout beside stderr, in one folder).
+    f.ends_run = f.explains_failure &&
+                 std::any_of(f.evidence.begin(), f.evidence.end(), [&](const Evidence& ev) {
+                   return std::any_of(endings.begin(), endings.end(), [&](const Location& where) {
+                     return where.line > 0 && ev.where.line == where.line &&
+                            ev.where.artifact == where.artifact;
+                   });
+                 });
+  // A last-resort finding stands for an artifact whose error no other check explained: neither in
+  // it nor in another output of the same run (stdout beside stderr, in one folder).
   std::vector<fs::path> explained;
   for (const auto& f : findings)
     if (f.explains_failure)
       for (const auto& e : f.evidence) explained.push_back(folder_of(e.where.artifact));
   for (auto& f : last_resort) {
-    const bool covered = !f.evidence.empty() && std::find(explained.begin(), explained.end(),
-                                                          folder_of(f.evidence.front().where.artifact)) != explained.end();
+    const bool covered = !f.evidence.empty() &&
+                         std::find(explained.begin(), explained.end(),
+                                   folder_of(f.evidence.front().where.artifact)) != explained.end();
     if (!covered) findings.push_back(std::move(f));
   }
   return findings;
@@ -60,7 +67,8 @@ void merge_consequences(std::vector<Finding>& findings) {
   // One finding per cause. Two findings are one when
   // - one is how another's failure surfaced: a failed AOTI runtime call ("API call failed at ...")
   //   after an error another finding explains on an earlier line of the same log;
-  // - one is a generic failure (export failed, a runner error) of the same run (the same folder) as a
+  // - one is a generic failure (export failed, a runner error) of the same run (the same folder) as
+  // a
   //   finding that names its cause (a missing fake kernel, a data-dependent guard, ...);
   // - the same check found the same thing twice in one run (export retried in strict mode).
   // The consequence joins the cause as evidence instead of standing as a second finding.
@@ -74,7 +82,8 @@ void merge_consequences(std::vector<Finding>& findings) {
            same_run(a.evidence.front().where.artifact, b.evidence.front().where.artifact);
   };
   const auto generic = [](const Finding& f) {
-    return f.check == "export.failed" || f.check == "runtime.runner-error" || f.check == "runtime.api-call-failed";
+    return f.check == "export.failed" || f.check == "runtime.runner-error" ||
+           f.check == "runtime.api-call-failed";
   };
   for (std::size_t i = 0; i < findings.size();) {
     const Finding& consequence = findings[i];
@@ -85,12 +94,14 @@ void merge_consequences(std::vector<Finding>& findings) {
       if (k == i || !other.explains_failure) continue;
       const Evidence* line = first_quote(other);
       if (consequence.check == "runtime.api-call-failed") {
-        if (failed && line && other.check != consequence.check && line->where.artifact == failed->where.artifact &&
+        if (failed && line && other.check != consequence.check &&
+            line->where.artifact == failed->where.artifact &&
             line->where.entry == failed->where.entry && line->where.line <= failed->where.line)
           cause = &other;
       } else if (generic(consequence) && !generic(other) && one_run(other, consequence)) {
         cause = &other;
-      } else if (k < i && other.check == consequence.check && other.title == consequence.title && one_run(other, consequence)) {
+      } else if (k < i && other.check == consequence.check && other.title == consequence.title &&
+                 one_run(other, consequence)) {
         cause = &other;
       }
     }
@@ -100,17 +111,20 @@ void merge_consequences(std::vector<Finding>& findings) {
     }
     if (cause->check != consequence.check) {
       std::string surfaced = consequence.title;
-      if (!surfaced.empty()) surfaced[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(surfaced[0])));
+      if (!surfaced.empty())
+        surfaced[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(surfaced[0])));
       cause->message += fmt::format(" It surfaced as {}.", surfaced);
     }
     for (const auto& e : consequence.evidence)
       if (std::none_of(cause->evidence.begin(), cause->evidence.end(), [&](const Evidence& have) {
-            return have.where.artifact == e.where.artifact && have.where.line == e.where.line && have.excerpt == e.excerpt;
+            return have.where.artifact == e.where.artifact && have.where.line == e.where.line &&
+                   have.excerpt == e.excerpt;
           }))
         cause->evidence.push_back(e);
     for (const auto& step : consequence.next_steps)
-      if (std::none_of(cause->next_steps.begin(), cause->next_steps.end(),
-                       [&](const NextStep& s) { return s.command == step.command && s.what == step.what; }))
+      if (std::none_of(cause->next_steps.begin(), cause->next_steps.end(), [&](const NextStep& s) {
+            return s.command == step.command && s.what == step.what;
+          }))
         cause->next_steps.push_back(step);
     findings.erase(findings.begin() + static_cast<std::ptrdiff_t>(i));
   }

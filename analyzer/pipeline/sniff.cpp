@@ -33,17 +33,18 @@ bool starts_with(std::string_view text, std::string_view prefix) {
 
 // ELF e_type at offset 16 (little-endian): 4 = ET_CORE, 3 = ET_DYN.
 std::string describe_elf(std::string_view head) {
-  if (head.size() < 18 || !starts_with(head, "\x7f" "ELF")) return {};
-  const int type = static_cast<unsigned char>(head[16]) | (static_cast<unsigned char>(head[17]) << 8);
+  if (head.size() < 18 || !starts_with(head,
+                                       "\x7f"
+                                       "ELF"))
+    return {};
+  const int type =
+      static_cast<unsigned char>(head[16]) | (static_cast<unsigned char>(head[17]) << 8);
   if (type == 4) return "ELF core dump";
   if (type == 3) return "ELF shared object";
   return "ELF file";
 }
 
-bool is_binary(std::string_view head) {
-  return std::count(head.begin(), head.end(), '\0') > 0;
-}
-
+bool is_binary(std::string_view head) { return std::count(head.begin(), head.end(), '\0') > 0; }
 
 bool has_extension(const fs::path& path, std::initializer_list<std::string_view> extensions) {
   const std::string ext = path.extension().string();
@@ -60,7 +61,8 @@ SniffedInput sniff(const fs::path& path, std::string display) {
   input.size = fs::file_size(path, ec);
   const std::string head = read_head(path, k_head_bytes);
 
-  if (starts_with(head, "PK\x03\x04") || starts_with(head, "PK\x05\x06") || has_extension(path, {".pt2"})) {
+  if (starts_with(head, "PK\x03\x04") || starts_with(head, "PK\x05\x06") ||
+      has_extension(path, {".pt2"})) {
     input.kind = ArtifactKind::package;
     input.what = "AOTI package";
     return input;
@@ -68,10 +70,12 @@ SniffedInput sniff(const fs::path& path, std::string display) {
   if (const std::string elf = describe_elf(head); !elf.empty()) {
     input.kind = elf == "ELF core dump" ? ArtifactKind::core_dump : ArtifactKind::unknown;
     input.what = elf;
-    // A shared object exporting the AOTI model container API is a model (a bare torch._export.aot_compile
-    // .so); any other stays what it is, a library the analysis does not read (maybe a custom-op library).
+    // A shared object exporting the AOTI model container API is a model (a bare
+    // torch._export.aot_compile .so); any other stays what it is, a library the analysis does not
+    // read (maybe a custom-op library).
     if (elf == "ELF shared object") {
-      const auto facts = parsers::elf::read_shared_object_file(path, Location{input.display, "", 0});
+      const auto facts =
+          parsers::elf::read_shared_object_file(path, Location{input.display, "", 0});
       if (facts && parsers::elf::is_aoti_model(*facts)) {
         input.kind = ArtifactKind::model_so;
         input.what = "AOTI model .so";
@@ -83,12 +87,17 @@ SniffedInput sniff(const fs::path& path, std::string display) {
     }
     return input;
   }
-  const bool xz = starts_with(head, "\xfd" "7zXZ"), zstd = starts_with(head, "\x28\xb5\x2f\xfd");
+  const bool xz = starts_with(head,
+                              "\xfd"
+                              "7zXZ"),
+             zstd = starts_with(head, "\x28\xb5\x2f\xfd");
   if (xz || zstd) {
     // The core reader knows its compressions; a zstd block decodes only whole (up to 128 KiB).
-    const bool core = parsers::coredump::looks_like_core(zstd ? read_head(path, k_zstd_block_bytes) : head);
+    const bool core =
+        parsers::coredump::looks_like_core(zstd ? read_head(path, k_zstd_block_bytes) : head);
     input.kind = core ? ArtifactKind::core_dump : ArtifactKind::unknown;
-    input.what = std::string(xz ? "xz" : "zstd") + "-compressed " + (core ? "ELF core dump" : "file");
+    input.what =
+        std::string(xz ? "xz" : "zstd") + "-compressed " + (core ? "ELF core dump" : "file");
     return input;
   }
   if (is_binary(head)) {
@@ -129,14 +138,17 @@ SniffedInput sniff(const fs::path& path, std::string display) {
 }
 
 std::vector<SniffedInput> gather_inputs(const std::vector<std::string>& paths,
-                                        std::vector<Diagnostic>& diagnostics, std::size_t max_files) {
+                                        std::vector<Diagnostic>& diagnostics,
+                                        std::size_t max_files) {
   std::vector<SniffedInput> inputs;
   for (const auto& given : paths) {
     const fs::path path(given);
     std::error_code ec;
     const auto status = fs::status(path, ec);
     if (ec || !fs::exists(status)) {
-      diagnostics.push_back({given, "cannot read: " + (ec ? ec.message() : std::string("no such file or directory"))});
+      diagnostics.push_back(
+          {given,
+           "cannot read: " + (ec ? ec.message() : std::string("no such file or directory"))});
       continue;
     }
     if (fs::is_regular_file(status)) {
@@ -158,7 +170,8 @@ std::vector<SniffedInput> gather_inputs(const std::vector<std::string>& paths,
     }
     std::vector<fs::path> files;
     std::vector<fs::path> trace_folders;
-    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
+    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec),
+        end;
     if (ec) {
       diagnostics.push_back({given, "cannot list folder: " + ec.message()});
       continue;
@@ -177,7 +190,8 @@ std::vector<SniffedInput> gather_inputs(const std::vector<std::string>& paths,
       }
       if (it->is_regular_file(ec)) files.push_back(it->path());
       if (files.size() > max_files) {
-        diagnostics.push_back({given, "more than " + std::to_string(max_files) + " files; the rest were skipped"});
+        diagnostics.push_back(
+            {given, "more than " + std::to_string(max_files) + " files; the rest were skipped"});
         break;
       }
     }

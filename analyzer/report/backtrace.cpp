@@ -24,7 +24,8 @@ std::string render_backtrace(const model::CoreFacts& core) {
       const model::StackFrame& frame = thread.frames[i];
       // Where the unwound path ends, the scan's candidates begin: never read as one path.
       if (!frame.unwound() && (i == 0 || thread.frames[i - 1].unwound())) {
-        if (!thread.unwind_error.empty() && !stop_told) out += "    unwinding stopped: " + thread.unwind_error + "\n";
+        if (!thread.unwind_error.empty() && !stop_told)
+          out += "    unwinding stopped: " + thread.unwind_error + "\n";
         stop_told = true;
         out += "    -- " + std::string(model::k_stack_scan_label) + " --\n";
       }
@@ -33,12 +34,14 @@ std::string render_backtrace(const model::CoreFacts& core) {
       if (!frame.symbol.empty()) symbol += fmt::format("+0x{:x}", frame.symbol_offset);
       // "#0  0x00007f...": the frame number padded like gdb and eu-stack, the pc at full width.
       out += fmt::format("#{:<3}0x{:016x} in {}", i, frame.pc, symbol);
-      if (!frame.module.empty()) out += fmt::format(" ({} +0x{:x})", frame.module, frame.module_offset);
+      if (!frame.module.empty())
+        out += fmt::format(" ({} +0x{:x})", frame.module, frame.module_offset);
       if (!frame.package.empty()) out += " [model " + frame.package + "]";
       if (!frame.unwound()) out += " [stack scan]";
       out += "\n";
     }
-    if (!thread.unwind_error.empty() && !stop_told) out += "    unwinding stopped: " + thread.unwind_error + "\n";
+    if (!thread.unwind_error.empty() && !stop_told)
+      out += "    unwinding stopped: " + thread.unwind_error + "\n";
   }
   return out;
 }

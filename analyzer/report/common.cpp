@@ -1,10 +1,10 @@
 #include "analyzer/report/common.hpp"
 
 #include <algorithm>
-#include <filesystem>
-#include <set>
 #include <array>
+#include <filesystem>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -36,12 +36,14 @@ std::string compiler_of(const model::ModelFacts& model) {
   if (model.so && !model.so->comments.empty()) {
     std::vector<std::string> unique;
     for (const auto& comment : model.so->comments)
-      if (std::find(unique.begin(), unique.end(), comment) == unique.end()) unique.push_back(comment);
+      if (std::find(unique.begin(), unique.end(), comment) == unique.end())
+        unique.push_back(comment);
     return fmt::format("{}", fmt::join(unique, "; "));
   }
   if (!model.wrapper) return {};
   if (auto word = first_word(model.wrapper->link_cmd); !word.empty()) return word + " (link cmd)";
-  if (auto word = first_word(model.wrapper->compile_cmd); !word.empty()) return word + " (compile cmd)";
+  if (auto word = first_word(model.wrapper->compile_cmd); !word.empty())
+    return word + " (compile cmd)";
   return {};
 }
 
@@ -89,19 +91,24 @@ ModelSummary summarize(const model::ModelFacts& model) {
     std::stable_sort(inputs.begin(), inputs.end(),
                      [](const auto& a, const auto& b) { return a.index < b.index; });
     for (const auto& input : inputs)
-      summary.inputs.push_back({input.name, input.user_name, contract_summary(*model.wrapper, input)});
+      summary.inputs.push_back(
+          {input.name, input.user_name, contract_summary(*model.wrapper, input)});
     summary.input_checks_need_env = model.wrapper->checks_gated_by_env;
-    // A CPU package's kernels are C++ functions in <hash>.kernel.cpp: count the distinct ones called.
+    // A CPU package's kernels are C++ functions in <hash>.kernel.cpp: count the distinct ones
+    // called.
     std::set<std::string> cpp_kernels;
     for (const auto& call : model.wrapper->kernel_calls)
       if (call.kernel.starts_with("cpp_")) cpp_kernels.insert(call.kernel);
     std::size_t triton_kernels = 0;
     for (const auto& kernel : model.wrapper->kernels) {
-      if (kernel.language == model::KernelLanguage::cpp) cpp_kernels.insert(kernel.name);
-      else ++triton_kernels;
+      if (kernel.language == model::KernelLanguage::cpp)
+        cpp_kernels.insert(kernel.name);
+      else
+        ++triton_kernels;
     }
     summary.kernel_count = triton_kernels + cpp_kernels.size();
-    summary.kernel_kind = triton_kernels == 0 && !cpp_kernels.empty() ? "C++ kernel" : "Triton kernel";
+    summary.kernel_kind =
+        triton_kernels == 0 && !cpp_kernels.empty() ? "C++ kernel" : "Triton kernel";
   }
   for (const auto& node : model.extern_nodes)
     if (std::find(summary.extern_ops.begin(), summary.extern_ops.end(), node.target) ==
@@ -139,15 +146,17 @@ std::string sanitize(std::string_view text) {
 }
 
 std::size_t display_width(std::string_view utf8) {
-  return static_cast<std::size_t>(std::count_if(
-      utf8.begin(), utf8.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return static_cast<std::size_t>(std::count_if(utf8.begin(), utf8.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
 }
 
 std::string truncate(std::string_view utf8, std::size_t max_width) {
   std::size_t width = 0;
   for (std::size_t i = 0; i < utf8.size(); ++i) {
     if ((static_cast<unsigned char>(utf8[i]) & 0xC0) == 0x80) continue;
-    if (width++ == max_width) return fmt::format("{}… ({} more bytes)", utf8.substr(0, i), utf8.size() - i);
+    if (width++ == max_width)
+      return fmt::format("{}… ({} more bytes)", utf8.substr(0, i), utf8.size() - i);
   }
   return std::string(utf8);
 }
@@ -176,31 +185,36 @@ CrashSummary summarize(const model::CoreFacts& core) {
   if (core.fault_address) out.signal += fmt::format(" at 0x{:x}", *core.fault_address);
   out.fault = core.fault_region;
   out.phase = checks::crash_phase_clause(core);
-  out.process = fmt::format("pid {}, {}", core.pid, core.command_line.empty() ? core.executable : core.command_line);
+  out.process = fmt::format("pid {}, {}", core.pid,
+                            core.command_line.empty() ? core.executable : core.command_line);
   if (const model::CoreThread* thread = checks::crashing_thread(core)) {
     out.thread = fmt::format("thread {}", thread->tid);
     // The unwound path, named or not (an unnamed frame still says which library crashed); a run of
     // unnamed frames in one library is one line, so the model's frames further out still show.
-    const auto unnamed = [](const model::StackFrame& frame) { return frame.symbol.empty() && frame.package.empty(); };
+    const auto unnamed = [](const model::StackFrame& frame) {
+      return frame.symbol.empty() && frame.package.empty();
+    };
     for (std::size_t i = 0; i < thread->frames.size() && out.frames.size() < 8; ++i) {
       const auto& frame = thread->frames[i];
       if (!frame.unwound()) continue;
       std::size_t last = i;
-      while (unnamed(frame) && last + 1 < thread->frames.size() && thread->frames[last + 1].unwound() &&
-             unnamed(thread->frames[last + 1]) && thread->frames[last + 1].module == frame.module)
+      while (unnamed(frame) && last + 1 < thread->frames.size() &&
+             thread->frames[last + 1].unwound() && unnamed(thread->frames[last + 1]) &&
+             thread->frames[last + 1].module == frame.module)
         ++last;
       if (last == i) {
         out.frames.push_back(model::frame_text(frame, i));
         continue;
       }
       const std::string module = std::filesystem::path(frame.module).filename().string();
-      out.frames.push_back(fmt::format("#{}-#{} in {} ({} frames without symbols)", i, last, module.empty() ? "?" : module,
-                                       last - i + 1));
+      out.frames.push_back(fmt::format("#{}-#{} in {} ({} frames without symbols)", i, last,
+                                       module.empty() ? "?" : module, last - i + 1));
       i = last;
     }
     for (std::size_t i = 0; i < thread->frames.size() && out.candidates.size() < 8; ++i) {
       const auto& frame = thread->frames[i];
-      if (!frame.unwound() && (!frame.symbol.empty() || !frame.package.empty())) out.candidates.push_back(model::frame_text(frame, i));
+      if (!frame.unwound() && (!frame.symbol.empty() || !frame.package.empty()))
+        out.candidates.push_back(model::frame_text(frame, i));
     }
   }
   return out;

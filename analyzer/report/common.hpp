@@ -21,14 +21,17 @@ ModelSummary summarize(const model::ModelFacts& model);
 
 // A crash as every format presents it.
 struct CrashSummary {
-  std::string core;        // the core as named
-  std::string signal;      // "SIGSEGV (SEGV_MAPERR) at 0x0"
-  std::string thread;      // "thread 446"
-  std::string phase;       // "while loading the model", or "probably while ..." from a stack-scan candidate
-  std::string fault;       // the fault decoded: which it is, what it means
-  std::string process;     // "pid 446, /usr/bin/python3 script.py"
-  std::vector<std::string> frames;  // the crashing thread's unwound frames (the call path), model::frame_text
-  // Named or model frames that only a stack scan found, shown apart under model::k_stack_scan_label.
+  std::string core;    // the core as named
+  std::string signal;  // "SIGSEGV (SEGV_MAPERR) at 0x0"
+  std::string thread;  // "thread 446"
+  std::string
+      phase;  // "while loading the model", or "probably while ..." from a stack-scan candidate
+  std::string fault;    // the fault decoded: which it is, what it means
+  std::string process;  // "pid 446, /usr/bin/python3 script.py"
+  std::vector<std::string>
+      frames;  // the crashing thread's unwound frames (the call path), model::frame_text
+  // Named or model frames that only a stack scan found, shown apart under
+  // model::k_stack_scan_label.
   std::vector<std::string> candidates;
 };
 CrashSummary summarize(const model::CoreFacts& core);

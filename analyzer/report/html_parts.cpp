@@ -39,7 +39,8 @@ std::pair<std::string, std::string> two_lines(const std::string& text, std::size
   const auto at = [&](std::size_t n) { return n < starts.size() ? starts[n] : text.size(); };
   if (starts.size() <= width) return {text, ""};
   std::string second = text.substr(at(width), at(2 * width) - at(width));
-  if (starts.size() > 2 * width) second = text.substr(at(width), at(2 * width - 1) - at(width)) + "…";
+  if (starts.size() > 2 * width)
+    second = text.substr(at(width), at(2 * width - 1) - at(width)) + "…";
   return {text.substr(0, at(width)), second};
 }
 
@@ -50,9 +51,12 @@ std::string chain_svg(const std::vector<std::string>& chain) {
   const int width = k_per_row * k_box_w + (k_per_row - 1) * k_gap + 20;
   const int height = rows * k_box_h + (rows - 1) * k_row_gap + 20;
   std::string out = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" role=\"img\" "
-      "aria-label=\"from cause to failure\"><defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
-      "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" "
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
+      "height=\"{1}\" role=\"img\" "
+      "aria-label=\"from cause to failure\"><defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" "
+      "refX=\"9\" refY=\"5\" "
+      "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 "
+      "L0,10 z\" "
       "fill=\"#5b6474\"/></marker></defs>",
       width, height);
   const auto position = [&](std::size_t i) {
@@ -62,28 +66,36 @@ std::string chain_svg(const std::vector<std::string>& chain) {
   for (std::size_t i = 0; i < chain.size(); ++i) {
     const auto [x, y] = position(i);
     const bool last = i + 1 == chain.size();
-    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"7\" fill=\"{}\" stroke=\"{}\"/>", x, y,
-                       k_box_w, k_box_h, last ? "#fdecea" : "#eef4fd", last ? "#c62828" : "#2e7dd7");
-    // Two lines of at most 30 characters each; a longer label ends in "…", the full text is in the title.
+    out += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"7\" fill=\"{}\" stroke=\"{}\"/>",
+        x, y, k_box_w, k_box_h, last ? "#fdecea" : "#eef4fd", last ? "#c62828" : "#2e7dd7");
+    // Two lines of at most 30 characters each; a longer label ends in "…", the full text is in the
+    // title.
     std::string label = sanitize(chain[i]);
     std::erase(label, '`');  // code quotes are for prose; a box is already code
     const auto [first, second] = two_lines(label, 30);
     out += fmt::format("<title>{}</title>", escape(label));
-    out += fmt::format("<text x=\"{}\" y=\"{}\" font-family=\"monospace\" font-size=\"12\" fill=\"#1d2330\" "
-                       "text-anchor=\"middle\">{}</text>",
-                       x + k_box_w / 2, y + (second.empty() ? 31 : 23), escape(first));
+    out += fmt::format(
+        "<text x=\"{}\" y=\"{}\" font-family=\"monospace\" font-size=\"12\" fill=\"#1d2330\" "
+        "text-anchor=\"middle\">{}</text>",
+        x + k_box_w / 2, y + (second.empty() ? 31 : 23), escape(first));
     if (!second.empty())
-      out += fmt::format("<text x=\"{}\" y=\"{}\" font-family=\"monospace\" font-size=\"12\" fill=\"#1d2330\" "
-                         "text-anchor=\"middle\">{}</text>", x + k_box_w / 2, y + 40, escape(second));
+      out += fmt::format(
+          "<text x=\"{}\" y=\"{}\" font-family=\"monospace\" font-size=\"12\" fill=\"#1d2330\" "
+          "text-anchor=\"middle\">{}</text>",
+          x + k_box_w / 2, y + 40, escape(second));
     if (last) break;
     const auto [nx, ny] = position(i + 1);
     if (ny == y)
-      out += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#5b6474\" stroke-width=\"2\" "
-                         "marker-end=\"url(#arrow)\"/>", x + k_box_w, y + k_box_h / 2, nx - 2, ny + k_box_h / 2);
+      out += fmt::format(
+          "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#5b6474\" stroke-width=\"2\" "
+          "marker-end=\"url(#arrow)\"/>",
+          x + k_box_w, y + k_box_h / 2, nx - 2, ny + k_box_h / 2);
     else
-      out += fmt::format("<path d=\"M{} {} V{} H{} V{}\" fill=\"none\" stroke=\"#5b6474\" stroke-width=\"2\" "
-                         "marker-end=\"url(#arrow)\"/>", x + k_box_w / 2, y + k_box_h, y + k_box_h + k_row_gap / 2,
-                         nx + k_box_w / 2, ny - 2);
+      out += fmt::format(
+          "<path d=\"M{} {} V{} H{} V{}\" fill=\"none\" stroke=\"#5b6474\" stroke-width=\"2\" "
+          "marker-end=\"url(#arrow)\"/>",
+          x + k_box_w / 2, y + k_box_h, y + k_box_h + k_row_gap / 2, nx + k_box_w / 2, ny - 2);
   }
   return out + "</svg>";
 }
@@ -94,12 +106,23 @@ std::string escape(std::string_view text) {
   std::string out;
   for (char ch : sanitize(text)) {
     switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += ch;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += ch;
     }
   }
   return out;
@@ -124,7 +147,8 @@ std::string page(std::string_view title, const std::string& body) {
   return fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n<main>\n{}</main>\n</body>\n</html>\n",
+      "<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n<main>\n{}</main>\n</body>\n</"
+      "html>\n",
       escape(title), k_style, body);
 }
 
@@ -133,10 +157,12 @@ std::string finding_html(const model::Finding& f, bool is_new) {
   std::string out = fmt::format("<section class=\"finding {}\" id=\"finding-{}\">\n", sev, f.rank);
   out += fmt::format("<h3>#{} <span class=\"sev {}\">{}</span> {}{}</h3>\n", f.rank, sev, sev,
                      is_new ? "<span class=\"new\">NEW</span> " : "", prose(f.title));
-  out += fmt::format("<p class=\"meta\"><code>{}</code> · confidence {:.2f}{}</p>\n", escape(f.check), f.confidence,
-                     f.explains_failure ? " · explains the observed failure" : "");
+  out +=
+      fmt::format("<p class=\"meta\"><code>{}</code> · confidence {:.2f}{}</p>\n", escape(f.check),
+                  f.confidence, f.explains_failure ? " · explains the observed failure" : "");
   out += fmt::format("<p>{}</p>\n", prose(f.message));
-  if (!f.why.empty()) out += fmt::format("<p><strong>Why it matters:</strong> {}</p>\n", prose(f.why));
+  if (!f.why.empty())
+    out += fmt::format("<p><strong>Why it matters:</strong> {}</p>\n", prose(f.why));
   if (!f.chain.empty()) out += chain_svg(f.chain) + "\n";
   if (!f.evidence.empty()) {
     out += "<p><strong>Evidence</strong></p>\n<ul class=\"evidence\">\n";
@@ -146,7 +172,8 @@ std::string finding_html(const model::Finding& f, bool is_new) {
       if (!e.excerpt.empty() && e.kind == model::EvidenceKind::quote)
         out += fmt::format("<pre class=\"quote\">{}</pre>", escape(truncate(e.excerpt, 2000)));
       else if (!e.excerpt.empty())
-        out += fmt::format("<div class=\"fact\">derived:</div><pre class=\"fact\">{}</pre>", escape(truncate(e.excerpt, 2000)));
+        out += fmt::format("<div class=\"fact\">derived:</div><pre class=\"fact\">{}</pre>",
+                           escape(truncate(e.excerpt, 2000)));
       out += "</li>\n";
     }
     out += "</ul>\n";

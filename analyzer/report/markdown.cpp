@@ -34,11 +34,13 @@ std::string indented(const std::string& text, std::string_view indent) {
   return out;
 }
 
-void write_summary(std::string& out, const model::Case& c, const std::vector<model::Finding>& findings) {
+void write_summary(std::string& out, const model::Case& c,
+                   const std::vector<model::Finding>& findings) {
   out += "# aoti-analyze report\n\n";
   out += fmt::format("**Verdict:** {}\n\n", prose(verdict(findings)));
   out += fmt::format("{}, {}, {}.\n\n", plural(findings.size(), "finding"),
-                     plural(c.artifacts.size(), "artifact"), plural(c.diagnostics.size(), "diagnostic"));
+                     plural(c.artifacts.size(), "artifact"),
+                     plural(c.diagnostics.size(), "diagnostic"));
   if (findings.empty()) return;
   out += "| Rank | Severity | Check | Title |\n| ---: | --- | --- | --- |\n";
   for (const auto& finding : findings)
@@ -65,7 +67,8 @@ void write_models(std::string& out, const model::Case& c) {
   for (const auto& model : c.models) {
     const ModelSummary summary = summarize(model);
     out += fmt::format("## Model {}\n\n", summary.name.empty() ? "?" : code_span(summary.name));
-    if (!summary.package.empty()) out += fmt::format("- **Package:** {}\n", code_span(summary.package));
+    if (!summary.package.empty())
+      out += fmt::format("- **Package:** {}\n", code_span(summary.package));
     std::string device = summary.device.empty() ? "unknown" : summary.device;
     if (!summary.compute_capability.empty())
       device += fmt::format(", compute capability {}", summary.compute_capability);
@@ -75,17 +78,19 @@ void write_models(std::string& out, const model::Case& c) {
     else
       out += "- **Inputs:**\n";
     for (const auto& input : summary.inputs)
-      out += fmt::format("  - {}{}: {}\n", code_span(input.name),
-                         input.user_name.empty() ? "" : " (your " + code_span(input.user_name) + ")", prose(input.contract));
-    out += fmt::format("- **Kernels:** {}\n", summary.kernel_count
-                                                  ? plural(*summary.kernel_count, summary.kernel_kind)
-                                                  : "unknown (no wrapper)");
+      out +=
+          fmt::format("  - {}{}: {}\n", code_span(input.name),
+                      input.user_name.empty() ? "" : " (your " + code_span(input.user_name) + ")",
+                      prose(input.contract));
+    out += fmt::format("- **Kernels:** {}\n",
+                       summary.kernel_count ? plural(*summary.kernel_count, summary.kernel_kind)
+                                            : "unknown (no wrapper)");
     std::vector<std::string> ops;
     for (const auto& op : summary.extern_ops) ops.push_back(code_span(op));
-    out +=
-        fmt::format("- **Custom ops:** {}\n", ops.empty() ? "none" : fmt::format("{}", fmt::join(ops, ", ")));
-    out +=
-        fmt::format("- **Compiler:** {}\n\n", summary.compiler.empty() ? "unknown" : prose(summary.compiler));
+    out += fmt::format("- **Custom ops:** {}\n",
+                       ops.empty() ? "none" : fmt::format("{}", fmt::join(ops, ", ")));
+    out += fmt::format("- **Compiler:** {}\n\n",
+                       summary.compiler.empty() ? "unknown" : prose(summary.compiler));
   }
 }
 
@@ -95,7 +100,8 @@ void write_crashes(std::string& out, const model::Case& c) {
     out += fmt::format("## Crash in {}\n\n", code_span(crash.core));
     out += fmt::format("- **Signal:** {}\n", prose(crash.signal));
     if (!crash.thread.empty())
-      out += fmt::format("- **Where:** {}\n", prose(crash.thread + (crash.phase.empty() ? "" : ", " + crash.phase)));
+      out += fmt::format("- **Where:** {}\n",
+                         prose(crash.thread + (crash.phase.empty() ? "" : ", " + crash.phase)));
     if (!crash.fault.empty()) out += fmt::format("- **Fault:** {}\n", prose(crash.fault));
     out += fmt::format("- **Process:** {}\n", code_span(crash.process));
     if (!crash.frames.empty()) {
@@ -106,7 +112,8 @@ void write_crashes(std::string& out, const model::Case& c) {
     if (!crash.candidates.empty()) {
       std::string frames;
       for (const auto& f : crash.candidates) frames += truncate(f, 200) + "\n";
-      out += fmt::format("- **Candidates** ({}):\n\n", prose(std::string(model::k_stack_scan_meaning))) +
+      out += fmt::format("- **Candidates** ({}):\n\n",
+                         prose(std::string(model::k_stack_scan_meaning))) +
              fenced(frames, "text") + "\n";
     }
     if (crash.frames.empty() && crash.candidates.empty()) out += "\n";
@@ -133,7 +140,8 @@ void write_finding(std::string& out, const model::Finding& finding) {
       const bool quote = evidence.kind == model::EvidenceKind::quote;
       if (!evidence.excerpt.empty() && !block)
         lines.push_back(quote ? code_span(truncate(one_line(evidence.excerpt), k_excerpt_width))
-                              : "derived: " + prose(truncate(one_line(evidence.excerpt), k_excerpt_width)));
+                              : "derived: " +
+                                    prose(truncate(one_line(evidence.excerpt), k_excerpt_width)));
       if (block && !quote) lines.push_back("derived:");
       if (lines.empty()) continue;
       // A trailing backslash is CommonMark's hard line break, which survives editors that
@@ -147,7 +155,8 @@ void write_finding(std::string& out, const model::Finding& finding) {
     out += "**Next steps**\n\n";
     for (std::size_t i = 0; i < finding.next_steps.size(); ++i) {
       const auto& step = finding.next_steps[i];
-      out += fmt::format("{}. {}\n", i + 1, prose(step.what.empty() ? std::string("run") : step.what));
+      out +=
+          fmt::format("{}. {}\n", i + 1, prose(step.what.empty() ? std::string("run") : step.what));
       if (step.command.empty()) continue;
       // Indented under its list item, so the block belongs to the step it explains.
       out += '\n' + indented(fenced(step.command, step.language), "   ") + "\n";
@@ -160,7 +169,8 @@ void write_diagnostics(std::string& out, const model::Case& c) {
   if (c.diagnostics.empty()) out += "None.\n";
   for (const auto& diagnostic : c.diagnostics) {
     const auto artifact = code_span(diagnostic.artifact);
-    out += fmt::format("- {}{}\n", artifact.empty() ? "" : artifact + ": ", prose(diagnostic.message));
+    out +=
+        fmt::format("- {}{}\n", artifact.empty() ? "" : artifact + ": ", prose(diagnostic.message));
   }
 }
 

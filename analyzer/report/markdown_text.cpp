@@ -23,8 +23,7 @@ std::size_t longest_backtick_run(std::string_view text) {
 
 std::string one_line(std::string_view text) {
   std::string out = sanitize(text);
-  std::replace_if(
-      out.begin(), out.end(), [](char c) { return c == '\n' || c == '\t'; }, ' ');
+  std::replace_if(out.begin(), out.end(), [](char c) { return c == '\n' || c == '\t'; }, ' ');
   return out;
 }
 
@@ -33,7 +32,8 @@ std::string literal_text(std::string_view text) {
   std::string out;
   out.reserve(flat.size());
   const auto first = flat.find_first_not_of(' ');
-  const auto digits_end = first == std::string::npos ? first : flat.find_first_not_of("0123456789", first);
+  const auto digits_end =
+      first == std::string::npos ? first : flat.find_first_not_of("0123456789", first);
   const auto alnum = [&](std::size_t i) {
     return i < flat.size() && std::isalnum(static_cast<unsigned char>(flat[i]));
   };
@@ -42,7 +42,8 @@ std::string literal_text(std::string_view text) {
     const bool block = i == first && std::string_view("-+=#>").find(c) != std::string_view::npos;
     const bool list_number = i == digits_end && i != first && (c == '.' || c == ')');
     const bool emphasis = c == '_' && !(i > 0 && alnum(i - 1) && alnum(i + 1));
-    if (block || list_number || emphasis || std::string_view("\\`*[]<|~&").find(c) != std::string_view::npos)
+    if (block || list_number || emphasis ||
+        std::string_view("\\`*[]<|~&").find(c) != std::string_view::npos)
       out += '\\';
     out += c;
   }
@@ -81,7 +82,8 @@ std::string prose(std::string_view text, bool in_table) {
     const std::size_t run = std::min(flat.find_first_not_of('`', i), flat.size()) - i;
     std::size_t close = i + run;
     while ((close = flat.find('`', close)) != std::string::npos) {
-      const std::size_t close_run = std::min(flat.find_first_not_of('`', close), flat.size()) - close;
+      const std::size_t close_run =
+          std::min(flat.find_first_not_of('`', close), flat.size()) - close;
       if (close_run == run) break;
       close += close_run;
     }

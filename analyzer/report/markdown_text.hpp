@@ -1,5 +1,6 @@
 // Markdown that no input can break out of, for the case report and the scan report alike: text that
-// renders literally, code spans that hold any text, check prose whose `code` spans stay code, fences.
+// renders literally, code spans that hold any text, check prose whose `code` spans stay code,
+// fences.
 #pragma once
 
 #include <string>

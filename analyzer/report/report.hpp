@@ -14,8 +14,8 @@ namespace aoti::report {
 // Prose wraps at `width` columns (the terminal's when the report goes to one, else 100);
 // commands, locations and excerpts are never wrapped, so they copy whole.
 inline constexpr std::size_t k_default_text_width = 100;
-std::string render_text(const model::Case& c, const std::vector<model::Finding>& findings, bool color,
-                        std::size_t width = k_default_text_width);
+std::string render_text(const model::Case& c, const std::vector<model::Finding>& findings,
+                        bool color, std::size_t width = k_default_text_width);
 std::string render_markdown(const model::Case& c, const std::vector<model::Finding>& findings);
 // {"schema": "aoti-analyze/1", "tool", "artifacts", "models", "findings", "diagnostics"}
 std::string render_json(const model::Case& c, const std::vector<model::Finding>& findings);

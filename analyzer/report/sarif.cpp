@@ -54,7 +54,8 @@ struct Rules {
   Json list = Json::array();
   std::map<std::string, std::size_t, std::less<>> index;
 
-  void add(std::string_view id, std::string_view summary, std::string_view doc, std::string_view family) {
+  void add(std::string_view id, std::string_view summary, std::string_view doc,
+           std::string_view family) {
     if (index.count(id)) return;
     Json rule = {{"id", id}, {"name", rule_name(id)}, {"shortDescription", {{"text", summary}}}};
     if (!doc.empty()) {
@@ -67,14 +68,17 @@ struct Rules {
   }
 };
 
-Rules make_rules(const std::vector<model::Finding>& findings, std::span<const checks::CheckInfo> checks) {
+Rules make_rules(const std::vector<model::Finding>& findings,
+                 std::span<const checks::CheckInfo> checks) {
   Rules rules;
-  for (const auto& check : checks) rules.add(check.id, check.summary, checks::doc_page(check.id), check.family);
+  for (const auto& check : checks)
+    rules.add(check.id, check.summary, checks::doc_page(check.id), check.family);
   // A finding from a check the registry does not list (a test, a newer plug-in) still needs a
   // rule: SARIF consumers reject a ruleIndex that points nowhere.
   for (const auto& finding : findings) {
     const std::string_view id = finding.check;
-    rules.add(id, fmt::format("{}: a check this build does not list", id), "", id.substr(0, id.find('.')));
+    rules.add(id, fmt::format("{}: a check this build does not list", id), "",
+              id.substr(0, id.find('.')));
   }
   return rules;
 }
@@ -114,11 +118,12 @@ class Locations {
     Json location = {{"physicalLocation", std::move(physical)}};
     std::string text(note);
     if (!where.entry.empty()) {
-      const std::string entry = where.line > 0 ? fmt::format("{}:{}", where.entry, where.line) : where.entry;
+      const std::string entry =
+          where.line > 0 ? fmt::format("{}:{}", where.entry, where.line) : where.entry;
       const auto slash = where.entry.rfind('/');
-      location["logicalLocations"] =
-          Json::array({{{"name", slash == std::string::npos ? where.entry : where.entry.substr(slash + 1)},
-                        {"fullyQualifiedName", entry}}});
+      location["logicalLocations"] = Json::array(
+          {{{"name", slash == std::string::npos ? where.entry : where.entry.substr(slash + 1)},
+            {"fullyQualifiedName", entry}}});
       properties["entry"] = where.entry;
       if (where.line > 0) properties["line"] = where.line;
       text = text.empty() ? entry : fmt::format("{}: {}", entry, text);
@@ -161,11 +166,13 @@ Json result_json(const model::Finding& finding, std::size_t rule_index, const Lo
                                : !c.artifacts.empty() ? c.artifacts.front().path
                                                       : std::string();
     if (!anchor.empty())
-      primary.push_back({{"physicalLocation", {{"artifactLocation", locations.artifact_location(anchor)}}}});
+      primary.push_back(
+          {{"physicalLocation", {{"artifactLocation", locations.artifact_location(anchor)}}}});
   }
   if (!primary.empty()) result["locations"] = std::move(primary);
   if (!related.empty()) result["relatedLocations"] = std::move(related);
-  if (!finding.fingerprint.empty()) result["partialFingerprints"] = {{"aotiAnalyze/v1", finding.fingerprint}};
+  if (!finding.fingerprint.empty())
+    result["partialFingerprints"] = {{"aotiAnalyze/v1", finding.fingerprint}};
   result["properties"] = {{"rank", finding.rank},
                           {"confidence", finding.confidence},
                           {"explainsFailure", finding.explains_failure},
@@ -188,8 +195,9 @@ std::string render_sarif(const model::Case& c, const std::vector<model::Finding>
     paths.push_back(artifact.path);
     Json entry = {{"location", {{"uri", to_uri(artifact.path)}}}, {"length", artifact.size}};
     if (artifact.analyzed) entry["roles"] = Json::array({"analysisTarget"});
-    entry["properties"] = {
-        {"kind", model::to_string(artifact.kind)}, {"analyzed", artifact.analyzed}, {"note", artifact.note}};
+    entry["properties"] = {{"kind", model::to_string(artifact.kind)},
+                           {"analyzed", artifact.analyzed},
+                           {"note", artifact.note}};
     artifacts.push_back(std::move(entry));
   }
   const Locations locations(paths);
@@ -202,12 +210,14 @@ std::string render_sarif(const model::Case& c, const std::vector<model::Finding>
   for (const auto& diagnostic : c.diagnostics) {
     Json notification = {
         {"level", "warning"},
-        {"message", {{"text", diagnostic.message.empty() ? "could not be read" : diagnostic.message}}}};
+        {"message",
+         {{"text", diagnostic.message.empty() ? "could not be read" : diagnostic.message}}}};
     if (diagnostic.source == model::DiagnosticSource::check)
       notification["associatedRule"] = {{"id", diagnostic.artifact}};
     else if (!diagnostic.artifact.empty())
       notification["locations"] = Json::array(
-          {{{"physicalLocation", {{"artifactLocation", locations.artifact_location(diagnostic.artifact)}}}}});
+          {{{"physicalLocation",
+             {{"artifactLocation", locations.artifact_location(diagnostic.artifact)}}}}});
     notifications.push_back(std::move(notification));
   }
 

@@ -14,7 +14,8 @@ std::string render_scan_text(const std::vector<scan::PackageResult>& results, bo
 std::string render_scan_markdown(const std::vector<scan::PackageResult>& results);
 std::string render_scan_jsonl(const std::vector<scan::PackageResult>& results);
 // One SARIF run for every package.
-std::string render_scan_sarif(const std::vector<scan::PackageResult>& results, std::span<const checks::CheckInfo> checks);
+std::string render_scan_sarif(const std::vector<scan::PackageResult>& results,
+                              std::span<const checks::CheckInfo> checks);
 std::string render_scan_html(const std::vector<scan::PackageResult>& results);
 
 }  // namespace aoti::report

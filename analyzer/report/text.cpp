@@ -1,5 +1,6 @@
-// The terminal report: prose wrapped to the width asked for (the terminal's, else 100 columns) under
-// aligned labels, commands and excerpts left unwrapped so that they can be copied as they are.
+// The terminal report: prose wrapped to the width asked for (the terminal's, else 100 columns)
+// under aligned labels, commands and excerpts left unwrapped so that they can be copied as they
+// are.
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -15,7 +16,7 @@ namespace aoti::report {
 
 namespace {
 
-constexpr std::size_t k_min_width = 40;  // below it the label columns leave no room for prose
+constexpr std::size_t k_min_width = 40;       // below it the label columns leave no room for prose
 constexpr std::size_t k_excerpt_width = 240;  // a 10 KB minified line is no use on a terminal
 constexpr std::size_t k_excerpt_lines = 16;
 
@@ -75,13 +76,18 @@ std::vector<std::string> wrap(std::string_view text, std::size_t width) {
   return lines;
 }
 
-// The terminal style of each severity, in model::Severity order: note cyan, warning yellow, error red.
-constexpr std::array<std::string_view, model::k_severity_names.size()> k_severity_styles = {"1;36", "1;33", "1;31"};
-std::string_view severity_style(model::Severity severity) { return k_severity_styles[model::index_of(severity)]; }
+// The terminal style of each severity, in model::Severity order: note cyan, warning yellow, error
+// red.
+constexpr std::array<std::string_view, model::k_severity_names.size()> k_severity_styles = {
+    "1;36", "1;33", "1;31"};
+std::string_view severity_style(model::Severity severity) {
+  return k_severity_styles[model::index_of(severity)];
+}
 
 class TextReport {
  public:
-  TextReport(bool color, std::size_t width) : m_color(color), m_width(std::max(width, k_min_width)) {}
+  TextReport(bool color, std::size_t width)
+      : m_color(color), m_width(std::max(width, k_min_width)) {}
 
   std::size_t width() const { return m_width; }
 
@@ -98,7 +104,8 @@ class TextReport {
   }
 
   // `label` in a column of `label_width` at `indent`, `content` wrapped beside it.
-  void field(std::size_t indent, std::size_t label_width, std::string_view label, std::string_view content) {
+  void field(std::size_t indent, std::size_t label_width, std::string_view label,
+             std::string_view content) {
     const std::size_t column = indent + label_width;
     const auto lines = wrap(content, m_width > column + 20 ? m_width - column : 20);
     for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -121,7 +128,8 @@ class TextReport {
     while (start <= text.size()) {
       const auto newline = std::min(text.find('\n', start), text.size());
       const auto piece = text.substr(start, newline - start);
-      line(fmt::format("{:{}}{}", "", indent, sgr.empty() ? std::string(piece) : paint(piece, sgr)));
+      line(
+          fmt::format("{:{}}{}", "", indent, sgr.empty() ? std::string(piece) : paint(piece, sgr)));
       start = newline + 1;
     }
   }
@@ -132,7 +140,8 @@ class TextReport {
   std::string m_out;
 };
 
-void write_summary(TextReport& out, const model::Case& c, const std::vector<model::Finding>& findings) {
+void write_summary(TextReport& out, const model::Case& c,
+                   const std::vector<model::Finding>& findings) {
   out.line(out.paint(sanitize(verdict(findings)), "1"));
   std::size_t counts[3] = {0, 0, 0};
   for (const auto& finding : findings) ++counts[static_cast<int>(finding.severity)];
@@ -165,8 +174,9 @@ void write_artifacts(TextReport& out, const model::Case& c) {
   for (const auto& artifact : c.artifacts) {
     const std::string status = artifact.analyzed ? "analyzed" : std::string(k_not_analyzed);
     const std::string path = sanitize(artifact.path);
-    out.line(fmt::format("  {:<{}}  {:<{}}  {:>{}}  {}", model::to_string(artifact.kind), kind_width, status,
-                         k_not_analyzed.size(), human_size(artifact.size), size_width, path));
+    out.line(fmt::format("  {:<{}}  {:<{}}  {:>{}}  {}", model::to_string(artifact.kind),
+                         kind_width, status, k_not_analyzed.size(), human_size(artifact.size),
+                         size_width, path));
     if (!artifact.note.empty()) out.field(path_column, 0, "", sanitize(artifact.note));
   }
 }
@@ -176,7 +186,8 @@ void write_models(TextReport& out, const model::Case& c) {
   for (const auto& model : c.models) {
     const ModelSummary summary = summarize(model);
     out.line();
-    out.line(out.paint(sanitize(fmt::format("Model {}", summary.name.empty() ? "?" : summary.name)), "1") +
+    out.line(out.paint(sanitize(fmt::format("Model {}", summary.name.empty() ? "?" : summary.name)),
+                       "1") +
              (summary.package.empty() ? "" : sanitize(fmt::format(" in {}", summary.package))));
     std::string device = summary.device.empty() ? "unknown" : summary.device;
     if (!summary.compute_capability.empty())
@@ -187,14 +198,19 @@ void write_models(TextReport& out, const model::Case& c) {
     for (std::size_t i = 0; i < summary.inputs.size(); ++i)
       out.field(2, k_label, i == 0 ? "inputs" : "",
                 sanitize(fmt::format("{}{}: {}", summary.inputs[i].name,
-                                     summary.inputs[i].user_name.empty() ? "" : " (your `" + summary.inputs[i].user_name + "`)",
+                                     summary.inputs[i].user_name.empty()
+                                         ? ""
+                                         : " (your `" + summary.inputs[i].user_name + "`)",
                                      summary.inputs[i].contract)));
     out.field(2, k_label, "kernels",
-              summary.kernel_count ? plural(*summary.kernel_count, summary.kernel_kind) : "unknown (no wrapper)");
+              summary.kernel_count ? plural(*summary.kernel_count, summary.kernel_kind)
+                                   : "unknown (no wrapper)");
     out.field(2, k_label, "custom ops",
-              summary.extern_ops.empty() ? "none"
-                                         : sanitize(fmt::format("{}", fmt::join(summary.extern_ops, ", "))));
-    out.field(2, k_label, "compiler", summary.compiler.empty() ? "unknown" : sanitize(summary.compiler));
+              summary.extern_ops.empty()
+                  ? "none"
+                  : sanitize(fmt::format("{}", fmt::join(summary.extern_ops, ", "))));
+    out.field(2, k_label, "compiler",
+              summary.compiler.empty() ? "unknown" : sanitize(summary.compiler));
   }
 }
 
@@ -206,13 +222,16 @@ void write_crashes(TextReport& out, const model::Case& c) {
     out.line(out.paint("Crash", "1") + sanitize(" in " + crash.core));
     out.field(2, k_label, "signal", sanitize(crash.signal));
     if (!crash.thread.empty())
-      out.field(2, k_label, "where", sanitize(crash.thread + (crash.phase.empty() ? "" : ", " + crash.phase)));
+      out.field(2, k_label, "where",
+                sanitize(crash.thread + (crash.phase.empty() ? "" : ", " + crash.phase)));
     if (!crash.fault.empty()) out.field(2, k_label, "fault", sanitize(crash.fault));
     out.field(2, k_label, "process", sanitize(crash.process));
     for (std::size_t i = 0; i < crash.frames.size(); ++i)
       out.field(2, k_label, i == 0 ? "frames" : "", sanitize(truncate(crash.frames[i], 140)));
-    if (!crash.candidates.empty()) out.field(2, k_label, "candidates", std::string(model::k_stack_scan_meaning));
-    for (const auto& candidate : crash.candidates) out.field(2, k_label, "", sanitize(truncate(candidate, 140)));
+    if (!crash.candidates.empty())
+      out.field(2, k_label, "candidates", std::string(model::k_stack_scan_meaning));
+    for (const auto& candidate : crash.candidates)
+      out.field(2, k_label, "", sanitize(truncate(candidate, 140)));
   }
 }
 
@@ -234,7 +253,8 @@ void write_finding(TextReport& out, const model::Finding& finding) {
   for (std::size_t i = 0; i < finding.evidence.size(); ++i) {
     const auto& evidence = finding.evidence[i];
     const std::string where = sanitize(evidence.where.display());
-    out.unwrapped_field(k_indent, k_label, i == 0 ? "evidence" : "", where.empty() ? "(no location)" : where);
+    out.unwrapped_field(k_indent, k_label, i == 0 ? "evidence" : "",
+                        where.empty() ? "(no location)" : where);
     if (!evidence.note.empty()) out.field(column + 2, 0, "", sanitize(evidence.note));
     // A quote gets a gutter with its line numbers, as compilers print source lines; a derived
     // fact gets none, so it is never read as the artifact's text.
@@ -249,8 +269,11 @@ void write_finding(TextReport& out, const model::Finding& finding) {
       for (std::size_t start = 0; start <= text.size() && lines < k_excerpt_lines; ++lines) {
         const std::size_t end = std::min(text.find('\n', start), text.size());
         if (lines > 0) excerpt += "\n";
-        if (quote) excerpt += fmt::format("{:>{}} | ", evidence.where.line + static_cast<int>(lines), number_width);
-        else excerpt += lines == 0 ? "derived: " : "         ";
+        if (quote)
+          excerpt +=
+              fmt::format("{:>{}} | ", evidence.where.line + static_cast<int>(lines), number_width);
+        else
+          excerpt += lines == 0 ? "derived: " : "         ";
         excerpt += truncate(std::string_view(text).substr(start, end - start), k_excerpt_width);
         start = end + 1;
       }
@@ -259,7 +282,8 @@ void write_finding(TextReport& out, const model::Finding& finding) {
   }
   for (std::size_t i = 0; i < finding.next_steps.size(); ++i) {
     const auto& step = finding.next_steps[i];
-    out.field(k_indent, k_label, i == 0 ? "next" : "", sanitize(fmt::format("{}. {}", i + 1, step.what)));
+    out.field(k_indent, k_label, i == 0 ? "next" : "",
+              sanitize(fmt::format("{}. {}", i + 1, step.what)));
     // Commands are never wrapped, so they can be copied as they are.
     if (!step.command.empty()) {
       out.verbatim(k_indent + k_label + 3, sanitize(step.command));
@@ -277,8 +301,8 @@ void write_diagnostics(TextReport& out, const model::Case& c) {
 
 }  // namespace
 
-std::string render_text(const model::Case& c, const std::vector<model::Finding>& findings, bool color,
-                        std::size_t width) {
+std::string render_text(const model::Case& c, const std::vector<model::Finding>& findings,
+                        bool color, std::size_t width) {
   TextReport out(color, width);
   write_summary(out, c, findings);
   write_models(out, c);

@@ -11,7 +11,8 @@
 namespace aoti::scan {
 namespace {
 
-// A prepared statement that finalizes itself; sqlite3's C API otherwise leaks on every early return.
+// A prepared statement that finalizes itself; sqlite3's C API otherwise leaks on every early
+// return.
 class Statement {
  public:
   Statement(sqlite3* db, const char* sql) {
@@ -42,7 +43,9 @@ class Statement {
   }
   std::string text(int column) const {
     const auto* p = sqlite3_column_text(m_stmt, column);
-    return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column))) : "";
+    return p ? std::string(reinterpret_cast<const char*>(p),
+                           static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column)))
+             : "";
   }
   long long integer(int column) const { return sqlite3_column_int64(m_stmt, column); }
 
@@ -74,7 +77,8 @@ CREATE TABLE IF NOT EXISTS findings(
 )sql";
 
 HistoryDb::FindingRow row_of(const Statement& s) {
-  return {s.text(0), s.text(1), s.text(2), s.text(3), s.text(4), s.integer(5), s.integer(6), s.integer(7), s.integer(8)};
+  return {s.text(0),    s.text(1),    s.text(2),    s.text(3),   s.text(4),
+          s.integer(5), s.integer(6), s.integer(7), s.integer(8)};
 }
 
 // Runs `body`, whose SQLite calls throw, and returns its value or the error's message.
@@ -94,7 +98,8 @@ constexpr const char* k_finding_columns =
 
 HistoryDb::Result<std::unique_ptr<HistoryDb>> HistoryDb::open(const std::string& path) {
   sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+      SQLITE_OK) {
     std::string error = db ? sqlite3_errmsg(db) : "cannot open";
     sqlite3_close(db);
     return tl::unexpected(std::move(error));
@@ -112,7 +117,7 @@ HistoryDb::Result<std::unique_ptr<HistoryDb>> HistoryDb::open(const std::string&
 HistoryDb::~HistoryDb() { sqlite3_close(m_db); }
 
 HistoryDb::Result<std::optional<PackageResult>> HistoryDb::unchanged(const std::string& package,
-                                                                    const std::string& identity) {
+                                                                     const std::string& identity) {
   return guarded([&]() -> std::optional<PackageResult> {
     Statement s(m_db, "SELECT result FROM packages WHERE path = ? AND identity = ?");
     s.bind(1, package).bind(2, identity);
@@ -126,28 +131,35 @@ HistoryDb::Result<std::optional<PackageResult>> HistoryDb::unchanged(const std::
   });
 }
 
-HistoryDb::Result<long long> HistoryDb::record(const std::vector<PackageResult>& results, const std::string& description) {
+HistoryDb::Result<long long> HistoryDb::record(const std::vector<PackageResult>& results,
+                                               const std::string& description) {
   return guarded([&] { return record_in_transaction(results, description); });
 }
 
-long long HistoryDb::record_in_transaction(const std::vector<PackageResult>& results, const std::string& description) {
+long long HistoryDb::record_in_transaction(const std::vector<PackageResult>& results,
+                                           const std::string& description) {
   exec(m_db, "BEGIN IMMEDIATE");
   try {
     long long analyzed = 0;
     for (const auto& r : results) analyzed += r.status == ScanStatus::analyzed;
-    Statement scan(m_db, "INSERT INTO scans(started, description, packages, analyzed) VALUES(datetime('now'), ?, ?, ?)");
+    Statement scan(m_db,
+                   "INSERT INTO scans(started, description, packages, analyzed) "
+                   "VALUES(datetime('now'), ?, ?, ?)");
     scan.bind(1, description).bind(2, static_cast<long long>(results.size())).bind(3, analyzed);
     scan.step();
     const long long id = sqlite3_last_insert_rowid(m_db);
 
     Statement package(m_db,
-                      "INSERT INTO packages(path, identity, first_scan, last_scan, result) VALUES(?1, ?2, ?3, ?3, ?4) "
+                      "INSERT INTO packages(path, identity, first_scan, last_scan, result) "
+                      "VALUES(?1, ?2, ?3, ?3, ?4) "
                       "ON CONFLICT(path) DO UPDATE SET identity = ?2, last_scan = ?3, result = ?4");
-    Statement finding(m_db,
-                      "INSERT INTO findings(fingerprint, package, check_id, severity, title, first_scan, last_scan, "
-                      "times_seen) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?6, 1) "
-                      "ON CONFLICT(fingerprint, package) DO UPDATE SET severity = ?4, title = ?5, "
-                      "returns = returns + (last_scan < ?6 - 1), last_scan = ?6, times_seen = times_seen + 1");
+    Statement finding(
+        m_db,
+        "INSERT INTO findings(fingerprint, package, check_id, severity, title, first_scan, "
+        "last_scan, "
+        "times_seen) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?6, 1) "
+        "ON CONFLICT(fingerprint, package) DO UPDATE SET severity = ?4, title = ?5, "
+        "returns = returns + (last_scan < ?6 - 1), last_scan = ?6, times_seen = times_seen + 1");
     for (const auto& r : results) {
       PackageResult stored = r;
       stored.states.assign(stored.findings.size(), FindingState::unknown);
@@ -156,8 +168,12 @@ long long HistoryDb::record_in_transaction(const std::vector<PackageResult>& res
       package.step();
       package.reset();
       for (const auto& f : r.findings) {
-        finding.bind(1, f.fingerprint).bind(2, r.package).bind(3, f.check)
-            .bind(4, std::string(model::to_string(f.severity))).bind(5, f.title).bind(6, id);
+        finding.bind(1, f.fingerprint)
+            .bind(2, r.package)
+            .bind(3, f.check)
+            .bind(4, std::string(model::to_string(f.severity)))
+            .bind(5, f.title)
+            .bind(6, id);
         finding.step();
         finding.reset();
       }
@@ -187,8 +203,11 @@ HistoryDb::History HistoryDb::read_history() {
   if (h.last_scan == 0) return h;
   const auto rows = [&](const std::string& where, auto bind) {
     std::vector<FindingRow> out;
-    Statement s(m_db, fmt::format("SELECT {} FROM findings WHERE {} ORDER BY package, check_id, fingerprint",
-                                  k_finding_columns, where).c_str());
+    Statement s(
+        m_db,
+        fmt::format("SELECT {} FROM findings WHERE {} ORDER BY package, check_id, fingerprint",
+                    k_finding_columns, where)
+            .c_str());
     bind(s);
     while (s.step()) out.push_back(row_of(s));
     return out;

@@ -15,8 +15,8 @@ struct sqlite3;
 
 namespace aoti::scan {
 
-// Every operation returns SQLite's error as its message instead of throwing: a scan's worker threads
-// ask the database, and the CLI tells the message.
+// Every operation returns SQLite's error as its message instead of throwing: a scan's worker
+// threads ask the database, and the CLI tells the message.
 class HistoryDb {
  public:
   template <class T>
@@ -30,10 +30,12 @@ class HistoryDb {
 
   // The stored result of a package whose content identity did not change, marked unchanged;
   // nullopt when there is none.
-  Result<std::optional<PackageResult>> unchanged(const std::string& package, const std::string& identity);
+  Result<std::optional<PackageResult>> unchanged(const std::string& package,
+                                                 const std::string& identity);
 
   // Records one scan (all results in one transaction, rolled back on failure); returns its id.
-  Result<long long> record(const std::vector<PackageResult>& results, const std::string& description);
+  Result<long long> record(const std::vector<PackageResult>& results,
+                           const std::string& description);
 
   struct FindingRow {
     std::string package;
@@ -51,16 +53,18 @@ class HistoryDb {
     long long previous_scan = 0;  // 0 when there is only one
     std::string last_description;
     std::vector<FindingRow> new_findings;  // first seen in the last scan
-    std::vector<FindingRow> fixed;         // seen in the previous scan, gone in the last (package rescanned)
-    std::vector<FindingRow> recurring;     // came back at least once
-    std::vector<FindingRow> open;          // seen in the last scan
+    std::vector<FindingRow>
+        fixed;  // seen in the previous scan, gone in the last (package rescanned)
+    std::vector<FindingRow> recurring;  // came back at least once
+    std::vector<FindingRow> open;       // seen in the last scan
   };
   Result<History> history();
 
  private:
   explicit HistoryDb(sqlite3* db) : m_db(db) {}
   // The bodies of record() and history(); their SQLite calls throw.
-  long long record_in_transaction(const std::vector<PackageResult>& results, const std::string& description);
+  long long record_in_transaction(const std::vector<PackageResult>& results,
+                                  const std::string& description);
   History read_history();
   sqlite3* m_db;
 };

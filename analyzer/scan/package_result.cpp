@@ -6,9 +6,12 @@ namespace aoti::scan {
 
 std::string_view to_string(ScanStatus status) {
   switch (status) {
-    case ScanStatus::analyzed: return "analyzed";
-    case ScanStatus::unchanged: return "unchanged";
-    case ScanStatus::unreadable: break;
+    case ScanStatus::analyzed:
+      return "analyzed";
+    case ScanStatus::unchanged:
+      return "unchanged";
+    case ScanStatus::unreadable:
+      break;
   }
   return "unreadable";
 }

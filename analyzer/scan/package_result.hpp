@@ -25,7 +25,8 @@ enum class FindingState { unknown, new_finding, still_there };
 
 struct PackageResult {
   std::string package;
-  std::string identity;  // content identity: entries' names, sizes and CRCs, .so build-ids, companions
+  std::string
+      identity;  // content identity: entries' names, sizes and CRCs, .so build-ids, companions
   ScanStatus status = ScanStatus::unreadable;
   std::vector<std::string> companions;
   std::vector<summary::ModelSummary> models;

@@ -12,9 +12,9 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/io/json_codec.hpp"
 #include "analyzer/pipeline/analyze.hpp"
 #include "analyzer/pipeline/sniff.hpp"
-#include "analyzer/io/json_codec.hpp"
 #include "parsers/pt2/pt2_package.hpp"
 #include "parsers/zip/zip_archive.hpp"
 #include "util/fnv1a.hpp"
@@ -34,10 +34,14 @@ std::optional<Shard> parse_shard(std::string_view text) {
   if (slash == std::string_view::npos) return std::nullopt;
   Shard shard;
   const auto index_text = text.substr(0, slash), count_text = text.substr(slash + 1);
-  const auto [i_end, i_ec] = std::from_chars(index_text.data(), index_text.data() + index_text.size(), shard.index);
-  const auto [c_end, c_ec] = std::from_chars(count_text.data(), count_text.data() + count_text.size(), shard.count);
-  if (i_ec != std::errc() || c_ec != std::errc() || i_end != index_text.data() + index_text.size() ||
-      c_end != count_text.data() + count_text.size() || shard.count == 0 || shard.index >= shard.count)
+  const auto [i_end, i_ec] =
+      std::from_chars(index_text.data(), index_text.data() + index_text.size(), shard.index);
+  const auto [c_end, c_ec] =
+      std::from_chars(count_text.data(), count_text.data() + count_text.size(), shard.count);
+  if (i_ec != std::errc() || c_ec != std::errc() ||
+      i_end != index_text.data() + index_text.size() ||
+      c_end != count_text.data() + count_text.size() || shard.count == 0 ||
+      shard.index >= shard.count)
     return std::nullopt;
   return shard;
 }
@@ -46,8 +50,10 @@ bool in_shard(const std::string& package_path, const Shard& shard) {
   return fnv1a(fs::path(package_path).lexically_normal().string()) % shard.count == shard.index;
 }
 
-std::vector<ScanUnit> discover(const std::vector<std::string>& paths, std::vector<model::Diagnostic>& diagnostics) {
-  std::vector<pipeline::SniffedInput> inputs = pipeline::gather_inputs(paths, diagnostics, k_max_files);
+std::vector<ScanUnit> discover(const std::vector<std::string>& paths,
+                               std::vector<model::Diagnostic>& diagnostics) {
+  std::vector<pipeline::SniffedInput> inputs =
+      pipeline::gather_inputs(paths, diagnostics, k_max_files);
   std::set<fs::path> package_folders;
   std::vector<ScanUnit> units;
   for (const auto& input : inputs)
@@ -61,10 +67,12 @@ std::vector<ScanUnit> discover(const std::vector<std::string>& paths, std::vecto
   for (std::size_t i = 0; i < units.size(); ++i)
     units_by_folder[fs::path(units[i].package).lexically_normal().parent_path()].push_back(i);
   for (const auto& input : inputs) {
-    if (input.kind == model::ArtifactKind::package || input.kind == model::ArtifactKind::unknown) continue;
+    if (input.kind == model::ArtifactKind::package || input.kind == model::ArtifactKind::unknown)
+      continue;
     // Companions of a package are its build folder's artifacts, not documentation or other zips.
     // The nearest enclosing folder that holds a package owns the file.
-    for (fs::path folder = fs::path(input.display).lexically_normal().parent_path();; folder = folder.parent_path()) {
+    for (fs::path folder = fs::path(input.display).lexically_normal().parent_path();;
+         folder = folder.parent_path()) {
       if (auto it = units_by_folder.find(folder); it != units_by_folder.end()) {
         for (std::size_t i : it->second) units[i].companions.push_back(input.display);
         break;
@@ -96,7 +104,8 @@ std::string identity_of(const ScanUnit& unit) {
 namespace {
 
 // A unit whose analysis (or reuse lookup) failed: unreadable, and the diagnostic says why.
-PackageResult failed_unit(const ScanUnit& unit, const std::string& identity, const std::string& why) {
+PackageResult failed_unit(const ScanUnit& unit, const std::string& identity,
+                          const std::string& why) {
   PackageResult result;
   result.package = unit.package;
   result.identity = identity;
@@ -118,7 +127,8 @@ std::string what_of(std::exception_ptr failure) {
 
 }  // namespace
 
-PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity, const SummarizeModel& summarize) {
+PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity,
+                           const SummarizeModel& summarize) {
   try {
     PackageResult result;
     result.package = unit.package;
@@ -131,9 +141,9 @@ PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity, co
     pipeline::rank(result.findings);
     for (const auto& model : c.models) result.models.push_back(summarize(model));
     result.diagnostics = std::move(c.diagnostics);
-    const bool package_read = std::any_of(c.artifacts.begin(), c.artifacts.end(), [&](const model::Artifact& a) {
-      return a.path == unit.package && a.analyzed;
-    });
+    const bool package_read =
+        std::any_of(c.artifacts.begin(), c.artifacts.end(),
+                    [&](const model::Artifact& a) { return a.path == unit.package && a.analyzed; });
     result.status = package_read ? ScanStatus::analyzed : ScanStatus::unreadable;
     result.states.assign(result.findings.size(), FindingState::unknown);
     return result;
@@ -146,7 +156,8 @@ namespace {
 
 // One unit, start to end, as ccache's ThreadPool runs a task: whatever it throws (the identity, the
 // history lookup, the analysis) becomes this unit's unreadable result, never the process's end.
-PackageResult execute_task(const ScanUnit& unit, const ScanOptions& options, std::mutex& store_mutex) {
+PackageResult execute_task(const ScanUnit& unit, const ScanOptions& options,
+                           std::mutex& store_mutex) {
   std::string identity;
   try {
     identity = identity_of(unit);
@@ -166,10 +177,12 @@ PackageResult execute_task(const ScanUnit& unit, const ScanOptions& options, std
 
 }  // namespace
 
-std::vector<PackageResult> run_scan(const std::vector<ScanUnit>& units, const ScanOptions& options) {
+std::vector<PackageResult> run_scan(const std::vector<ScanUnit>& units,
+                                    const ScanOptions& options) {
   std::vector<std::optional<PackageResult>> slots(units.size());
-  const unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs ? options.jobs : std::thread::hardware_concurrency(),
-                                                        static_cast<unsigned>(std::max<std::size_t>(units.size(), 1))));
+  const unsigned jobs = std::max(
+      1u, std::min<unsigned>(options.jobs ? options.jobs : std::thread::hardware_concurrency(),
+                             static_cast<unsigned>(std::max<std::size_t>(units.size(), 1))));
   std::atomic<std::size_t> next{0};
   std::mutex done_mutex;
   std::size_t done = 0;
@@ -197,7 +210,8 @@ std::vector<PackageResult> run_scan(const std::vector<ScanUnit>& units, const Sc
   return results;
 }
 
-std::vector<PackageResult> read_jsonl(const fs::path& path, std::vector<model::Diagnostic>& diagnostics) {
+std::vector<PackageResult> read_jsonl(const fs::path& path,
+                                      std::vector<model::Diagnostic>& diagnostics) {
   std::vector<PackageResult> results;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -207,13 +221,17 @@ std::vector<PackageResult> read_jsonl(const fs::path& path, std::vector<model::D
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.empty()) continue;
-    if (auto result = io::from_jsonl_line(line)) results.push_back(std::move(*result));
-    else diagnostics.push_back({path.string(), fmt::format("line {} is not an aoti-analyze scan record", number)});
+    if (auto result = io::from_jsonl_line(line))
+      results.push_back(std::move(*result));
+    else
+      diagnostics.push_back(
+          {path.string(), fmt::format("line {} is not an aoti-analyze scan record", number)});
   }
   return results;
 }
 
-void compare_with_baseline(std::vector<PackageResult>& results, const std::vector<PackageResult>& baseline) {
+void compare_with_baseline(std::vector<PackageResult>& results,
+                           const std::vector<PackageResult>& baseline) {
   std::map<std::string, std::set<std::string>> before;  // package -> fingerprints
   for (const auto& old : baseline)
     for (const auto& f : old.findings) before[old.package].insert(f.fingerprint);

@@ -34,7 +34,8 @@ bool in_shard(const std::string& package_path, const Shard& shard);
 
 // Finds packages by content (recursively, sorted) and groups each with its companions: the files
 // below the package's folder whose nearest folder holding a package is that one.
-std::vector<ScanUnit> discover(const std::vector<std::string>& paths, std::vector<model::Diagnostic>& diagnostics);
+std::vector<ScanUnit> discover(const std::vector<std::string>& paths,
+                               std::vector<model::Diagnostic>& diagnostics);
 
 // Content identity of a unit, cheap: the zip central directory and companions' sizes and times.
 std::string identity_of(const ScanUnit& unit);
@@ -45,7 +46,8 @@ using SummarizeModel = std::function<summary::ModelSummary(const model::ModelFac
 
 // Analyzes one unit: load, correlate, check, rank, summarize. Never throws: a failure is an
 // `unreadable` result whose diagnostic says why.
-PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity, const SummarizeModel& summarize);
+PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity,
+                           const SummarizeModel& summarize);
 
 struct ScanOptions {
   unsigned jobs = 0;  // 0: all cores
@@ -54,7 +56,8 @@ struct ScanOptions {
   std::function<void(const PackageResult&, std::size_t done, std::size_t total)> on_result;
   // Returns a stored result for an unchanged identity (from --db), nullopt to analyze, or the
   // store's error (the unit is then unreadable, with the message).
-  std::function<tl::expected<std::optional<PackageResult>, std::string>(const ScanUnit&, const std::string& identity)>
+  std::function<tl::expected<std::optional<PackageResult>, std::string>(
+      const ScanUnit&, const std::string& identity)>
       reuse;
 };
 
@@ -63,10 +66,12 @@ struct ScanOptions {
 std::vector<PackageResult> run_scan(const std::vector<ScanUnit>& units, const ScanOptions& options);
 
 // The records of a JSONL file (io::from_jsonl_line); a line that is none is a diagnostic.
-std::vector<PackageResult> read_jsonl(const std::filesystem::path& path, std::vector<model::Diagnostic>& diagnostics);
+std::vector<PackageResult> read_jsonl(const std::filesystem::path& path,
+                                      std::vector<model::Diagnostic>& diagnostics);
 
 // Marks each finding new / still there against a baseline, and lists what the baseline had for a
 // package that is gone now (fixed).
-void compare_with_baseline(std::vector<PackageResult>& results, const std::vector<PackageResult>& baseline);
+void compare_with_baseline(std::vector<PackageResult>& results,
+                           const std::vector<PackageResult>& baseline);
 
 }  // namespace aoti::scan

@@ -12,7 +12,7 @@ namespace aoti::summary {
 struct InputSummary {
   std::string name;       // "arg3_1"
   std::string user_name;  // "ids": the forward argument, when a trace names it
-  std::string contract;   // "dim 0 (b) in [2, 64], int64 (at::kLong), on cuda; checks only with ..."
+  std::string contract;  // "dim 0 (b) in [2, 64], int64 (at::kLong), on cuda; checks only with ..."
 };
 
 struct ModelSummary {
@@ -22,10 +22,10 @@ struct ModelSummary {
   std::string compute_capability;  // as in the metadata: "90"
   std::vector<InputSummary> inputs;
   bool input_checks_need_env = false;
-  std::optional<std::size_t> kernel_count;  // empty without a wrapper
+  std::optional<std::size_t> kernel_count;    // empty without a wrapper
   std::string kernel_kind = "Triton kernel";  // "C++ kernel" for a CPU package
-  std::vector<std::string> extern_ops;      // custom ops run through the proxy executor
-  std::string compiler;                     // from .comment, else the link / compile command
+  std::vector<std::string> extern_ops;        // custom ops run through the proxy executor
+  std::string compiler;                       // from .comment, else the link / compile command
 };
 
 }  // namespace aoti::summary

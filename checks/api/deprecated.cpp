@@ -32,21 +32,28 @@ std::vector<Finding> ApiDeprecatedCheck::run(const Case& c) const {
     for (const auto& api : apis) quoted.push_back("`" + api + "`");
     Finding f = new_finding(k_info, Severity::warning, 0.9);
     f.subject = "api torch._export " + program;
-    f.title = fmt::format("{} {} deprecated; use `torch._inductor.aoti_compile_and_package` / `aoti_load_package`",
-                          join(quoted, " and "), apis.size() == 1 ? "is" : "are");
-    f.message = fmt::format("The program uses {}, which {} a bare .so without the package's metadata.",
-                            join(quoted, " and "), apis.size() == 1 ? "produces or loads" : "produce and load");
-    f.why = "Without the package, the compile device is not recorded: the load device must be given by hand, "
-            "and a mismatch (compile on CUDA, load on CPU) crashes. The package stores the device, and "
-            "`aoti_load_package` picks it.";
-    for (const LogEvent* e : events) f.evidence.push_back(event_evidence(*e, "the deprecated call"));
+    f.title = fmt::format(
+        "{} {} deprecated; use `torch._inductor.aoti_compile_and_package` / `aoti_load_package`",
+        join(quoted, " and "), apis.size() == 1 ? "is" : "are");
+    f.message = fmt::format(
+        "The program uses {}, which {} a bare .so without the package's metadata.",
+        join(quoted, " and "), apis.size() == 1 ? "produces or loads" : "produce and load");
+    f.why =
+        "Without the package, the compile device is not recorded: the load device must be given by "
+        "hand, "
+        "and a mismatch (compile on CUDA, load on CPU) crashes. The package stores the device, and "
+        "`aoti_load_package` picks it.";
+    for (const LogEvent* e : events)
+      f.evidence.push_back(event_evidence(*e, "the deprecated call"));
     const std::string module = user_module_name(c);
     f.next_steps = {
         {"compile and package with the current API (args: the example inputs given to aot_compile)",
-         fmt::format("torch._inductor.aoti_compile_and_package(torch.export.export({}, args), package_path=\"model.pt2\")",
+         fmt::format("torch._inductor.aoti_compile_and_package(torch.export.export({}, args), "
+                     "package_path=\"model.pt2\")",
                      module),
          "python"},
-        {"load it; the package records its device", "runner = torch._inductor.aoti_load_package(\"model.pt2\")", "python"}};
+        {"load it; the package records its device",
+         "runner = torch._inductor.aoti_load_package(\"model.pt2\")", "python"}};
     out.push_back(std::move(f));
   }
   return out;

@@ -1,5 +1,6 @@
-// build.compile-failed: the generated wrapper / kernel C++ (or a C++ extension) failed to compile or
-// link: the first compiler error with the file it is in, the command that ran, and why it failed.
+// build.compile-failed: the generated wrapper / kernel C++ (or a C++ extension) failed to compile
+// or link: the first compiler error with the file it is in, the command that ran, and why it
+// failed.
 #pragma once
 
 #include "checks/check.hpp"
@@ -8,8 +9,9 @@ namespace aoti::checks {
 
 class BuildCompileFailedCheck final : public Check {
  public:
-  static constexpr CheckInfo k_info{"build.compile-failed", "build",
-                                    "The generated wrapper or kernel C++ (or a C++ extension) failed to compile or link"};
+  static constexpr CheckInfo k_info{
+      "build.compile-failed", "build",
+      "The generated wrapper or kernel C++ (or a C++ extension) failed to compile or link"};
   const CheckInfo& info() const override { return k_info; }
   std::vector<model::Finding> run(const model::Case& c) const override;
 };

@@ -22,15 +22,19 @@ std::string op_of(const LogEvent& e) {
     const auto end = text.find(")>", at);
     if (end != std::string::npos) return text.substr(at + 13, end - at - 13);
   }
-  if (const auto at = text.find(": attempted to run this operator with Meta tensors"); at != std::string::npos) {
+  if (const auto at = text.find(": attempted to run this operator with Meta tensors");
+      at != std::string::npos) {
     const auto start = text.find_last_of(" '\"(", at);
-    return text.substr(start == std::string::npos ? 0 : start + 1, at - (start == std::string::npos ? 0 : start + 1));
+    return text.substr(start == std::string::npos ? 0 : start + 1,
+                       at - (start == std::string::npos ? 0 : start + 1));
   }
   if (e.subject == "draft_export" && e.value.starts_with("torch.ops.")) {
     // "torch.ops.ns.op.default" -> "ns::op"
     std::string path = e.value.substr(10);
     if (const auto dot = path.find('.'); dot != std::string::npos) path.replace(dot, 1, "::");
-    if (const auto overload = path.rfind('.'); overload != std::string::npos && overload > path.find("::")) path.resize(overload);
+    if (const auto overload = path.rfind('.');
+        overload != std::string::npos && overload > path.find("::"))
+      path.resize(overload);
     return path;
   }
   return "";
@@ -43,21 +47,28 @@ Finding from_log(const Case& c, const LogEvent& e) {
   f.explains_failure = true;
   f.subject = "op " + (op.empty() ? cut(e.text, 60) : op);
   f.title = fmt::format("Custom op {} has no fake (meta) kernel", name);
-  f.message = fmt::format("Tracing needed the output shape of {} without running it, and no fake kernel is registered "
-                          "for it: the log reports `{}`.", name, cut(e.text, 300));
-  f.why = "Without a fake kernel the op cannot be traced with symbolic shapes: torch.compile and export fail on it.";
+  f.message = fmt::format(
+      "Tracing needed the output shape of {} without running it, and no fake kernel is registered "
+      "for it: the log reports `{}`.",
+      name, cut(e.text, 300));
+  f.why =
+      "Without a fake kernel the op cannot be traced with symbolic shapes: torch.compile and "
+      "export fail on it.";
   f.evidence.push_back(event_evidence(e, "the error"));
   if (e.user_frame >= 0 && static_cast<std::size_t>(e.user_frame) < e.frames.size()) {
     const auto& frame = e.frames[static_cast<std::size_t>(e.user_frame)];
-    f.evidence.push_back(failures::line_evidence(e, frame.log_line, frame.text, "the user line that called the op"));
-    if (!frame.code.empty()) f.evidence.push_back(failures::line_evidence(e, frame.log_line + 1, frame.code, "the call"));
+    f.evidence.push_back(
+        failures::line_evidence(e, frame.log_line, frame.text, "the user line that called the op"));
+    if (!frame.code.empty())
+      f.evidence.push_back(failures::line_evidence(e, frame.log_line + 1, frame.code, "the call"));
   }
   if (!op.empty())
-    f.next_steps = {{"register a fake kernel that computes the output's shape, dtype and device from the inputs' (for an "
-                     "op made with torch.library.custom_op, its `register_fake` method does the same)",
-                     fake_kernels::register_fake_stub(op),
-                     "python"},
-                    opcheck_step(c, op, "check it")};
+    f.next_steps = {
+        {"register a fake kernel that computes the output's shape, dtype and device from the "
+         "inputs' (for an "
+         "op made with torch.library.custom_op, its `register_fake` method does the same)",
+         fake_kernels::register_fake_stub(op), "python"},
+        opcheck_step(c, op, "check it")};
   return f;
 }
 
@@ -70,9 +81,13 @@ std::vector<Finding> CustomopFakeMissingCheck::run(const Case& c) const {
     f.explains_failure = true;  // export cannot trace an op without a fake
     f.subject = "op " + event->op;
     f.title = fmt::format("Custom op `{}` has no fake (meta) kernel", event->op);
-    f.message = fmt::format("Export needed the output shape of `{}` without running it, and no fake "
-                            "kernel is registered for it.", event->op);
-    f.why = "Without a fake kernel the op cannot be traced with symbolic shapes; export fails or falls back.";
+    f.message = fmt::format(
+        "Export needed the output shape of `{}` without running it, and no fake "
+        "kernel is registered for it.",
+        event->op);
+    f.why =
+        "Without a fake kernel the op cannot be traced with symbolic shapes; export fails or falls "
+        "back.";
     f.evidence.push_back(fake_kernels::record_evidence(*event));
     f.next_steps = {{"register a fake kernel that computes the output shape from the inputs' sizes",
                      fake_kernels::register_fake_stub(event->op), "python"},
@@ -80,7 +95,8 @@ std::vector<Finding> CustomopFakeMissingCheck::run(const Case& c) const {
     out.push_back(std::move(f));
   }
   for (const auto& e : c.log_events)
-    if (e.kind == LogEventKind::python_exception && e.problem == "missing fake") out.push_back(from_log(c, e));
+    if (e.kind == LogEventKind::python_exception && e.problem == "missing fake")
+      out.push_back(from_log(c, e));
   return out;
 }
 

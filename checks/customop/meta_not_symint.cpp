@@ -1,5 +1,6 @@
 // customop.meta-not-symint: C++ meta / CompositeImplicitAutograd kernels that read concrete sizes
-// (`.size()`, `.sizes()`, `.numel()`), take `int64_t` for a `SymInt`, or build shapes with `at::empty`.
+// (`.size()`, `.sizes()`, `.numel()`), take `int64_t` for a `SymInt`, or build shapes with
+// `at::empty`.
 #include "checks/customop/meta_not_symint.hpp"
 
 #include "checks/customop/symint_findings.hpp"

@@ -19,13 +19,15 @@ using namespace aoti::model;
 // goes in a code span, so a reader never takes one for the other.
 std::string as_code_or_prose(const std::string& suggestion) {
   const std::string first_word = suggestion.substr(0, suggestion.find(' '));
-  return first_word.find_first_of("(:.{[_") != std::string::npos ? "`" + suggestion + "`" : suggestion;
+  return first_word.find_first_of("(:.{[_") != std::string::npos ? "`" + suggestion + "`"
+                                                                 : suggestion;
 }
 
 // The source line of a pattern, quoted when it is a line of the source given as input.
 Evidence source_quote(const SourceFacts& source, const SourcePattern& p, std::string note) {
   const bool own_file = p.file.empty() || p.file == source.artifact;
-  Evidence evidence{Location{own_file ? source.artifact : p.file, "", p.line}, p.excerpt, std::move(note)};
+  Evidence evidence{Location{own_file ? source.artifact : p.file, "", p.line}, p.excerpt,
+                    std::move(note)};
   if (own_file && p.line > 0) evidence.kind = EvidenceKind::quote;
   return evidence;
 }
@@ -41,78 +43,104 @@ const TraceFrame* specializing_frame(const Case& c, const std::string& op) {
   return nullptr;
 }
 
-Finding report(const Case& c, const SourceFacts& source, const std::string& function, const std::string& op,
-               const std::vector<const SourcePattern*>& patterns, std::string_view label, const CheckInfo& check) {
+Finding report(const Case& c, const SourceFacts& source, const std::string& function,
+               const std::string& op, const std::vector<const SourcePattern*>& patterns,
+               std::string_view label, const CheckInfo& check) {
   bool called = false;
   for (const auto& model : c.models)
-    for (const auto& node : model.extern_nodes) called = called || (!op.empty() && op_key(node.target) == op_key(op));
+    for (const auto& node : model.extern_nodes)
+      called = called || (!op.empty() && op_key(node.target) == op_key(op));
   const TraceFrame* frame = op.empty() ? nullptr : specializing_frame(c, op_key(op));
-  const bool export_error = std::any_of(c.log_events.begin(), c.log_events.end(),
-                                        [](const LogEvent& e) { return e.kind == LogEventKind::export_specialized; });
-  // The trace saw this op's call specialize a dim, and the export failed or the package is static: this
-  // source line is the cause, not just a risk.
+  const bool export_error =
+      std::any_of(c.log_events.begin(), c.log_events.end(),
+                  [](const LogEvent& e) { return e.kind == LogEventKind::export_specialized; });
+  // The trace saw this op's call specialize a dim, and the export failed or the package is static:
+  // this source line is the cause, not just a risk.
   const bool explains = frame != nullptr && (export_error || called);
 
   // With a package in the case, an op it never calls cannot explain anything about it: a note,
   // not a warning that competes with the real findings.
-  const bool package_known = std::any_of(c.models.begin(), c.models.end(), [](const ModelFacts& m) { return m.so || m.wrapper; });
-  Finding f = new_finding(check, explains || called ? Severity::error : package_known ? Severity::note : Severity::warning,
-                          explains ? 0.97 : called ? 0.85 : 0.7);
+  const bool package_known = std::any_of(c.models.begin(), c.models.end(),
+                                         [](const ModelFacts& m) { return m.so || m.wrapper; });
+  Finding f = new_finding(check,
+                          explains || called ? Severity::error
+                          : package_known    ? Severity::note
+                                             : Severity::warning,
+                          explains ? 0.97
+                          : called ? 0.85
+                                   : 0.7);
   f.explains_failure = explains;
   f.subject = fmt::format("{} {} {}", source.artifact, function, op);
   std::vector<std::string> lines;
   for (const auto* p : patterns) lines.push_back(std::to_string(p->line));
-  f.title = fmt::format("{} `{}`{} is not SymInt-aware ({} {})", label, function.empty() ? "?" : function,
-                        op.empty() ? "" : fmt::format(" of `{}`", op), patterns.size() == 1 ? "line" : "lines", join(lines));
+  f.title =
+      fmt::format("{} `{}`{} is not SymInt-aware ({} {})", label, function.empty() ? "?" : function,
+                  op.empty() ? "" : fmt::format(" of `{}`", op),
+                  patterns.size() == 1 ? "line" : "lines", join(lines));
   std::vector<std::string> parts;
-  for (const auto* p : patterns) parts.push_back(fmt::format("line {} `{}` ({})", p->line, p->excerpt, p->id));
+  for (const auto* p : patterns)
+    parts.push_back(fmt::format("line {} `{}` ({})", p->line, p->excerpt, p->id));
   f.message = fmt::format(
-      "`{}` uses concrete sizes where export passes symbolic ones: {}{}{}", function, join(parts, "; "),
-      called           ? fmt::format(". The package calls `{}` through the proxy executor", op)
-      : package_known  ? fmt::format(". No package in this case calls `{}`: a latent problem for the next export that uses it", op.empty() ? function : op)
-                       : "",
-      frame ? fmt::format(", and the trace shows its call at {}:{} specializing a dynamic dim", frame->file, frame->line) : "");
+      "`{}` uses concrete sizes where export passes symbolic ones: {}{}{}", function,
+      join(parts, "; "),
+      called          ? fmt::format(". The package calls `{}` through the proxy executor", op)
+      : package_known ? fmt::format(". No package in this case calls `{}`: a latent problem for "
+                                    "the next export that uses it",
+                                    op.empty() ? function : op)
+                      : "",
+      frame ? fmt::format(", and the trace shows its call at {}:{} specializing a dynamic dim",
+                          frame->file, frame->line)
+            : "");
   if (!f.message.ends_with(".")) f.message += ".";
-  f.why = "Under export every size is a symbol; a kernel that reads a concrete size forces a guard that turns the "
-          "dim into a constant (\"specialized it to be a constant\"), or fails outright with symbolic sizes.";
+  f.why =
+      "Under export every size is a symbol; a kernel that reads a concrete size forces a guard "
+      "that turns the "
+      "dim into a constant (\"specialized it to be a constant\"), or fails outright with symbolic "
+      "sizes.";
   std::vector<PatternAdvice> advice;
   for (const auto* p : patterns) advice.push_back(advice_for(*p, source.language));
   for (std::size_t i = 0; i < patterns.size(); ++i)
-    f.evidence.push_back(source_quote(source, *patterns[i],
-                                      fmt::format("{} ({}); fix: {}", advice[i].message, patterns[i]->id,
-                                                  as_code_or_prose(advice[i].suggestion))));
+    f.evidence.push_back(
+        source_quote(source, *patterns[i],
+                     fmt::format("{} ({}); fix: {}", advice[i].message, patterns[i]->id,
+                                 as_code_or_prose(advice[i].suggestion))));
   if (frame)
     f.evidence.push_back(Evidence{Location{frame->file, "", frame->line}, frame->code,
                                   "the call the trace saw specialize a dim"});
   for (const auto& model : c.models)
     for (const auto& node : model.extern_nodes)
       if (op_key(node.target) == op_key(op))
-        f.evidence.push_back(Evidence{model.extern_nodes_where, node.target, "the package runs this op"});
+        f.evidence.push_back(
+            Evidence{model.extern_nodes_where, node.target, "the package runs this op"});
 
   // The fix as comments of the source's own language, so the block can be pasted beside the kernel.
   const bool python = source.language == "python";
   const std::string comment = python ? "#" : "//";
   std::string fix;
   for (std::size_t i = 0; i < patterns.size(); ++i)
-    fix += fmt::format("{}{} line {}: {}\n{}   -> {}", fix.empty() ? "" : "\n", comment, patterns[i]->line,
-                       patterns[i]->excerpt, comment, advice[i].suggestion);
-  f.next_steps = {{"rewrite the kernel with the SymInt forms", fix, python ? "python" : "cpp"},
-                  {"re-export with the dim dynamic; export must no longer specialize it",
-                   "ep = torch.export.export(model, args, dynamic_shapes=dynamic_shapes)", "python"}};
+    fix += fmt::format("{}{} line {}: {}\n{}   -> {}", fix.empty() ? "" : "\n", comment,
+                       patterns[i]->line, patterns[i]->excerpt, comment, advice[i].suggestion);
+  f.next_steps = {
+      {"rewrite the kernel with the SymInt forms", fix, python ? "python" : "cpp"},
+      {"re-export with the dim dynamic; export must no longer specialize it",
+       "ep = torch.export.export(model, args, dynamic_shapes=dynamic_shapes)", "python"}};
   if (!op.empty()) f.next_steps.push_back(opcheck_step(c, op, "check the op at several sizes"));
-  if (frame) f.chain = {"dynamic dim", frame->code.substr(0, 60), fmt::format("{} line {}", function, lines.front()),
-                        "dim specialized"};
+  if (frame)
+    f.chain = {"dynamic dim", frame->code.substr(0, 60),
+               fmt::format("{} line {}", function, lines.front()), "dim specialized"};
   return f;
 }
 
 }  // namespace
 
-std::vector<Finding> kernel_findings(const Case& c, const CheckInfo& check, const KernelFamily& family) {
+std::vector<Finding> kernel_findings(const Case& c, const CheckInfo& check,
+                                     const KernelFamily& family) {
   std::vector<Finding> out;
   for (const auto& source : c.sources) {
     std::map<std::pair<std::string, std::string>, std::vector<const SourcePattern*>> by_function;
     for (const auto& p : source.violations)
-      if (!p.id.empty() && p.id[0] == family.pattern_prefix) by_function[{p.function, p.op}].push_back(&p);
+      if (!p.id.empty() && p.id[0] == family.pattern_prefix)
+        by_function[{p.function, p.op}].push_back(&p);
     for (const auto& [key, patterns] : by_function)
       out.push_back(report(c, source, key.first, key.second, patterns, family.label, check));
   }

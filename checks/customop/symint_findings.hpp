@@ -22,12 +22,15 @@ struct KernelFamily {
 };
 
 // One finding per (function, op) of each source in the case whose patterns belong to `family`.
-std::vector<model::Finding> kernel_findings(const model::Case& c, const CheckInfo& check, const KernelFamily& family);
+std::vector<model::Finding> kernel_findings(const model::Case& c, const CheckInfo& check,
+                                            const KernelFamily& family);
 
-// "heldout_cpp::scale_rows.default" and "torch.ops.heldout_cpp.scale_rows" both name "heldout_cpp::scale_rows".
+// "heldout_cpp::scale_rows.default" and "torch.ops.heldout_cpp.scale_rows" both name
+// "heldout_cpp::scale_rows".
 std::string op_key(std::string op);
 // "ns::op" → "torch.ops.ns.op", as a Python call of the op is spelled; nullopt for an op without a
-// namespace (a fake registered on a name the source never qualifies), which no torch.ops call names.
+// namespace (a fake registered on a name the source never qualifies), which no torch.ops call
+// names.
 std::optional<std::string> torch_ops_call(const std::string& op);
 
 }  // namespace aoti::checks::symint

@@ -12,7 +12,8 @@ namespace aoti::checks::symint {
 
 struct PatternAdvice {
   std::string message;     // what is wrong and what it does under dynamic shapes
-  std::string suggestion;  // the SymInt-aware replacement ("x.sym_size(0)", "at::empty_symint(...)") or a sentence
+  std::string suggestion;  // the SymInt-aware replacement ("x.sym_size(0)",
+                           // "at::empty_symint(...)") or a sentence
 };
 
 // `language` is the source's ("c++" | "python"): a schema argument (C5) reads differently in each.

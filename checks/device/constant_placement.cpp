@@ -30,30 +30,41 @@ std::vector<Finding> DeviceConstantPlacementCheck::run(const Case& c) const {
       f.explains_failure = mixed != nullptr;
       const std::string fqn = constant.original_fqn.empty() ? constant.name : constant.original_fqn;
       f.subject = "constant " + fqn;
-      f.title = fmt::format("Constant `{}` is stored on {} in a {} model", fqn, constant.device_type, device);
+      f.title = fmt::format("Constant `{}` is stored on {} in a {} model", fqn,
+                            constant.device_type, device);
       f.message = fmt::format(
-          "The wrapper declares constant {} (`{}`, {} {}) with device_type = {}, while the model was "
+          "The wrapper declares constant {} (`{}`, {} {}) with device_type = {}, while the model "
+          "was "
           "compiled for {}.",
           constant.index, constant.name, constant.kind.empty() ? "tensor" : constant.kind,
           shape_text(constant.shape), constant.device_type, device);
-      f.why = "A constant left on another device is copied at every run (a hidden cost), and loaders that "
-              "place constants by the model's device can fail or segfault while loading constants "
-              "(`Mixed-device constants`).";
-      const int device_line =
-          wrapper_line_with(w, constant.line, fmt::format("constants_info_[{}].device_type", constant.index));
-      f.evidence.push_back(quote_wrapper(w, device_line ? device_line : constant.line,
-                                         fmt::format("`{}` is declared on {}", constant.name, constant.device_type)));
+      f.why =
+          "A constant left on another device is copied at every run (a hidden cost), and loaders "
+          "that "
+          "place constants by the model's device can fail or segfault while loading constants "
+          "(`Mixed-device constants`).";
+      const int device_line = wrapper_line_with(
+          w, constant.line, fmt::format("constants_info_[{}].device_type", constant.index));
+      f.evidence.push_back(quote_wrapper(
+          w, device_line ? device_line : constant.line,
+          fmt::format("`{}` is declared on {}", constant.name, constant.device_type)));
       for (const auto& copy : w.constants)
         if (copy.name.starts_with(constant.name + "_" + device))
-          f.evidence.push_back(quote_wrapper(w, copy.line, fmt::format("a {} copy made at compile time, used by the kernels", device)));
-      if (mixed) f.evidence.push_back(event_evidence(*mixed, "the load failed on mixed-device constants"));
+          f.evidence.push_back(quote_wrapper(
+              w, copy.line,
+              fmt::format("a {} copy made at compile time, used by the kernels", device)));
+      if (mixed)
+        f.evidence.push_back(event_evidence(*mixed, "the load failed on mixed-device constants"));
       const std::string module = user_module_name(c);
-      f.next_steps = {
-          {fmt::format("move the whole module to the model's device after the assignment that moved `{}`, just before "
-                       "export", fqn),
-           fmt::format("{}.to(\"{}\")", module, device), "python"},
-          {"re-export and re-package in place, then run this analysis again: no constant should be left on another "
-           "device", reanalyze_command(c, "")}};
+      f.next_steps = {{fmt::format("move the whole module to the model's device after the "
+                                   "assignment that moved `{}`, just before "
+                                   "export",
+                                   fqn),
+                       fmt::format("{}.to(\"{}\")", module, device), "python"},
+                      {"re-export and re-package in place, then run this analysis again: no "
+                       "constant should be left on another "
+                       "device",
+                       reanalyze_command(c, "")}};
       out.push_back(std::move(f));
     }
   }

@@ -7,8 +7,9 @@ namespace aoti::checks {
 
 class DeviceLoadMismatchCheck final : public Check {
  public:
-  static constexpr CheckInfo k_info{"device.load-mismatch", "device",
-                                    "A package compiled for one device type, loaded or run as another"};
+  static constexpr CheckInfo k_info{
+      "device.load-mismatch", "device",
+      "A package compiled for one device type, loaded or run as another"};
   const CheckInfo& info() const override { return k_info; }
   std::vector<model::Finding> run(const model::Case& c) const override;
 };

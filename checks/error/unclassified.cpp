@@ -1,6 +1,6 @@
-// error.unclassified: the last resort. An input that holds an error no other check explains gets one
-// finding quoting the error that ended the run and the user's own frame (or the crash's top frame),
-// so that no input holding an error ever yields "no findings".
+// error.unclassified: the last resort. An input that holds an error no other check explains gets
+// one finding quoting the error that ended the run and the user's own frame (or the crash's top
+// frame), so that no input holding an error ever yields "no findings".
 #include "checks/error/unclassified.hpp"
 
 #include <algorithm>
@@ -45,18 +45,22 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent& e) {
       break;
     }
   f.title = fmt::format("The run failed with an error no check recognises: `{}`", cut(e.text, 140));
-  f.message = fmt::format("Line {} of {} states the error that ended the run{}{}.", e.where.line, artifact,
-                          user ? fmt::format("; it was raised from your code at {}:{}{}", user->file, user->line,
-                                             user->code.empty() ? "" : fmt::format(" (`{}`)", user->code))
-                               : "",
-                          native ? fmt::format("; the innermost native frame is `{}`{}", cut(native->function, 200),
-                                               native->file.empty() ? "" : fmt::format(" in {}", native->file))
-                                 : "");
-  f.why = "No check of this tool explains this error yet, so it is reported as the log states it: the quoted line "
-          "and the frame it names are where to start.";
+  f.message = fmt::format(
+      "Line {} of {} states the error that ended the run{}{}.", e.where.line, artifact,
+      user ? fmt::format("; it was raised from your code at {}:{}{}", user->file, user->line,
+                         user->code.empty() ? "" : fmt::format(" (`{}`)", user->code))
+           : "",
+      native ? fmt::format("; the innermost native frame is `{}`{}", cut(native->function, 200),
+                           native->file.empty() ? "" : fmt::format(" in {}", native->file))
+             : "");
+  f.why =
+      "No check of this tool explains this error yet, so it is reported as the log states it: the "
+      "quoted line "
+      "and the frame it names are where to start.";
   f.evidence.push_back(event_evidence(e, "the error that ended the run"));
   if (native && !native->text.empty())
-    f.evidence.push_back(fl::line_evidence(e, native->log_line, native->text, "the innermost native frame"));
+    f.evidence.push_back(
+        fl::line_evidence(e, native->log_line, native->text, "the innermost native frame"));
   fl::add_user_frame_evidence(e, f.evidence);
   const std::string script = fl::script_command(c, artifact);
   if (e.kind == LogEventKind::segfault || e.kind == LogEventKind::terminate) {
@@ -64,9 +68,13 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent& e) {
                      "ulimit -c unlimited; cat /proc/sys/kernel/core_pattern"}};
   } else {
     f.next_steps = {{"re-run with C++ stack traces, so a C++ error shows where it was raised",
-                     script.empty() ? "export TORCH_SHOW_CPP_STACKTRACES=1" : "TORCH_SHOW_CPP_STACKTRACES=1 " + script}};
+                     script.empty() ? "export TORCH_SHOW_CPP_STACKTRACES=1"
+                                    : "TORCH_SHOW_CPP_STACKTRACES=1 " + script}};
   }
-  f.chain = {user ? fmt::format("{}:{}", user->file.substr(user->file.find_last_of('/') + 1), user->line) : "run", cut(e.subject.empty() ? e.text : e.subject, 60), "failed"};
+  f.chain = {
+      user ? fmt::format("{}:{}", user->file.substr(user->file.find_last_of('/') + 1), user->line)
+           : "run",
+      cut(e.subject.empty() ? e.text : e.subject, 60), "failed"};
   return f;
 }
 
@@ -74,11 +82,16 @@ Finding from_trace(const TraceFacts& trace, const TraceFailure& failure) {
   Finding f = new_finding(ErrorUnclassifiedCheck::k_info, Severity::error, 0.3);
   f.explains_failure = true;
   f.subject = "unclassified trace " + failure.fail_type;
-  f.title = fmt::format("The trace records a failed compile no check recognises: `{}`", failure.fail_type);
-  f.message = fmt::format("{}: `{}: {}`.", failure.origin, failure.fail_type, cut(failure.reason, 300));
-  f.why = "No check of this tool explains this failure yet; the record's reason and user frame are where to start.";
+  f.title = fmt::format("The trace records a failed compile no check recognises: `{}`",
+                        failure.fail_type);
+  f.message =
+      fmt::format("{}: `{}: {}`.", failure.origin, failure.fail_type, cut(failure.reason, 300));
+  f.why =
+      "No check of this tool explains this failure yet; the record's reason and user frame are "
+      "where to start.";
   f.evidence.push_back(fl::trace_failure_evidence(failure));
-  f.next_steps = {{"read the trace with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
+  f.next_steps = {
+      {"read the trace with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
   return f;
 }
 
@@ -88,7 +101,8 @@ std::vector<Finding> ErrorUnclassifiedCheck::run(const Case& c) const {
   std::vector<Finding> out;
   for (const auto& artifact : fl::log_artifacts(c)) {
     const auto events = fl::events_of(c, artifact);
-    if (const LogEvent* failure = ending_error(events)) out.push_back(report(c, artifact, *failure));
+    if (const LogEvent* failure = ending_error(events))
+      out.push_back(report(c, artifact, *failure));
   }
   for (const auto& trace : c.traces)
     if (!trace.failures.empty()) out.push_back(from_trace(trace, trace.failures.front()));

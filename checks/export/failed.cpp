@@ -24,8 +24,10 @@ std::string first_line(std::string_view text, std::size_t max = 200) {
 
 // Inductor's failure types, reported by inductor.compile-failed.
 bool is_inductor_failure(const TraceFailure& failure) {
-  for (std::string_view type : {"InductorError", "LoweringException", "MissingOperatorWithoutDecomp", "MissingOperatorWithDecomp",
-                                "CppCompileError", "CUDACompileError", "CppWrapperCodegenError", "CompilationError"})
+  for (std::string_view type :
+       {"InductorError", "LoweringException", "MissingOperatorWithoutDecomp",
+        "MissingOperatorWithDecomp", "CppCompileError", "CUDACompileError",
+        "CppWrapperCodegenError", "CompilationError"})
     if (failure.fail_type == type) return true;
   return failure.fail_type == "BackendCompilerFailed";
 }
@@ -34,32 +36,43 @@ bool is_inductor_failure(const TraceFailure& failure) {
 bool routed_elsewhere(const TraceFacts& trace, const TraceFailure& failure) {
   if (failure.origin == "inferred") return true;  // shape.dim-specialized's
   const std::string& reason = failure.reason;
-  if (reason.find("data-dependent") != std::string::npos || failure.fail_type == "GuardOnDataDependentSymNode")
-    return std::any_of(trace.data_dependent.begin(), trace.data_dependent.end(),
-                       [](const TraceExprEvent& e) { return e.kind == "guard_on_data_dependent_error"; });
-  if (reason.find("Constraints violated") != std::string::npos || failure.fail_type.starts_with("ConstraintViolation"))
+  if (reason.find("data-dependent") != std::string::npos ||
+      failure.fail_type == "GuardOnDataDependentSymNode")
+    return std::any_of(
+        trace.data_dependent.begin(), trace.data_dependent.end(),
+        [](const TraceExprEvent& e) { return e.kind == "guard_on_data_dependent_error"; });
+  if (reason.find("Constraints violated") != std::string::npos ||
+      failure.fail_type.starts_with("ConstraintViolation"))
     return !trace.specializations.empty();
-  if (reason.find("no fake impl") != std::string::npos || reason.find("with Meta tensors") != std::string::npos)
-    return std::any_of(trace.fake_kernels.begin(), trace.fake_kernels.end(),
-                       [](const TraceFakeKernelEvent& e) { return e.kind == "missing_fake_kernel"; });
+  if (reason.find("no fake impl") != std::string::npos ||
+      reason.find("with Meta tensors") != std::string::npos)
+    return std::any_of(
+        trace.fake_kernels.begin(), trace.fake_kernels.end(),
+        [](const TraceFakeKernelEvent& e) { return e.kind == "missing_fake_kernel"; });
   return false;
 }
 
 std::string why_of(const std::string& type, const LogEvent& e) {
   if (type == "Unsupported")
-    return "Dynamo met Python it cannot put in a graph (a graph break); `torch.export` needs one whole graph, so "
+    return "Dynamo met Python it cannot put in a graph (a graph break); `torch.export` needs one "
+           "whole graph, so "
            "it stops. Dynamo's explanation and hints, in its message, say what the construct was.";
   if (type == "UserError")
-    return "torch.export refused the model or its arguments as given: the message says which rule was broken "
-           "(dynamic control flow, dynamic shapes that do not match the inputs, unsupported inputs or outputs).";
+    return "torch.export refused the model or its arguments as given: the message says which rule "
+           "was broken "
+           "(dynamic control flow, dynamic shapes that do not match the inputs, unsupported inputs "
+           "or outputs).";
   if (type == "TorchRuntimeError") {
     const bool call = e.value.find("Failed running call_") != std::string::npos;
-    return call ? "An operation of the model failed on fake tensors while export traced it: the shapes, dtypes or "
-                  "devices of the example inputs do not fit that operation, or an op (often a custom op) has no or a "
+    return call ? "An operation of the model failed on fake tensors while export traced it: the "
+                  "shapes, dtypes or "
+                  "devices of the example inputs do not fit that operation, or an op (often a "
+                  "custom op) has no or a "
                   "wrong meta/fake kernel."
                 : "An operation failed while export traced the model with fake tensors.";
   }
-  return "Export traces the model once with symbolic inputs; this error stopped that trace, so there is no "
+  return "Export traces the model once with symbolic inputs; this error stopped that trace, so "
+         "there is no "
          "ExportedProgram and nothing to compile.";
 }
 
@@ -70,37 +83,58 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
   const std::string type = types.empty() ? e.subject : types.front();
   const LogFrame* frame = fl::user_frame(e);
   // An exception whose type line the log lost (only its message and FX's `While executing` remain).
-  const std::string stated = type.empty() ? first_line(e.value, 300) : fmt::format("{}: {}", e.subject, first_line(e.value, 300));
+  const std::string stated = type.empty()
+                                 ? first_line(e.value, 300)
+                                 : fmt::format("{}: {}", e.subject, first_line(e.value, 300));
   f.subject = "export " + (type.empty() ? first_line(e.value, 60) : type);
-  f.title = fmt::format("Export failed: `{}`", type.empty() ? first_line(e.value, 140) : fmt::format("{}: {}", type, first_line(e.value, 140)));
-  f.message = fmt::format("Tracing the model for export stopped with `{}`{}.", stated,
-                          frame ? fmt::format(", at {}:{}{}", frame->file, frame->line, frame->code.empty() ? "" : fmt::format(": `{}`", frame->code)) : "");
+  f.title = fmt::format("Export failed: `{}`",
+                        type.empty() ? first_line(e.value, 140)
+                                     : fmt::format("{}: {}", type, first_line(e.value, 140)));
+  f.message =
+      fmt::format("Tracing the model for export stopped with `{}`{}.", stated,
+                  frame ? fmt::format(", at {}:{}{}", frame->file, frame->line,
+                                      frame->code.empty() ? "" : fmt::format(": `{}`", frame->code))
+                        : "");
   f.why = why_of(type, e);
   f.evidence.push_back(event_evidence(e, "the exception that stopped export"));
   // Dynamo's explanation and hints as it printed them, and FX's node that was running.
   for (std::size_t i = 0; i < e.detail.size() && f.evidence.size() < 6; ++i) {
     const std::string& line = e.detail[i];
     const auto text = line.substr(std::min(line.size(), line.find_first_not_of(' ')));
-    if (text.starts_with("Explanation:") || text.starts_with("Hint:") || text.starts_with("Developer debug context:"))
-      f.evidence.push_back(fl::line_evidence(e, e.where.line + 1 + static_cast<int>(i), text, text.starts_with("Hint:") ? "Dynamo's hint" : text.starts_with("Explanation:") ? "Dynamo's explanation" : "Dynamo's debug context"));
+    if (text.starts_with("Explanation:") || text.starts_with("Hint:") ||
+        text.starts_with("Developer debug context:"))
+      f.evidence.push_back(fl::line_evidence(e, e.where.line + 1 + static_cast<int>(i), text,
+                                             text.starts_with("Hint:") ? "Dynamo's hint"
+                                             : text.starts_with("Explanation:")
+                                                 ? "Dynamo's explanation"
+                                                 : "Dynamo's debug context"));
     if (text.starts_with("While executing %")) {
-      f.evidence.push_back(fl::line_evidence(e, e.where.line + 1 + static_cast<int>(i), text, "the graph node that was running"));
+      f.evidence.push_back(fl::line_evidence(e, e.where.line + 1 + static_cast<int>(i), text,
+                                             "the graph node that was running"));
       if (const auto target = text.find("target="); target != std::string::npos)
-        f.message += fmt::format(" It happened while running the graph node `{}`.",
-                                 text.substr(target + 7, text.find_first_of("]( ", target + 7) - target - 7));
+        f.message += fmt::format(
+            " It happened while running the graph node `{}`.",
+            text.substr(target + 7, text.find_first_of("]( ", target + 7) - target - 7));
     }
   }
   fl::add_user_frame_evidence(e, f.evidence);
   const std::string script = fl::script_command(c, artifact);
-  f.next_steps.push_back({"see every problem export finds at once, each with its user frame",
-                          "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)", "python"});
+  f.next_steps.push_back(
+      {"see every problem export finds at once, each with its user frame",
+       "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)", "python"});
   if (type == "Unsupported")
-    f.next_steps.push_back({"or export without Dynamo: non-strict export traces the model as Python runs it",
-                            "ep = torch.export.export(model, args, dynamic_shapes=dynamic_shapes, strict=False)", "python"});
+    f.next_steps.push_back(
+        {"or export without Dynamo: non-strict export traces the model as Python runs it",
+         "ep = torch.export.export(model, args, dynamic_shapes=dynamic_shapes, strict=False)",
+         "python"});
   f.next_steps.push_back({"re-run with Dynamo's full stack trace and the symbolic-shape log",
-                          script.empty() ? "export TORCHDYNAMO_VERBOSE=1 TORCH_LOGS=\"+dynamic\""
-                                         : "TORCHDYNAMO_VERBOSE=1 TORCH_LOGS=\"+dynamic\" " + script});
-  f.chain = {"torch.export", type, frame ? fmt::format("{}:{}", frame->file.substr(frame->file.find_last_of('/') + 1), frame->line) : "export stopped"};
+                          script.empty()
+                              ? "export TORCHDYNAMO_VERBOSE=1 TORCH_LOGS=\"+dynamic\""
+                              : "TORCHDYNAMO_VERBOSE=1 TORCH_LOGS=\"+dynamic\" " + script});
+  f.chain = {"torch.export", type,
+             frame ? fmt::format("{}:{}", frame->file.substr(frame->file.find_last_of('/') + 1),
+                                 frame->line)
+                   : "export stopped"};
   return f;
 }
 
@@ -108,26 +142,32 @@ Finding from_trace(const TraceFacts& trace, const TraceFailure& failure) {
   Finding f = new_finding(ExportFailedCheck::k_info, Severity::error, 0.8);
   f.explains_failure = true;
   f.subject = "export " + failure.fail_type;
-  f.title = fmt::format("Export or compile failed: `{}: {}`", failure.fail_type, first_line(failure.reason, 140));
+  f.title = fmt::format("Export or compile failed: `{}: {}`", failure.fail_type,
+                        first_line(failure.reason, 140));
   // The user frame: the record's own fields, else the `from user code:` frame in its reason.
-  const std::string frame = !failure.user_file.empty() ? fmt::format("{}:{}", failure.user_file, failure.user_line)
-                                                       : fl::user_frame_in(failure.reason);
+  const std::string frame = !failure.user_file.empty()
+                                ? fmt::format("{}:{}", failure.user_file, failure.user_line)
+                                : fl::user_frame_in(failure.reason);
   f.message = fmt::format("The trace records a failed compile ({}{}): `{}: {}`{}.", failure.origin,
-                          failure.where.compile_id.empty() ? "" : " " + failure.where.compile_id, failure.fail_type,
-                          first_line(failure.reason, 300), frame.empty() ? "" : fmt::format(", at {}", frame));
+                          failure.where.compile_id.empty() ? "" : " " + failure.where.compile_id,
+                          failure.fail_type, first_line(failure.reason, 300),
+                          frame.empty() ? "" : fmt::format(", at {}", frame));
   f.why = why_of(failure.fail_type, LogEvent{});
   // Facts read from the record (its JSON line is not quoted): no line gutter.
   f.evidence.push_back(fl::trace_failure_evidence(failure));
   if (!failure.user_file.empty())
-    f.evidence.push_back(fact(Location{failure.where.artifact, "", 0},
-                              fmt::format("fail_user_frame = {}:{}", failure.user_file, failure.user_line),
-                              "the user frame the failure record names"));
+    f.evidence.push_back(
+        fact(Location{failure.where.artifact, "", 0},
+             fmt::format("fail_user_frame = {}:{}", failure.user_file, failure.user_line),
+             "the user frame the failure record names"));
   else if (!frame.empty())
     f.evidence.push_back(fact(Location{failure.where.artifact, "", 0}, "from user code: " + frame,
                               "the user frame in the record's fail_reason"));
-  f.next_steps = {{"see every problem export finds at once, each with its user frame",
-                   "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)", "python"},
-                  {"read the trace's failure with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
+  f.next_steps = {
+      {"see every problem export finds at once, each with its user frame",
+       "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)", "python"},
+      {"read the trace's failure with tlparse",
+       fmt::format("tlparse {}", shell_word(trace.artifact))}};
   f.chain = {"torch.export", failure.fail_type, "export stopped"};
   return f;
 }
@@ -143,7 +183,8 @@ std::vector<Finding> ExportFailedCheck::run(const Case& c) const {
   }
   for (const auto& trace : c.traces)
     for (const auto& failure : trace.failures) {
-      if (is_inductor_failure(failure) || fl::route_of(failure) != fl::Route::export_ || routed_elsewhere(trace, failure))
+      if (is_inductor_failure(failure) || fl::route_of(failure) != fl::Route::export_ ||
+          routed_elsewhere(trace, failure))
         continue;
       // The log of the same run already explains it: the record is one more piece of evidence.
       fl::join_or_add(out, failure, [&] { return from_trace(trace, failure); });

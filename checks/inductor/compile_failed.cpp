@@ -1,7 +1,7 @@
 // inductor.compile-failed: Inductor failed to lower or generate code for the exported graph
-// (LoweringException, a missing lowering or decomposition, InductorError, a Triton CompilationError,
-// an error raised inside torch/_inductor) — from the log's traceback or the trace's failure record.
-// A C++ build failure inside Inductor is build.compile-failed's.
+// (LoweringException, a missing lowering or decomposition, InductorError, a Triton
+// CompilationError, an error raised inside torch/_inductor) — from the log's traceback or the
+// trace's failure record. A C++ build failure inside Inductor is build.compile-failed's.
 #include "checks/inductor/compile_failed.hpp"
 
 #include <algorithm>
@@ -39,7 +39,8 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
   Finding f = new_finding(InductorCompileFailedCheck::k_info, Severity::error, 0.8);
   f.explains_failure = true;
   const auto types = fl::exception_types(e);
-  // The innermost named type says what failed; the wrappers (BackendCompilerFailed, InductorError) do not.
+  // The innermost named type says what failed; the wrappers (BackendCompilerFailed, InductorError)
+  // do not.
   std::string inner = types.empty() ? e.subject : types.back();
   for (const auto& type : types)
     if (type != "BackendCompilerFailed" && type != "InductorError") {
@@ -52,49 +53,76 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
   const bool missing_decomposition = message.find("missing decomposition") != std::string::npos;
   f.subject = "inductor " + (target.empty() ? inner : target);
   if (missing_lowering || missing_decomposition) {
-    f.title = fmt::format("Inductor has no {} for `{}`", missing_lowering ? "lowering" : "decomposition registered",
+    f.title = fmt::format("Inductor has no {} for `{}`",
+                          missing_lowering ? "lowering" : "decomposition registered",
                           target.empty() ? "an op of the model" : target);
-    f.message = fmt::format("Compiling the graph stopped at {}: Inductor {}.", target.empty() ? "an op" : "`" + target + "`",
-                            missing_lowering ? "can neither lower it nor fall back to its eager kernel"
-                                             : "has a decomposition for it that is not in its decomposition table");
-    f.why = missing_lowering
-                ? "Every op in the graph needs a lowering (or a fallback kernel) in Inductor. An op without one is an "
-                  "Inductor gap for this torch version: a newer torch may cover it; otherwise decompose the op in the "
-                  "model into ones Inductor supports."
-                : "Inductor's message names the decomposition to add to torch._inductor.decomposition.";
+    f.message = fmt::format(
+        "Compiling the graph stopped at {}: Inductor {}.",
+        target.empty() ? "an op" : "`" + target + "`",
+        missing_lowering ? "can neither lower it nor fall back to its eager kernel"
+                         : "has a decomposition for it that is not in its decomposition table");
+    f.why =
+        missing_lowering
+            ? "Every op in the graph needs a lowering (or a fallback kernel) in Inductor. An op "
+              "without one is an "
+              "Inductor gap for this torch version: a newer torch may cover it; otherwise "
+              "decompose the op in the "
+              "model into ones Inductor supports."
+            : "Inductor's message names the decomposition to add to torch._inductor.decomposition.";
   } else if (inner == "LoweringException") {
-    f.title = fmt::format("Inductor failed to lower `{}`: `{}`", target.empty() ? "an op" : target, first_line(e.value, 120));
-    f.message = fmt::format("Lowering {} to Inductor's IR raised `{}`.", target.empty() ? "an op of the graph" : "`" + target + "`",
+    f.title = fmt::format("Inductor failed to lower `{}`: `{}`", target.empty() ? "an op" : target,
+                          first_line(e.value, 120));
+    f.message = fmt::format("Lowering {} to Inductor's IR raised `{}`.",
+                            target.empty() ? "an op of the graph" : "`" + target + "`",
                             first_line(e.value, 300));
-    f.why = "The op's lowering raised for the arguments this graph gives it (the `args` lines show their sizes and "
-            "dtypes): an Inductor limitation or bug for that case, not an error in the model.";
+    f.why =
+        "The op's lowering raised for the arguments this graph gives it (the `args` lines show "
+        "their sizes and "
+        "dtypes): an Inductor limitation or bug for that case, not an error in the model.";
   } else if (inner == "CompilationError") {
-    f.title = fmt::format("Triton failed to compile a generated kernel: `{}`", first_line(e.value, 120));
-    f.message = fmt::format("A Triton kernel that Inductor generated did not compile: `{}: {}`.", e.subject, first_line(e.value, 300));
-    f.why = "Inductor generated Triton code that this Triton version rejects: a version mismatch between torch and "
-            "Triton, or a code-generation bug for an op of the model.";
+    f.title =
+        fmt::format("Triton failed to compile a generated kernel: `{}`", first_line(e.value, 120));
+    f.message = fmt::format("A Triton kernel that Inductor generated did not compile: `{}: {}`.",
+                            e.subject, first_line(e.value, 300));
+    f.why =
+        "Inductor generated Triton code that this Triton version rejects: a version mismatch "
+        "between torch and "
+        "Triton, or a code-generation bug for an op of the model.";
   } else {
-    f.title = fmt::format("Inductor failed to compile the graph: `{}: {}`", inner, first_line(e.value, 120));
-    f.message = fmt::format("The compile stopped inside Inductor with `{}: {}`.", e.subject, first_line(e.value, 300));
-    f.why = "The error was raised by Inductor itself while it lowered the graph or generated code: an Inductor "
-            "limitation or bug for something in this graph, not an error in the model's code.";
+    f.title = fmt::format("Inductor failed to compile the graph: `{}: {}`", inner,
+                          first_line(e.value, 120));
+    f.message = fmt::format("The compile stopped inside Inductor with `{}: {}`.", e.subject,
+                            first_line(e.value, 300));
+    f.why =
+        "The error was raised by Inductor itself while it lowered the graph or generated code: an "
+        "Inductor "
+        "limitation or bug for something in this graph, not an error in the model's code.";
   }
   // Where in Inductor it was raised: the innermost frame under torch/_inductor.
   const LogFrame* inside = nullptr;
   for (const auto& frame : e.frames)
     if (!frame.native && frame.file.find("torch/_inductor/") != std::string::npos) inside = &frame;
   if (inside)
-    f.message += fmt::format(" It was raised in Inductor's `{}` ({}:{}).", inside->function,
-                             inside->file.substr(inside->file.find("torch/_inductor/")), inside->line);
+    f.message +=
+        fmt::format(" It was raised in Inductor's `{}` ({}:{}).", inside->function,
+                    inside->file.substr(inside->file.find("torch/_inductor/")), inside->line);
   f.evidence.push_back(event_evidence(e, "the exception that stopped the compile"));
-  if (inside) f.evidence.push_back(fl::line_evidence(e, inside->log_line, inside->text, "the innermost Inductor frame"));
-  if (target_index >= 0) fl::add_detail_evidence(e, static_cast<std::size_t>(target_index), 3, "the op and its arguments", f.evidence);
-  else fl::add_detail_evidence(e, 0, 2, "the exception's message", f.evidence);
+  if (inside)
+    f.evidence.push_back(
+        fl::line_evidence(e, inside->log_line, inside->text, "the innermost Inductor frame"));
+  if (target_index >= 0)
+    fl::add_detail_evidence(e, static_cast<std::size_t>(target_index), 3,
+                            "the op and its arguments", f.evidence);
+  else
+    fl::add_detail_evidence(e, 0, 2, "the exception's message", f.evidence);
   fl::add_user_frame_evidence(e, f.evidence);
   const std::string script = fl::script_command(c, artifact);
-  f.next_steps = {{"re-run with Inductor's debug dump (graphs, IR and generated code, under torch_compile_debug/)",
-                   script.empty() ? "export TORCH_COMPILE_DEBUG=1" : "TORCH_COMPILE_DEBUG=1 " + script},
-                  {"see whether a newer torch compiles it", "python -c \"import torch; print(torch.__version__)\""}};
+  f.next_steps = {
+      {"re-run with Inductor's debug dump (graphs, IR and generated code, under "
+       "torch_compile_debug/)",
+       script.empty() ? "export TORCH_COMPILE_DEBUG=1" : "TORCH_COMPILE_DEBUG=1 " + script},
+      {"see whether a newer torch compiles it",
+       "python -c \"import torch; print(torch.__version__)\""}};
   f.chain = {target.empty() ? "graph" : target, inner, "compile stopped"};
   return f;
 }
@@ -103,13 +131,15 @@ Finding from_trace(const TraceFacts& trace, const TraceFailure& failure) {
   Finding f = new_finding(InductorCompileFailedCheck::k_info, Severity::error, 0.75);
   f.explains_failure = true;
   f.subject = "inductor " + failure.fail_type;
-  f.title = fmt::format("Inductor failed to compile the graph: `{}: {}`", failure.fail_type, first_line(failure.reason, 120));
+  f.title = fmt::format("Inductor failed to compile the graph: `{}: {}`", failure.fail_type,
+                        first_line(failure.reason, 120));
   f.message = fmt::format("The trace records a failed compile ({}{}): `{}: {}`.", failure.origin,
-                          failure.where.compile_id.empty() ? "" : " " + failure.where.compile_id, failure.fail_type,
-                          first_line(failure.reason, 300));
+                          failure.where.compile_id.empty() ? "" : " " + failure.where.compile_id,
+                          failure.fail_type, first_line(failure.reason, 300));
   f.why = "The error was raised while Inductor lowered the graph or generated code.";
   f.evidence.push_back(fl::trace_failure_evidence(failure));
-  f.next_steps = {{"read the trace's failure with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
+  f.next_steps = {{"read the trace's failure with tlparse",
+                   fmt::format("tlparse {}", shell_word(trace.artifact))}};
   f.chain = {"graph", failure.fail_type, "compile stopped"};
   return f;
 }
@@ -120,7 +150,8 @@ std::vector<Finding> InductorCompileFailedCheck::run(const Case& c) const {
   std::vector<Finding> out;
   for (const auto& artifact : fl::log_artifacts(c)) {
     const LogEvent* chosen = nullptr;
-    bool compiler_output = false;  // the compiler's own errors: build.compile-failed explains the failure
+    bool compiler_output =
+        false;  // the compiler's own errors: build.compile-failed explains the failure
     for (const LogEvent* e : fl::events_of(c, artifact)) {
       compiler_output |= e->kind == LogEventKind::compile_error;
       if (fl::route_of(*e) == fl::Route::inductor && (!chosen || e->final)) chosen = e;

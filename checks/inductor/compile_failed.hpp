@@ -1,7 +1,7 @@
 // inductor.compile-failed: Inductor failed to lower or generate code for the exported graph
-// (LoweringException, a missing lowering or decomposition, InductorError, a Triton CompilationError,
-// an error raised inside torch/_inductor) — from the log's traceback or the trace's failure record.
-// A C++ build failure inside Inductor is build.compile-failed's.
+// (LoweringException, a missing lowering or decomposition, InductorError, a Triton
+// CompilationError, an error raised inside torch/_inductor) — from the log's traceback or the
+// trace's failure record. A C++ build failure inside Inductor is build.compile-failed's.
 #pragma once
 
 #include "checks/check.hpp"

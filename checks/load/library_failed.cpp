@@ -25,16 +25,21 @@ std::string basename_of(std::string_view path) {
 std::string function_name(const std::string& demangled) {
   int depth = 0;
   for (std::size_t i = 0; i < demangled.size(); ++i) {
-    if (demangled[i] == '<') ++depth;
-    else if (demangled[i] == '>') --depth;
-    else if (demangled[i] == '(' && depth == 0) return demangled.substr(0, i);
+    if (demangled[i] == '<')
+      ++depth;
+    else if (demangled[i] == '>')
+      --depth;
+    else if (demangled[i] == '(' && depth == 0)
+      return demangled.substr(0, i);
   }
   return demangled;
 }
 
 const LogEvent* final_exception(const Case& c, const LogEvent& e) {
   for (const auto& other : c.log_events)
-    if (other.kind == LogEventKind::python_exception && other.where.artifact == e.where.artifact && other.final) return &other;
+    if (other.kind == LogEventKind::python_exception && other.where.artifact == e.where.artifact &&
+        other.final)
+      return &other;
   return nullptr;
 }
 
@@ -48,96 +53,150 @@ std::optional<Finding> from_loader(const Case& c, const LogEvent& e) {
     const std::string plain = fl::demangle(e.value);
     const std::string name = function_name(plain);
     f.subject = "load undefined symbol " + e.value;
-    f.title = fmt::format("{} failed to load: undefined symbol `{}`", e.subject.empty() ? "A library" : basename_of(e.subject), name);
+    f.title = fmt::format("{} failed to load: undefined symbol `{}`",
+                          e.subject.empty() ? "A library" : basename_of(e.subject), name);
     f.message = fmt::format("The dynamic loader could not resolve `{}`{} that {} needs.", plain,
                             plain != e.value ? fmt::format(" (`{}`)", e.value) : "", lib_word);
     if (e.value.starts_with("aoti_torch_")) {
-      f.why = fmt::format("`{}` is a function of AOTI's C shim in libtorch. A model .so built by a newer torch calls shim "
-                          "functions that an older torch does not have: load the package with the torch version that "
-                          "built it (or a newer one), or rebuild it with the torch that runs it.", e.value);
+      f.why = fmt::format(
+          "`{}` is a function of AOTI's C shim in libtorch. A model .so built by a newer torch "
+          "calls shim "
+          "functions that an older torch does not have: load the package with the torch version "
+          "that "
+          "built it (or a newer one), or rebuild it with the torch that runs it.",
+          e.value);
       f.next_steps = {{"compare the torch that runs the model with the one that built it",
                        "python -c \"import torch; print(torch.__version__)\""}};
-    } else if (plain.starts_with("at::") || plain.starts_with("c10::") || plain.starts_with("torch::") ||
-               plain.find(" at::") != std::string::npos || plain.find(" c10::") != std::string::npos) {
-      f.why = fmt::format("`{}` is a C++ function of PyTorch itself: {} was built against another torch version than the "
-                          "one installed, and PyTorch's C++ ABI changes between versions. Install the torch version the "
-                          "library was built for, or rebuild the library against the installed torch.", name, lib_word);
-      f.next_steps = {{"see the installed torch version", "python -c \"import torch; print(torch.__version__)\""}};
+    } else if (plain.starts_with("at::") || plain.starts_with("c10::") ||
+               plain.starts_with("torch::") || plain.find(" at::") != std::string::npos ||
+               plain.find(" c10::") != std::string::npos) {
+      f.why = fmt::format(
+          "`{}` is a C++ function of PyTorch itself: {} was built against another torch version "
+          "than the "
+          "one installed, and PyTorch's C++ ABI changes between versions. Install the torch "
+          "version the "
+          "library was built for, or rebuild the library against the installed torch.",
+          name, lib_word);
+      f.next_steps = {{"see the installed torch version",
+                       "python -c \"import torch; print(torch.__version__)\""}};
     } else {
-      f.why = fmt::format("{} expects a library that defines `{}` to be loaded first (or linked), and none in the "
-                          "process does.", lib_word, name);
+      f.why = fmt::format(
+          "{} expects a library that defines `{}` to be loaded first (or linked), and none in the "
+          "process does.",
+          lib_word, name);
     }
     if (!e.subject.empty())
-      f.next_steps.push_back({"list every symbol the library cannot resolve", fmt::format("ldd -r {}", shell_word(e.subject))});
-    if (plain != e.value) f.next_steps.push_back({"demangle the symbol", fmt::format("c++filt {}", shell_word(e.value))});
+      f.next_steps.push_back({"list every symbol the library cannot resolve",
+                              fmt::format("ldd -r {}", shell_word(e.subject))});
+    if (plain != e.value)
+      f.next_steps.push_back(
+          {"demangle the symbol", fmt::format("c++filt {}", shell_word(e.value))});
     f.chain = {basename_of(e.subject), "needs " + name, "not defined", "load failed"};
   } else if (e.problem == "missing library") {
     f.subject = "load missing library " + e.value;
     f.title = fmt::format("A library could not be loaded: `{}` was not found", e.value);
-    f.message = fmt::format("The dynamic loader found no `{}` on its search path (the RPATH, LD_LIBRARY_PATH, the system "
-                            "library directories).", e.value);
-    f.why = "Either the file is missing, or it is installed where the loader does not look; a library another one "
-            "depends on must be found the same way.";
-    f.next_steps = {{"see whether the system knows the library", fmt::format("ldconfig -p | grep {}", shell_word(basename_of(e.value)))},
+    f.message = fmt::format(
+        "The dynamic loader found no `{}` on its search path (the RPATH, LD_LIBRARY_PATH, the "
+        "system "
+        "library directories).",
+        e.value);
+    f.why =
+        "Either the file is missing, or it is installed where the loader does not look; a library "
+        "another one "
+        "depends on must be found the same way.";
+    f.next_steps = {{"see whether the system knows the library",
+                     fmt::format("ldconfig -p | grep {}", shell_word(basename_of(e.value)))},
                     {"see the search path the process had", "echo \"$LD_LIBRARY_PATH\""}};
     f.chain = {e.value, "not found", "load failed"};
   } else if (e.problem == "missing symbol version") {
     f.subject = "load symbol version " + e.value;
-    f.title = fmt::format("{} needs `{}`, which {} does not provide",
-                          e.source_file.empty() ? "A library" : "`" + basename_of(e.source_file) + "`", e.value,
-                          e.subject.empty() ? "the system library" : "`" + e.subject + "`");
+    f.title =
+        fmt::format("{} needs `{}`, which {} does not provide",
+                    e.source_file.empty() ? "A library" : "`" + basename_of(e.source_file) + "`",
+                    e.value, e.subject.empty() ? "the system library" : "`" + e.subject + "`");
     f.message = fmt::format("{} was built against a newer {} than the one the loader found{}.",
-                            e.source_file.empty() ? "The library" : "`" + e.source_file + "`", e.value.substr(0, e.value.find('_')),
+                            e.source_file.empty() ? "The library" : "`" + e.source_file + "`",
+                            e.value.substr(0, e.value.find('_')),
                             e.subject.empty() ? "" : fmt::format(" (`{}`)", e.subject));
-    f.why = "Symbol versions only grow: a binary built with a newer compiler or C library needs that library's newer "
-            "version at run time. Run it where that version is installed (or put the newer library first on "
-            "LD_LIBRARY_PATH, e.g. a conda environment's libstdc++), or rebuild it with the older toolchain.";
+    f.why =
+        "Symbol versions only grow: a binary built with a newer compiler or C library needs that "
+        "library's newer "
+        "version at run time. Run it where that version is installed (or put the newer library "
+        "first on "
+        "LD_LIBRARY_PATH, e.g. a conda environment's libstdc++), or rebuild it with the older "
+        "toolchain.";
     if (!e.subject.empty())
       f.next_steps = {{fmt::format("list the versions `{}` provides", basename_of(e.subject)),
-                       fmt::format("strings {} | grep {}", shell_word(e.subject), shell_word(e.value.substr(0, e.value.find('_')) + "_"))}};
-    f.chain = {basename_of(e.source_file.empty() ? "library" : e.source_file), "needs " + e.value, "load failed"};
+                       fmt::format("strings {} | grep {}", shell_word(e.subject),
+                                   shell_word(e.value.substr(0, e.value.find('_')) + "_"))}};
+    f.chain = {basename_of(e.source_file.empty() ? "library" : e.source_file), "needs " + e.value,
+               "load failed"};
   } else if (e.problem == "wrong ELF class" || e.problem == "invalid ELF header") {
     f.subject = "load elf " + e.subject;
-    f.title = fmt::format("{} is not a loadable library for this machine ({})", e.subject.empty() ? "A library" : "`" + basename_of(e.subject) + "`", e.problem);
-    f.message = fmt::format("The dynamic loader refused {}: {}{}.", lib_word, e.problem, e.value.empty() ? "" : " " + e.value);
+    f.title = fmt::format("{} is not a loadable library for this machine ({})",
+                          e.subject.empty() ? "A library" : "`" + basename_of(e.subject) + "`",
+                          e.problem);
+    f.message = fmt::format("The dynamic loader refused {}: {}{}.", lib_word, e.problem,
+                            e.value.empty() ? "" : " " + e.value);
     f.why = e.problem == "wrong ELF class"
                 ? "The file was built for another word size (32-bit vs 64-bit) than the process."
-                : "The file is not an ELF shared object at all: a truncated download, a Git LFS pointer, or a file of "
+                : "The file is not an ELF shared object at all: a truncated download, a Git LFS "
+                  "pointer, or a file of "
                   "another platform.";
-    if (!e.subject.empty()) f.next_steps = {{"see what the file is", fmt::format("file {}", shell_word(e.subject))}};
+    if (!e.subject.empty())
+      f.next_steps = {{"see what the file is", fmt::format("file {}", shell_word(e.subject))}};
     f.chain = {basename_of(e.subject), e.problem, "load failed"};
   } else if (e.problem == "missing op schema") {
     const std::string op = e.value;
     const std::string ns = op.substr(0, op.find("::"));
     f.subject = "load op " + op;
-    f.title = fmt::format("The custom op `{}` is not registered in the process: its library was not loaded", op);
-    f.message = fmt::format("The dispatcher has no schema for `{}`: nothing in the process defined it when the model "
-                            "looked it up.", op);
-    f.why = "An AOTI package does not contain custom-op libraries: the model calls custom ops through the dispatcher "
-            "(the proxy executor), so the library that defines the op must be loaded before the model runs — "
-            "`torch.ops.load_library(...)` or importing its Python package, or linking it into a C++ runner. Ops "
-            "defined in Python (`torch.library.custom_op`) exist only in a Python process that imported them: a "
-            "C++ runner cannot find them.";
-    f.next_steps = {{fmt::format("find where `{}` is defined", op),
-                     fmt::format("grep -rnE {} .", shell_word(fmt::format("{}|TORCH_LIBRARY(_FRAGMENT)?\\({},", op, ns)))},
-                    {"then load that library before the model: `torch.ops.load_library(...)` on its .so, or import the Python "
-                     "package that registers the op; a C++ runner links it or dlopens it before creating the model", ""}};
+    f.title = fmt::format(
+        "The custom op `{}` is not registered in the process: its library was not loaded", op);
+    f.message = fmt::format(
+        "The dispatcher has no schema for `{}`: nothing in the process defined it when the model "
+        "looked it up.",
+        op);
+    f.why =
+        "An AOTI package does not contain custom-op libraries: the model calls custom ops through "
+        "the dispatcher "
+        "(the proxy executor), so the library that defines the op must be loaded before the model "
+        "runs — "
+        "`torch.ops.load_library(...)` or importing its Python package, or linking it into a C++ "
+        "runner. Ops "
+        "defined in Python (`torch.library.custom_op`) exist only in a Python process that "
+        "imported them: a "
+        "C++ runner cannot find them.";
+    f.next_steps = {
+        {fmt::format("find where `{}` is defined", op),
+         fmt::format("grep -rnE {} .",
+                     shell_word(fmt::format("{}|TORCH_LIBRARY(_FRAGMENT)?\\({},", op, ns)))},
+        {"then load that library before the model: `torch.ops.load_library(...)` on its .so, or "
+         "import the Python "
+         "package that registers the op; a C++ runner links it or dlopens it before creating the "
+         "model",
+         ""}};
     for (const auto& model : c.models)
       for (const auto& node : model.extern_nodes)
         if (node.target == op || node.target.starts_with(op + "."))
-          f.evidence.push_back(fact(model.extern_nodes_where, fmt::format("extern node {} calls {}", node.index, node.target),
+          f.evidence.push_back(fact(model.extern_nodes_where,
+                                    fmt::format("extern node {} calls {}", node.index, node.target),
                                     "the package calls this op through the proxy executor"));
     f.chain = {"model calls " + op, "no schema in the dispatcher", "library not loaded"};
   } else if (e.problem == "no model in package" || e.problem == "unreadable package") {
     const bool unreadable = e.problem == "unreadable package";
     f.subject = "load package " + e.problem;
-    f.title = unreadable ? fmt::format("The package could not be opened as a zip archive{}", e.value.empty() ? "" : ": `" + e.value + "`")
-                         : "The package holds no AOTInductor model under the name it was loaded with";
+    f.title = unreadable
+                  ? fmt::format("The package could not be opened as a zip archive{}",
+                                e.value.empty() ? "" : ": `" + e.value + "`")
+                  : "The package holds no AOTInductor model under the name it was loaded with";
     f.message = fmt::format("AOTIModelPackageLoader reported `{}`.", cut(e.text, 300));
-    f.why = unreadable ? "A .pt2 package is a zip file: this one is truncated, not a package at all (a Git LFS pointer, "
+    f.why = unreadable ? "A .pt2 package is a zip file: this one is truncated, not a package at "
+                         "all (a Git LFS pointer, "
                          "an HTML error page), or was written by something else."
-                       : "The loader looks for the model's .cpp or .so under data/aotinductor/<model name>/ in the "
-                         "package; the list after the message shows what the package holds instead (another model name, "
+                       : "The loader looks for the model's .cpp or .so under "
+                         "data/aotinductor/<model name>/ in the "
+                         "package; the list after the message shows what the package holds instead "
+                         "(another model name, "
                          "or a package made without AOTInductor).";
     // The package's path, where the user's line that loaded it names it in quotes.
     std::string package;
@@ -145,17 +204,23 @@ std::optional<Finding> from_loader(const Case& c, const LogEvent& e) {
       if (other.where.artifact == e.where.artifact && other.kind == LogEventKind::python_exception)
         for (const auto& frame : other.frames)
           for (char quote : {'"', '\''})
-            if (const auto end = frame.code.find(std::string(".pt2") + quote); end != std::string::npos && package.empty()) {
+            if (const auto end = frame.code.find(std::string(".pt2") + quote);
+                end != std::string::npos && package.empty()) {
               const auto start = frame.code.rfind(quote, end);
-              if (start != std::string::npos) package = frame.code.substr(start + 1, end + 4 - start - 1);
+              if (start != std::string::npos)
+                package = frame.code.substr(start + 1, end + 4 - start - 1);
             }
-    f.next_steps = {{"list what the package holds", package.empty() ? "" : "unzip -l " + shell_word(package)}};
-    if (package.empty()) f.next_steps[0].what = "list what the package holds (`unzip -l` on the .pt2)";
+    f.next_steps = {
+        {"list what the package holds", package.empty() ? "" : "unzip -l " + shell_word(package)}};
+    if (package.empty())
+      f.next_steps[0].what = "list what the package holds (`unzip -l` on the .pt2)";
     f.chain = {"package", e.problem, "load failed"};
   } else if (e.problem == "mmap failed") {
-    // strace's `mmap(NULL, <length>, <prot>, <flags>, <fd>, <offset>) = -1 EINVAL (Invalid argument)`.
+    // strace's `mmap(NULL, <length>, <prot>, <flags>, <fd>, <offset>) = -1 EINVAL (Invalid
+    // argument)`.
     std::string offset;
-    if (const auto open = e.text.find('('), close = e.text.rfind(") = "); open != std::string::npos && close != std::string::npos && close > open) {
+    if (const auto open = e.text.find('('), close = e.text.rfind(") = ");
+        open != std::string::npos && close != std::string::npos && close > open) {
       const std::string args = e.text.substr(open + 1, close - open - 1);
       const auto comma = args.rfind(',');
       offset = args.substr(comma == std::string::npos ? 0 : comma + 1);
@@ -164,18 +229,25 @@ std::optional<Finding> from_loader(const Case& c, const LogEvent& e) {
     f.subject = "load mmap " + e.value;
     f.title = fmt::format("Mapping `{}` failed with {}{}", basename_of(e.subject), e.value,
                           offset.empty() ? "" : fmt::format(" at file offset {}", offset));
-    f.message = fmt::format("The process opened `{}` and its mmap of the file{} returned {}.", e.subject,
-                            offset.empty() ? "" : fmt::format(" at offset {}", offset), e.value);
-    f.why = e.value == "EINVAL"
-                ? "mmap refuses a file offset that is not a multiple of the system's page size. An AOTI model .so "
-                  "keeps its weights inside the file, padded to a 16 KiB boundary, and maps them from there: on a "
-                  "kernel with larger pages (64 KiB on some aarch64 systems) that offset is not page-aligned."
-                : "The loader or the AOTI runtime could not map the file; the error names the reason.";
+    f.message =
+        fmt::format("The process opened `{}` and its mmap of the file{} returned {}.", e.subject,
+                    offset.empty() ? "" : fmt::format(" at offset {}", offset), e.value);
+    f.why =
+        e.value == "EINVAL"
+            ? "mmap refuses a file offset that is not a multiple of the system's page size. An "
+              "AOTI model .so "
+              "keeps its weights inside the file, padded to a 16 KiB boundary, and maps them from "
+              "there: on a "
+              "kernel with larger pages (64 KiB on some aarch64 systems) that offset is not "
+              "page-aligned."
+            : "The loader or the AOTI runtime could not map the file; the error names the reason.";
     f.next_steps = {{"see the system's page size", "getconf PAGESIZE"}};
-    f.chain = {basename_of(e.subject), "mmap " + (offset.empty() ? std::string("the file") : offset), e.value};
+    f.chain = {basename_of(e.subject),
+               "mmap " + (offset.empty() ? std::string("the file") : offset), e.value};
   } else {
     f.subject = "load dlopen " + cut(e.value, 80);
-    f.title = fmt::format("A library failed to load: {}", e.value.empty() ? "`Error in dlopen`" : "`" + cut(e.value, 140) + "`");
+    f.title = fmt::format("A library failed to load: {}",
+                          e.value.empty() ? "`Error in dlopen`" : "`" + cut(e.value, 140) + "`");
     f.message = fmt::format("The loader reported `{}`.", cut(e.text, 300));
     f.why = "The text after `Error in dlopen` is the dynamic loader's own reason.";
   }
@@ -188,15 +260,22 @@ std::optional<Finding> missing_cubin(const Case&, const LogEvent& e) {
   f.explains_failure = true;
   f.subject = "load cubin";
   f.title = "The model could not load its GPU kernels: a .cubin file was not found";
-  f.message = fmt::format("The CUDA driver reported `{}`. In an AOTI model .so, that is the error of `loadKernel`, which "
-                          "loads each Triton kernel from its .cubin file by the path recorded when the model was compiled.",
-                          e.text);
-  f.why = "A bare model .so (from `torch._export.aot_compile`) keeps its kernels as .cubin files beside it, at the "
-          "path of the compile: copied or run elsewhere, the files are not there. A .pt2 package carries its cubins "
-          "and tells the runtime where it unpacked them.";
+  f.message = fmt::format(
+      "The CUDA driver reported `{}`. In an AOTI model .so, that is the error of `loadKernel`, "
+      "which "
+      "loads each Triton kernel from its .cubin file by the path recorded when the model was "
+      "compiled.",
+      e.text);
+  f.why =
+      "A bare model .so (from `torch._export.aot_compile`) keeps its kernels as .cubin files "
+      "beside it, at the "
+      "path of the compile: copied or run elsewhere, the files are not there. A .pt2 package "
+      "carries its cubins "
+      "and tells the runtime where it unpacked them.";
   f.evidence.push_back(event_evidence(e, "the driver's error"));
   f.next_steps = {{"package the model, which carries its kernels, and load the package",
-                   "torch._inductor.aoti_compile_and_package(torch.export.export(model, args), package_path=\"model.pt2\")",
+                   "torch._inductor.aoti_compile_and_package(torch.export.export(model, args), "
+                   "package_path=\"model.pt2\")",
                    "python"}};
   f.chain = {"loadKernel", ".cubin not found", "model cannot run"};
   return f;
@@ -209,22 +288,27 @@ std::vector<Finding> LoadLibraryFailedCheck::run(const Case& c) const {
   std::vector<std::string> seen;  // one finding per artifact and reason
   for (const auto& e : c.log_events) {
     std::optional<Finding> f;
-    if (e.kind == LogEventKind::load_error) f = from_loader(c, e);
-    else if (e.kind == LogEventKind::cuda_error && e.subject == "CUDA driver error" && e.value == "file not found") f = missing_cubin(c, e);
+    if (e.kind == LogEventKind::load_error)
+      f = from_loader(c, e);
+    else if (e.kind == LogEventKind::cuda_error && e.subject == "CUDA driver error" &&
+             e.value == "file not found")
+      f = missing_cubin(c, e);
     if (!f) continue;
     const std::string key = e.where.artifact + "\n" + f->subject;
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
     seen.push_back(key);
     // The exception that ended the run, when it is the same failure.
     for (const auto& other : c.log_events)
-      if (other.kind == LogEventKind::python_exception && other.where.artifact == e.where.artifact &&
-          other.where.line != e.where.line && (fl::route_of(other) == fl::Route::load || other.final) &&
+      if (other.kind == LogEventKind::python_exception &&
+          other.where.artifact == e.where.artifact && other.where.line != e.where.line &&
+          (fl::route_of(other) == fl::Route::load || other.final) &&
           fl::message_text(other).find(e.value.substr(0, 60)) != std::string::npos) {
         f->evidence.push_back(event_evidence(other, "the exception that ended the run"));
         fl::add_user_frame_evidence(other, f->evidence);
         break;
       }
-    if (const LogEvent* exception = final_exception(c, e); exception && exception->where.line == e.where.line)
+    if (const LogEvent* exception = final_exception(c, e);
+        exception && exception->where.line == e.where.line)
       fl::add_user_frame_evidence(*exception, f->evidence);
     out.push_back(std::move(*f));
   }

@@ -13,30 +13,39 @@ using namespace aoti::model;
 
 // c10's `CUDAGuardImpl initialized with non-CUDA DeviceType: cpu`: a CUDA device guard made from a
 // tensor on another device — an op's CUDA implementation ran with CPU tensors. AOTI's wrapper calls
-// ops' CUDA implementations directly through its CUDA C shim (`aoti_torch_cuda_*`), without dispatch
-// choosing the kernel from the tensors' device.
+// ops' CUDA implementations directly through its CUDA C shim (`aoti_torch_cuda_*`), without
+// dispatch choosing the kernel from the tensors' device.
 Finding from_device_guard(const Case& c, const LogEvent& e) {
   Finding f = new_finding(RuntimeApiCallFailedCheck::k_info, Severity::error, 0.6);
   f.explains_failure = true;
   const std::string device = e.value.substr(e.value.rfind(' ') + 1);
   f.subject = "wrapper call device guard";
   f.title = fmt::format("A CUDA shim call of the generated wrapper got {} tensors", device);
-  f.message = fmt::format("The log reports `{}`: a CUDA device guard was made from a tensor on {}, so the CUDA "
-                          "implementation of an op ran with {} tensors. AOTI's generated wrapper calls ops' CUDA "
-                          "implementations directly, through its CUDA C shim (`aoti_torch_cuda_*`), for the device it "
-                          "compiled each op for.", e.text, device, device);
-  f.why = fmt::format("The wrapper chose the CUDA shim for an op whose tensors live on {} (a model mixing CPU and CUDA "
-                      "ops, or an input on the wrong device); the call fails before the op runs.", device);
+  f.message = fmt::format(
+      "The log reports `{}`: a CUDA device guard was made from a tensor on {}, so the CUDA "
+      "implementation of an op ran with {} tensors. AOTI's generated wrapper calls ops' CUDA "
+      "implementations directly, through its CUDA C shim (`aoti_torch_cuda_*`), for the device it "
+      "compiled each op for.",
+      e.text, device, device);
+  f.why = fmt::format(
+      "The wrapper chose the CUDA shim for an op whose tensors live on {} (a model mixing CPU and "
+      "CUDA "
+      "ops, or an input on the wrong device); the call fails before the op runs.",
+      device);
   f.evidence.push_back(event_evidence(e, "the error the shim call raised"));
-  f.next_steps = {rerun_step(c, "re-run with C++ stack traces, to see the shim function and the wrapper line",
-                             "TORCH_SHOW_CPP_STACKTRACES=1")};
+  f.next_steps = {
+      rerun_step(c, "re-run with C++ stack traces, to see the shim function and the wrapper line",
+                 "TORCH_SHOW_CPP_STACKTRACES=1")};
   for (const auto& model : c.models)
     if (model.wrapper)
-      f.next_steps.push_back({"list the wrapper's CUDA shim calls, to find the op whose tensors are on " + device,
-                              model.wrapper->where.entry.empty()
-                                  ? fmt::format("grep -n 'aoti_torch_cuda_' {}", shell_quote(model.wrapper->where.artifact))
-                                  : fmt::format("unzip -p {} {} | grep -n 'aoti_torch_cuda_'", shell_quote(model.wrapper->where.artifact),
-                                                shell_quote(model.wrapper->where.entry))});
+      f.next_steps.push_back(
+          {"list the wrapper's CUDA shim calls, to find the op whose tensors are on " + device,
+           model.wrapper->where.entry.empty()
+               ? fmt::format("grep -n 'aoti_torch_cuda_' {}",
+                             shell_quote(model.wrapper->where.artifact))
+               : fmt::format("unzip -p {} {} | grep -n 'aoti_torch_cuda_'",
+                             shell_quote(model.wrapper->where.artifact),
+                             shell_quote(model.wrapper->where.entry))});
   return f;
 }
 
@@ -59,35 +68,49 @@ Finding explain(const Case& c, const LogEvent& e, const ModelFacts& model, const
                                : "";
   f.subject = fmt::format("wrapper call {}", node ? node->target : code.empty() ? e.subject : code);
   if (node) {
-    f.title = fmt::format("Custom op `{}` failed when the model ran it through the proxy executor", node->target);
-    f.message = fmt::format("The wrapper's call of `{}` (extern node {}) at line {} returned an error.", node->target,
-                            proxy->extern_node_index, e.source_line);
-    f.why = "The package runs custom ops through the dispatcher: the op library must be loaded in the process, and "
-            "its schema must match what the package was compiled with (a SymInt argument passed as int fails here).";
+    f.title = fmt::format("Custom op `{}` failed when the model ran it through the proxy executor",
+                          node->target);
+    f.message =
+        fmt::format("The wrapper's call of `{}` (extern node {}) at line {} returned an error.",
+                    node->target, proxy->extern_node_index, e.source_line);
+    f.why =
+        "The package runs custom ops through the dispatcher: the op library must be loaded in the "
+        "process, and "
+        "its schema must match what the package was compiled with (a SymInt argument passed as int "
+        "fails here).";
   } else {
     // The wrapper's line the error names, as the wrapper holds it (trimmed, as every quote).
     const Evidence line = quote_wrapper(w, e.source_line, "");
     f.title = fmt::format("An AOTI runtime call failed at wrapper line {}{}", e.source_line,
                           code.empty() ? "" : fmt::format(" ({})", nodes->nodes.front()));
-    f.message = fmt::format("`{}` returned an error{}.", line.excerpt.empty() ? e.subject : line.excerpt,
-                            code.empty() ? "" : fmt::format(" while running model code {}", code));
-    f.why = "The failing line names the operation and the buffers it was given; the error text before this line in "
-            "the log says why it failed.";
+    f.message =
+        fmt::format("`{}` returned an error{}.", line.excerpt.empty() ? e.subject : line.excerpt,
+                    code.empty() ? "" : fmt::format(" while running model code {}", code));
+    f.why =
+        "The failing line names the operation and the buffers it was given; the error text before "
+        "this line in "
+        "the log says why it failed.";
   }
   f.evidence.push_back(event_evidence(e, "the failed call"));
   if (e.source_line > 0 && e.source_line <= w.source.line_count())
     f.evidence.push_back(quote_wrapper(w, e.source_line, "the wrapper line the error names"));
   if (nodes)
-    f.evidence.push_back(quote_wrapper(w, nodes->line, "the model code this part of the wrapper implements"));
+    f.evidence.push_back(
+        quote_wrapper(w, nodes->line, "the model code this part of the wrapper implements"));
   if (node)
-    f.evidence.push_back(fact(model.extern_nodes_where, fmt::format("extern node {}: target {}", node->name, node->target),
+    f.evidence.push_back(fact(model.extern_nodes_where,
+                              fmt::format("extern node {}: target {}", node->name, node->target),
                               "the custom op the call runs"));
-  f.next_steps = {{"read the wrapper around the failing line", show_wrapper_lines_command(w, e.source_line - 15, e.source_line + 5)},
-                  rerun_step(c, "re-run with C++ stack traces and input checks", "TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1")};
+  f.next_steps = {{"read the wrapper around the failing line",
+                   show_wrapper_lines_command(w, e.source_line - 15, e.source_line + 5)},
+                  rerun_step(c, "re-run with C++ stack traces and input checks",
+                             "TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1")};
   if (node)
-    f.next_steps.push_back({fmt::format("make sure the library defining `{}` is loaded before the model runs "
-                                        "(OP_LIBRARY: the path of that .so)", node->target),
-                            "import os, torch\ntorch.ops.load_library(os.environ[\"OP_LIBRARY\"])", "python"});
+    f.next_steps.push_back(
+        {fmt::format("make sure the library defining `{}` is loaded before the model runs "
+                     "(OP_LIBRARY: the path of that .so)",
+                     node->target),
+         "import os, torch\ntorch.ops.load_library(os.environ[\"OP_LIBRARY\"])", "python"});
   return f;
 }
 
@@ -102,7 +125,8 @@ std::vector<Finding> RuntimeApiCallFailedCheck::run(const Case& c) const {
     out.push_back(explain(c, e, *model, *model->wrapper));
   }
   for (const auto& e : c.log_events)
-    if (e.kind == LogEventKind::runtime_error && e.problem == "device guard") out.push_back(from_device_guard(c, e));
+    if (e.kind == LogEventKind::runtime_error && e.problem == "device guard")
+      out.push_back(from_device_guard(c, e));
   return out;
 }
 

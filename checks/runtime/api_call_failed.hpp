@@ -8,8 +8,9 @@ namespace aoti::checks {
 
 class RuntimeApiCallFailedCheck final : public Check {
  public:
-  static constexpr CheckInfo k_info{"runtime.api-call-failed", "runtime",
-                                    "An AOTI runtime call in the generated wrapper failed, tied to its line and model code"};
+  static constexpr CheckInfo k_info{
+      "runtime.api-call-failed", "runtime",
+      "An AOTI runtime call in the generated wrapper failed, tied to its line and model code"};
   const CheckInfo& info() const override { return k_info; }
   std::vector<model::Finding> run(const model::Case& c) const override;
 };

@@ -9,8 +9,9 @@ namespace aoti::checks {
 
 class RuntimeCxxRuntimeConflictCheck final : public Check {
  public:
-  static constexpr CheckInfo k_info{"runtime.cxx-runtime-conflict", "runtime",
-                                    "A model .so with its own static libstdc++ in a process that maps another one"};
+  static constexpr CheckInfo k_info{
+      "runtime.cxx-runtime-conflict", "runtime",
+      "A model .so with its own static libstdc++ in a process that maps another one"};
   const CheckInfo& info() const override { return k_info; }
   std::vector<model::Finding> run(const model::Case& c) const override;
 };

@@ -41,7 +41,9 @@ std::string call_name(std::string_view call) {
 // What a runner call does, for a person; "" for calls not listed.
 std::string_view call_purpose(std::string_view call) {
   static constexpr std::pair<std::string_view, std::string_view> k_calls[] = {
-      {"create_func_", "create the model container: load the model's constants (its weights) onto the device and its kernels"},
+      {"create_func_",
+       "create the model container: load the model's constants (its weights) onto the device and "
+       "its kernels"},
       {"run_func_", "run the model"},
       {"get_num_outputs_func_", "ask the model for its number of outputs"},
       {"update_constant_buffer_func_", "replace the model's constants"},
@@ -59,14 +61,16 @@ std::string_view call_purpose(std::string_view call) {
 // Errors of the runtime that a more specific check explains.
 bool explained_elsewhere(const LogEvent& cause) {
   const std::string& v = cause.value;
-  return v.starts_with("input_handles[") || v.find("Could not find schema for ") != std::string::npos ||
-         v == "CUDA driver error: file not found" || v.find("Mixed-device constants") != std::string::npos ||
+  return v.starts_with("input_handles[") ||
+         v.find("Could not find schema for ") != std::string::npos ||
+         v == "CUDA driver error: file not found" ||
+         v.find("Mixed-device constants") != std::string::npos ||
          fl::is_shape_error(v);  // shape.input-checks-off's
 }
 
 // The artifact states a cause that another check reports (an input-check error, tensors on two
-// devices, an illegal memory access, a device assert, a wrapper line the package holds): the runner's
-// exception is only how that cause surfaced.
+// devices, an illegal memory access, a device assert, a wrapper line the package holds): the
+// runner's exception is only how that cause surfaced.
 bool explained_by_other_checks(const Case& c, const std::vector<const LogEvent*>& events) {
   for (const LogEvent* e : events) {
     switch (e->kind) {
@@ -78,7 +82,9 @@ bool explained_by_other_checks(const Case& c, const std::vector<const LogEvent*>
       case LogEventKind::triton_assert:
         return true;
       case LogEventKind::cuda_error:
-        if (e->value == "an illegal memory access was encountered" || e->value == "device-side assert triggered") return true;
+        if (e->value == "an illegal memory access was encountered" ||
+            e->value == "device-side assert triggered")
+          return true;
         break;
       case LogEventKind::api_call_failed:
         if (e->source_file.ends_with(".wrapper.cpp")) {
@@ -98,9 +104,11 @@ bool explained_by_other_checks(const Case& c, const std::vector<const LogEvent*>
 const LogEvent* cause_before(const std::vector<const LogEvent*>& events, const LogEvent& anchor) {
   const LogEvent* cause = nullptr;
   for (const LogEvent* e : events) {
-    if (e->where.line > anchor.where.line || anchor.where.line - e->where.line > k_cause_window) continue;
-    if ((e->kind == LogEventKind::runtime_error && (e->problem == "error" || e->problem == "shim exception" ||
-                                                    e->problem == "unknown exception")) ||
+    if (e->where.line > anchor.where.line || anchor.where.line - e->where.line > k_cause_window)
+      continue;
+    if ((e->kind == LogEventKind::runtime_error &&
+         (e->problem == "error" || e->problem == "shim exception" ||
+          e->problem == "unknown exception")) ||
         e->kind == LogEventKind::cuda_error)
       cause = e;
   }
@@ -110,73 +118,108 @@ const LogEvent* cause_before(const std::vector<const LogEvent*>& events, const L
 std::string explain(const std::string& call, const std::string& what) {
   if (what.find("out of memory") != std::string::npos) {
     if (call == "create_func_")
-      return "The device ran out of memory while the container loaded the model's constants: the model's weights "
-             "need that much free device memory on top of what the process already holds — an eager copy of the same "
-             "model, a previous runner, the caching allocator's reserve. Load the compiled model before (or instead "
+      return "The device ran out of memory while the container loaded the model's constants: the "
+             "model's weights "
+             "need that much free device memory on top of what the process already holds — an "
+             "eager copy of the same "
+             "model, a previous runner, the caching allocator's reserve. Load the compiled model "
+             "before (or instead "
              "of) the eager one, or free the eager weights first.";
-    return "The device ran out of memory while the model ran: its activations, on top of its weights and what the "
+    return "The device ran out of memory while the model ran: its activations, on top of its "
+           "weights and what the "
            "process already holds, do not fit.";
   }
-  if (what.find("CUDA error") != std::string::npos || what.find("CUDA driver error") != std::string::npos)
-    return fmt::format("A CUDA call inside the AOTI runtime failed{}. The CUDA error names the reason; with asynchronous "
-                       "kernel launches it can come from an earlier kernel.",
-                       call == "create_func_" ? " while the model was being created (constants copied to the device, kernels loaded)" : "");
+  if (what.find("CUDA error") != std::string::npos ||
+      what.find("CUDA driver error") != std::string::npos)
+    return fmt::format(
+        "A CUDA call inside the AOTI runtime failed{}. The CUDA error names the reason; with "
+        "asynchronous "
+        "kernel launches it can come from an earlier kernel.",
+        call == "create_func_"
+            ? " while the model was being created (constants copied to the device, kernels loaded)"
+            : "");
   if (call == "create_func_")
-    return "Creating the container loads the model: its constants, its kernels and its device. The AOTI runtime's "
+    return "Creating the container loads the model: its constants, its kernels and its device. The "
+           "AOTI runtime's "
            "own message (an `Error:` line before the failed call) says what went wrong.";
-  return "The AOTI runtime reports its own error on stderr (an `Error: ...` line) before the runner turns the failure "
+  return "The AOTI runtime reports its own error on stderr (an `Error: ...` line) before the "
+         "runner turns the failure "
          "code into this exception; that line says what went wrong.";
 }
 
-std::vector<NextStep> steps(const Case& c, const std::string& artifact, const std::string& call, const std::string& what) {
+std::vector<NextStep> steps(const Case& c, const std::string& artifact, const std::string& call,
+                            const std::string& what) {
   std::vector<NextStep> out;
   const std::string script = fl::script_command(c, artifact);
   if (what.find("out of memory") != std::string::npos)
     out.push_back({"see how much device memory is in use, and by which processes",
-                   "nvidia-smi --query-gpu=memory.used,memory.total --format=csv; nvidia-smi --query-compute-apps=pid,used_memory --format=csv"});
+                   "nvidia-smi --query-gpu=memory.used,memory.total --format=csv; nvidia-smi "
+                   "--query-compute-apps=pid,used_memory --format=csv"});
   if (what.find("CUDA") != std::string::npos)
-    out.push_back({"re-run with synchronous kernel launches and C++ stack traces, so the error is reported where it happens",
-                   script.empty() ? "export CUDA_LAUNCH_BLOCKING=1 TORCH_SHOW_CPP_STACKTRACES=1"
-                                  : "CUDA_LAUNCH_BLOCKING=1 TORCH_SHOW_CPP_STACKTRACES=1 " + script});
+    out.push_back(
+        {"re-run with synchronous kernel launches and C++ stack traces, so the error is reported "
+         "where it happens",
+         script.empty() ? "export CUDA_LAUNCH_BLOCKING=1 TORCH_SHOW_CPP_STACKTRACES=1"
+                        : "CUDA_LAUNCH_BLOCKING=1 TORCH_SHOW_CPP_STACKTRACES=1 " + script});
   else
     out.push_back({"re-run with C++ stack traces and the runtime's input checks",
-                   script.empty() ? "export TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1"
-                                  : "TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1 " + script});
+                   script.empty()
+                       ? "export TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1"
+                       : "TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1 " + script});
   (void)call;
   return out;
 }
 
-Finding report(const Case& c, const std::string& artifact, const std::vector<const LogEvent*>& events, const LogEvent* call,
+Finding report(const Case& c, const std::string& artifact,
+               const std::vector<const LogEvent*>& events, const LogEvent* call,
                const LogEvent* cause, const LogEvent* loader, bool wrong_inputs) {
   Finding f = new_finding(RuntimeRunnerErrorCheck::k_info, Severity::error, 0.7);
   f.explains_failure = true;
-  // The failed call, from the runner's event or from the exception that carries it (a line a paste cut
-  // before its `line N`).
+  // The failed call, from the runner's event or from the exception that carries it (a line a paste
+  // cut before its `line N`).
   std::string name = call ? call_name(call->subject) : "";
   if (name.empty() && loader && loader->value.find(" API call failed at ") != std::string::npos)
     name = call_name(loader->value);
   const std::string purpose(call_purpose(name));
   // What the runtime said: a CUDA error with its own words (`CUDA error: out of memory`).
-  const std::string what = !cause ? (loader ? fmt::format("{}: {}", loader->subject, loader->value) : "")
-                           : cause->kind == LogEventKind::cuda_error ? fmt::format("{}: {}", cause->subject, cause->value)
-                                                                     : cause->value;
+  const std::string what =
+      !cause ? (loader ? fmt::format("{}: {}", loader->subject, loader->value) : "")
+      : cause->kind == LogEventKind::cuda_error
+          ? fmt::format("{}: {}", cause->subject, cause->value)
+          : cause->value;
   f.subject = fmt::format("runner {}", name.empty() ? (wrong_inputs ? "inputs" : "loader") : name);
   if (wrong_inputs) {
-    f.title = fmt::format("The model was run with the wrong number of inputs or outputs: `{}`", cause->value);
-    f.message = fmt::format("The AOTI runtime checks the number of input and output tensors before it runs the model, "
-                            "and reported `{}`.", cause->text);
-    f.why = "The runner passes the flattened inputs; their number must be the number of tensors the model was "
-            "exported with (inputs of the forward, flattened through lists, tuples and dicts, in the same order).";
+    f.title = fmt::format("The model was run with the wrong number of inputs or outputs: `{}`",
+                          cause->value);
+    f.message = fmt::format(
+        "The AOTI runtime checks the number of input and output tensors before it runs the model, "
+        "and reported `{}`.",
+        cause->text);
+    f.why =
+        "The runner passes the flattened inputs; their number must be the number of tensors the "
+        "model was "
+        "exported with (inputs of the forward, flattened through lists, tuples and dicts, in the "
+        "same order).";
   } else if (!name.empty()) {
-    f.title = fmt::format("The AOTI runner call `{}` failed{}", name, what.empty() ? "" : fmt::format(": `{}`", cut(what, 120)));
-    f.message = fmt::format("{}{}{}.", purpose.empty() ? fmt::format("The runner's call `{}` failed", name) : fmt::format("The runner could not {}", purpose),
-                            cause ? fmt::format("; the AOTI runtime said `{}` just before (line {})", cause->text, cause->where.line) : "",
-                            call ? fmt::format("; the call failed at `{}`, line {}", basename_of(call->source_file), call->source_line) : "");
+    f.title = fmt::format("The AOTI runner call `{}` failed{}", name,
+                          what.empty() ? "" : fmt::format(": `{}`", cut(what, 120)));
+    f.message =
+        fmt::format("{}{}{}.",
+                    purpose.empty() ? fmt::format("The runner's call `{}` failed", name)
+                                    : fmt::format("The runner could not {}", purpose),
+                    cause ? fmt::format("; the AOTI runtime said `{}` just before (line {})",
+                                        cause->text, cause->where.line)
+                          : "",
+                    call ? fmt::format("; the call failed at `{}`, line {}",
+                                       basename_of(call->source_file), call->source_line)
+                         : "");
     f.why = explain(name, what);
   } else {
-    f.title = fmt::format("Loading or running the AOTI model failed: `{}: {}`", loader->subject, cut(loader->value, 120));
-    f.message = fmt::format("The run ended with `{}: {}`, raised by the AOTI runtime's Python front end.", loader->subject,
-                            cut(loader->value, 300));
+    f.title = fmt::format("Loading or running the AOTI model failed: `{}: {}`", loader->subject,
+                          cut(loader->value, 120));
+    f.message =
+        fmt::format("The run ended with `{}: {}`, raised by the AOTI runtime's Python front end.",
+                    loader->subject, cut(loader->value, 300));
     f.why = explain("", what);
   }
   if (cause) f.evidence.push_back(event_evidence(*cause, "the AOTI runtime's error"));
@@ -184,16 +227,19 @@ Finding report(const Case& c, const std::string& artifact, const std::vector<con
   // How the process ended: the exception or the abort after the failed call.
   for (const LogEvent* e : events) {
     if (call && e->where.line <= call->where.line && e != loader) continue;
-    if ((e->kind == LogEventKind::python_exception && (e->final || e == loader)) || e->kind == LogEventKind::terminate) {
-      f.evidence.push_back(event_evidence(*e, e->kind == LogEventKind::terminate
-                                                   ? "the C++ runner did not catch the exception: the process aborted"
-                                                   : "the exception that ended the run"));
+    if ((e->kind == LogEventKind::python_exception && (e->final || e == loader)) ||
+        e->kind == LogEventKind::terminate) {
+      f.evidence.push_back(
+          event_evidence(*e, e->kind == LogEventKind::terminate
+                                 ? "the C++ runner did not catch the exception: the process aborted"
+                                 : "the exception that ended the run"));
       fl::add_user_frame_evidence(*e, f.evidence);
       break;
     }
   }
   f.next_steps = steps(c, artifact, name, what);
-  f.chain = {name.empty() ? "AOTI runtime" : name, what.empty() ? "failed" : cut(what, 60), "run stopped"};
+  f.chain = {name.empty() ? "AOTI runtime" : name, what.empty() ? "failed" : cut(what, 60),
+             "run stopped"};
   return f;
 }
 }  // namespace
@@ -202,14 +248,20 @@ std::vector<Finding> RuntimeRunnerErrorCheck::run(const Case& c) const {
   std::vector<Finding> out;
   for (const auto& artifact : fl::log_artifacts(c)) {
     const auto events = fl::events_of(c, artifact);
-    const LogEvent* call = nullptr;       // the runner call that failed
-    const LogEvent* size_error = nullptr;  // `Error: expected inputs vector size to be 2, but got 3`
-    const LogEvent* loader = nullptr;      // an exception out of the package loader
+    const LogEvent* call = nullptr;  // the runner call that failed
+    const LogEvent* size_error =
+        nullptr;                       // `Error: expected inputs vector size to be 2, but got 3`
+    const LogEvent* loader = nullptr;  // an exception out of the package loader
     for (const LogEvent* e : events) {
-      if (e->kind == LogEventKind::api_call_failed && !e->source_file.ends_with(".wrapper.cpp") && !call) call = e;
-      if (e->kind == LogEventKind::runtime_error && e->problem == "error" && e->value.find(" vector size to be ") != std::string::npos)
+      if (e->kind == LogEventKind::api_call_failed && !e->source_file.ends_with(".wrapper.cpp") &&
+          !call)
+        call = e;
+      if (e->kind == LogEventKind::runtime_error && e->problem == "error" &&
+          e->value.find(" vector size to be ") != std::string::npos)
         size_error = e;
-      if (e->kind == LogEventKind::python_exception && fl::route_of(*e) == fl::Route::runner && !loader) loader = e;
+      if (e->kind == LogEventKind::python_exception && fl::route_of(*e) == fl::Route::runner &&
+          !loader)
+        loader = e;
     }
     if (!call && !size_error && !loader) continue;
     // The run's other outputs (stdout beside stderr) say the same about it.

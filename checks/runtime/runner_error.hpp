@@ -11,7 +11,8 @@ namespace aoti::checks {
 class RuntimeRunnerErrorCheck final : public Check {
  public:
   static constexpr CheckInfo k_info{"runtime.runner-error", "runtime",
-                                    "An error from the AOTI runtime or a C++ runner (a failed runner call, wrong inputs, a loader exception)"};
+                                    "An error from the AOTI runtime or a C++ runner (a failed "
+                                    "runner call, wrong inputs, a loader exception)"};
   const CheckInfo& info() const override { return k_info; }
   std::vector<model::Finding> run(const model::Case& c) const override;
 };

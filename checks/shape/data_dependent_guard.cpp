@@ -20,17 +20,21 @@ using namespace aoti::model;
 void add_symbol_origins(const Case& c, const LogEvent& e, Finding& f) {
   static const std::regex k_unbacked(R"(\bu\d+\b)");
   std::set<std::string> names;
-  for (std::sregex_iterator it(e.text.begin(), e.text.end(), k_unbacked), end; it != end; ++it) names.insert(it->str());
+  for (std::sregex_iterator it(e.text.begin(), e.text.end(), k_unbacked), end; it != end; ++it)
+    names.insert(it->str());
   for (const auto& trace : c.traces) {
     if (!same_run(e.where.artifact, trace.artifact)) continue;
     for (const auto& symbol : trace.symbols) {
       if (!symbol.unbacked || !names.count(symbol.name) || symbol.user_frames.empty()) continue;
       names.erase(symbol.name);
       const TraceFrame& frame = symbol.user_frames.back();
-      f.message += fmt::format(" `{}` is the value of your code at {}:{}: `{}`.", symbol.name, frame.file, frame.line, frame.code);
-      f.evidence.push_back(fact(Location{symbol.where.artifact, "", symbol.where.line},
-                                fmt::format("{} = unbacked symbol made at {}:{}: {}", symbol.name, frame.file, frame.line, frame.code),
-                                "where the data-dependent value comes from (the trace's create_unbacked_symbol)"));
+      f.message += fmt::format(" `{}` is the value of your code at {}:{}: `{}`.", symbol.name,
+                               frame.file, frame.line, frame.code);
+      f.evidence.push_back(
+          fact(Location{symbol.where.artifact, "", symbol.where.line},
+               fmt::format("{} = unbacked symbol made at {}:{}: {}", symbol.name, frame.file,
+                           frame.line, frame.code),
+               "where the data-dependent value comes from (the trace's create_unbacked_symbol)"));
     }
   }
 }
@@ -43,24 +47,35 @@ std::vector<Finding> ShapeDataDependentGuardCheck::run(const Case& c) const {
     for (const auto& event : trace.data_dependent) {
       // Provenance records explain a real-tensor propagation; only the guard error stops export.
       const bool error = event.kind == "guard_on_data_dependent_error";
-      Finding f = new_finding(k_info, error ? Severity::error : Severity::warning, error ? 0.85 : 0.6);
+      Finding f =
+          new_finding(k_info, error ? Severity::error : Severity::warning, error ? 0.85 : 0.6);
       f.explains_failure = error;
       f.subject = "data-dependent " + event.expr;
       const TraceFrame* frame = event.user_frames.empty() ? nullptr : &event.user_frames.back();
-      f.title = fmt::format("{} on the data-dependent expression `{}`", error ? "Export stopped at a guard" : "A guard was decided from real data",
-                            event.expr);
-      f.message = fmt::format("Tracing needed the value of `{}`, which depends on tensor data (an unbacked symbol such "
-                              "as a `.item()` or `nonzero()` size){}.",
-                              event.expr, frame ? fmt::format(", at {}:{}: `{}`", frame->file, frame->line, frame->code) : "");
-      f.why = "A branch or check on a data-dependent size cannot be compiled once for every input: export fails, or "
-              "the package assumes the value seen while tracing.";
-      f.evidence.push_back(Evidence{Location{event.where.artifact, "", event.where.line}, fmt::format("{}: {}", event.kind, event.expr),
+      f.title = fmt::format(
+          "{} on the data-dependent expression `{}`",
+          error ? "Export stopped at a guard" : "A guard was decided from real data", event.expr);
+      f.message = fmt::format(
+          "Tracing needed the value of `{}`, which depends on tensor data (an unbacked symbol such "
+          "as a `.item()` or `nonzero()` size){}.",
+          event.expr,
+          frame ? fmt::format(", at {}:{}: `{}`", frame->file, frame->line, frame->code) : "");
+      f.why =
+          "A branch or check on a data-dependent size cannot be compiled once for every input: "
+          "export fails, or "
+          "the package assumes the value seen while tracing.";
+      f.evidence.push_back(Evidence{Location{event.where.artifact, "", event.where.line},
+                                    fmt::format("{}: {}", event.kind, event.expr),
                                     "the trace's record"});
-      if (frame) f.evidence.push_back(Evidence{Location{frame->file, "", frame->line}, frame->code, "the user line"});
-      f.next_steps = {{"tell the compiler what the value can be instead of branching on it (n: the value, x: the "
-                       "tensor it counts)",
-                       "torch._check(n >= 0)\ntorch._check(n <= x.shape[0])", "python"},
-                      {"or move the data-dependent part out of the exported graph, or use torch.cond", ""}};
+      if (frame)
+        f.evidence.push_back(
+            Evidence{Location{frame->file, "", frame->line}, frame->code, "the user line"});
+      f.next_steps = {
+          {"tell the compiler what the value can be instead of branching on it (n: the value, x: "
+           "the "
+           "tensor it counts)",
+           "torch._check(n >= 0)\ntorch._check(n <= x.shape[0])", "python"},
+          {"or move the data-dependent part out of the exported graph, or use torch.cond", ""}};
       out.push_back(std::move(f));
     }
   for (const auto& e : c.log_events) {
@@ -72,12 +87,13 @@ std::vector<Finding> ShapeDataDependentGuardCheck::run(const Case& c) const {
     f.message = fmt::format("The log reports `{}`.", e.text.substr(0, 300));
     f.why = "A branch or check on a data-dependent size cannot be compiled once for every input.";
     f.evidence.push_back(event_evidence(e, "the error"));
-    // Where the guard was raised, as the message says it (`Caused by: (_export/non_strict_utils.py:683
-    // in __torch_function__)`).
+    // Where the guard was raised, as the message says it (`Caused by:
+    // (_export/non_strict_utils.py:683 in __torch_function__)`).
     for (std::size_t i = 0; i < e.detail.size(); ++i)
       if (const auto start = e.detail[i].find_first_not_of(' ');
           start != std::string::npos && e.detail[i].compare(start, 10, "Caused by:") == 0) {
-        f.evidence.push_back(failures::line_evidence(e, e.where.line + 1 + static_cast<int>(i), e.detail[i].substr(start),
+        f.evidence.push_back(failures::line_evidence(e, e.where.line + 1 + static_cast<int>(i),
+                                                     e.detail[i].substr(start),
                                                      "where the guard was raised"));
         break;
       }
@@ -86,11 +102,15 @@ std::vector<Finding> ShapeDataDependentGuardCheck::run(const Case& c) const {
       const auto& frame = e.frames[static_cast<std::size_t>(e.user_frame)];
       f.message += fmt::format(" It was raised from your code at {}:{}{}.", frame.file, frame.line,
                                frame.code.empty() ? "" : fmt::format(": `{}`", frame.code));
-      f.evidence.push_back(failures::line_evidence(e, frame.log_line, frame.text, "the user frame"));
-      if (!frame.code.empty()) f.evidence.push_back(failures::line_evidence(e, frame.log_line + 1, frame.code, "the user line"));
+      f.evidence.push_back(
+          failures::line_evidence(e, frame.log_line, frame.text, "the user frame"));
+      if (!frame.code.empty())
+        f.evidence.push_back(
+            failures::line_evidence(e, frame.log_line + 1, frame.code, "the user line"));
     }
     add_symbol_origins(c, e, f);
-    f.next_steps = {rerun_step(c, "find the line with the trace", "TORCH_LOGS=\"+dynamic\" TORCH_TRACE=/tmp/trace"),
+    f.next_steps = {rerun_step(c, "find the line with the trace",
+                               "TORCH_LOGS=\"+dynamic\" TORCH_TRACE=/tmp/trace"),
                     {"replace the branch by torch._check(...) on the value's range", ""}};
     out.push_back(std::move(f));
   }

@@ -8,8 +8,9 @@ namespace aoti::checks {
 
 class ShapeDataDependentGuardCheck final : public Check {
  public:
-  static constexpr CheckInfo k_info{"shape.data-dependent-guard", "shape",
-                                    "A guard on a data-dependent (unbacked) value during export or compile"};
+  static constexpr CheckInfo k_info{
+      "shape.data-dependent-guard", "shape",
+      "A guard on a data-dependent (unbacked) value during export or compile"};
   const CheckInfo& info() const override { return k_info; }
   std::vector<model::Finding> run(const model::Case& c) const override;
 };

@@ -1,5 +1,5 @@
-// shape.dim-specialized: a dim marked dynamic that export or compile turned into a constant, with the
-// user frame that did it (from the trace) and the custom ops to suspect.
+// shape.dim-specialized: a dim marked dynamic that export or compile turned into a constant, with
+// the user frame that did it (from the trace) and the custom ops to suspect.
 #include "checks/shape/dim_specialized.hpp"
 
 #include <algorithm>
@@ -23,7 +23,9 @@ struct Specialized {
   bool export_failed = false;  // the trace's export with this specialization was never compiled
 };
 
-std::string frame_location(const TraceFrame& frame) { return fmt::format("{}:{}", frame.file, frame.line); }
+std::string frame_location(const TraceFrame& frame) {
+  return fmt::format("{}:{}", frame.file, frame.line);
+}
 
 bool export_failed(const TraceFacts& trace, const TraceSpecialization& spec) {
   for (const auto& call : trace.exports)
@@ -35,20 +37,31 @@ bool export_failed(const TraceFacts& trace, const TraceSpecialization& spec) {
 Finding report(const Case& c, const Specialized& s) {
   const std::string dim = s.log ? s.log->subject : s.trace->symbol;
   const std::string value = s.log ? s.log->value : s.trace->value;
-  Finding f = new_finding(ShapeDimSpecializedCheck::k_info, s.export_failed ? Severity::error : Severity::warning, s.export_failed ? 0.9 : 0.75);
+  Finding f = new_finding(ShapeDimSpecializedCheck::k_info,
+                          s.export_failed ? Severity::error : Severity::warning,
+                          s.export_failed ? 0.9 : 0.75);
   f.explains_failure = s.export_failed;
   f.subject = "dim " + dim;
-  const TraceFrame* frame = s.trace && !s.trace->user_frames.empty() ? &s.trace->user_frames.back() : nullptr;
+  const TraceFrame* frame =
+      s.trace && !s.trace->user_frames.empty() ? &s.trace->user_frames.back() : nullptr;
   f.title = fmt::format("Dynamic dim `{}` was specialized to the constant {} {}", dim, value,
                         s.export_failed ? "during export" : "during export (silently)");
   f.message = fmt::format(
-      "`{}`{} was marked dynamic, but tracing the model produced a guard that fixes it to {}{}{}.", dim,
-      s.trace && !s.trace->sources.empty() ? fmt::format(" ({}, symbol `{}`)", s.trace->sources.front(), s.trace->symbol) : "",
+      "`{}`{} was marked dynamic, but tracing the model produced a guard that fixes it to {}{}{}.",
+      dim,
+      s.trace && !s.trace->sources.empty()
+          ? fmt::format(" ({}, symbol `{}`)", s.trace->sources.front(), s.trace->symbol)
+          : "",
       value, frame ? fmt::format(", at {}: `{}`", frame_location(*frame), frame->code) : "",
-      s.export_failed ? ", so export refused the dynamic shape" : "; the package was compiled for that size only");
-  f.why = "A package exported this way runs only at that size: other sizes are refused by the input checks, "
-          "or, with checks off, crash or compute garbage. The usual culprit is code that reads a concrete "
-          "size — `x.size(0)` in a C++ meta kernel, `int(x.shape[0])` in a Python fake kernel, a branch on a size.";
+      s.export_failed ? ", so export refused the dynamic shape"
+                      : "; the package was compiled for that size only");
+  f.why =
+      "A package exported this way runs only at that size: other sizes are refused by the input "
+      "checks, "
+      "or, with checks off, crash or compute garbage. The usual culprit is code that reads a "
+      "concrete "
+      "size — `x.size(0)` in a C++ meta kernel, `int(x.shape[0])` in a Python fake kernel, a "
+      "branch on a size.";
   if (s.log) {
     f.evidence.push_back(event_evidence(*s.log, "the export error"));
     // The exception's own lines that state it for this dim (`- Not all values of batch = ...
@@ -60,40 +73,48 @@ Finding report(const Case& c, const Specialized& s) {
           if (e.detail[i].find("Not all values of " + dim + " ") != std::string::npos ||
               e.detail[i].find("You marked " + dim + " ") != std::string::npos) {
             const auto start = e.detail[i].find_first_not_of(' ');
-            f.evidence.push_back(failures::line_evidence(e, e.where.line + 1 + static_cast<int>(i),
-                                                         e.detail[i].substr(start == std::string::npos ? 0 : start),
-                                                         "why export refused the dynamic dim"));
+            f.evidence.push_back(
+                failures::line_evidence(e, e.where.line + 1 + static_cast<int>(i),
+                                        e.detail[i].substr(start == std::string::npos ? 0 : start),
+                                        "why export refused the dynamic dim"));
             break;
           }
   }
   if (s.trace) {
-    f.evidence.push_back(Evidence{Location{s.trace->where.artifact, "", s.trace->where.line},
-                                  fmt::format("{} -> {} ({})", s.trace->symbol, value, s.trace->reason),
-                                  "the specialization, as the trace recorded it"});
+    f.evidence.push_back(
+        Evidence{Location{s.trace->where.artifact, "", s.trace->where.line},
+                 fmt::format("{} -> {} ({})", s.trace->symbol, value, s.trace->reason),
+                 "the specialization, as the trace recorded it"});
     if (frame)
-      f.evidence.push_back(Evidence{Location{frame->file, "", frame->line}, frame->code,
-                                    fmt::format("the user line that specialized `{}` ({})", dim,
-                                                frame->function.empty() ? "user code" : "in " + frame->function)});
+      f.evidence.push_back(
+          Evidence{Location{frame->file, "", frame->line}, frame->code,
+                   fmt::format("the user line that specialized `{}` ({})", dim,
+                               frame->function.empty() ? "user code" : "in " + frame->function)});
   }
 
   std::vector<std::string> ops;
   // The package the error was tied to, or every package when it could not be.
   std::vector<const ModelFacts*> models;
-  if (const ModelFacts* tied = s.log ? model_of(c, *s.log) : nullptr) models.push_back(tied);
-  else if (s.trace_facts && s.trace_facts->model >= 0) models.push_back(&c.models[static_cast<std::size_t>(s.trace_facts->model)]);
-  else for (const auto& model : c.models) models.push_back(&model);
+  if (const ModelFacts* tied = s.log ? model_of(c, *s.log) : nullptr)
+    models.push_back(tied);
+  else if (s.trace_facts && s.trace_facts->model >= 0)
+    models.push_back(&c.models[static_cast<std::size_t>(s.trace_facts->model)]);
+  else
+    for (const auto& model : c.models) models.push_back(&model);
   for (const ModelFacts* model_ptr : models) {
     const ModelFacts& model = *model_ptr;
     if (model.wrapper)
       for (const auto& check : model.wrapper->input_checks)
         if (check.kind == InputCheckKind::dim_equal && std::to_string(check.value) == value)
-          f.evidence.push_back(quote_wrapper(*model.wrapper, check.line,
-                                        fmt::format("the package is static in dim {} of `{}` (= {})", check.dim,
-                                                    check.input_name, check.value)));
+          f.evidence.push_back(
+              quote_wrapper(*model.wrapper, check.line,
+                            fmt::format("the package is static in dim {} of `{}` (= {})", check.dim,
+                                        check.input_name, check.value)));
     for (const auto& node : model.extern_nodes) {
       ops.push_back(node.target);
-      f.evidence.push_back(Evidence{model.extern_nodes_where, node.target,
-                                    "a custom op the package calls: its meta / fake kernel may read concrete sizes"});
+      f.evidence.push_back(Evidence{
+          model.extern_nodes_where, node.target,
+          "a custom op the package calls: its meta / fake kernel may read concrete sizes"});
     }
   }
   f.chain = {fmt::format("`{}` marked dynamic", dim)};
@@ -101,14 +122,20 @@ Finding report(const Case& c, const Specialized& s) {
   f.chain.push_back(fmt::format("guard {} == {}", s.trace ? s.trace->symbol : dim, value));
   f.chain.push_back(s.export_failed ? "export refused" : "static package");
   f.next_steps = {
-      rerun_step(c, "print the guard and the user line that specialized it", "TORCH_LOGS=\"+dynamic\""),
-      {"list every specialization with its frame: call `torch.export.draft_export` where you call `export`",
+      rerun_step(c, "print the guard and the user line that specialized it",
+                 "TORCH_LOGS=\"+dynamic\""),
+      {"list every specialization with its frame: call `torch.export.draft_export` where you call "
+       "`export`",
        "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)", "python"}};
   for (const auto& op : ops)
     f.next_steps.push_back(
-        {fmt::format("make the meta / fake kernel of `{}` SymInt-aware: `x.sym_size(0)` instead of `x.size(0)`, "
-                     "`at::empty_symint` instead of `at::empty` (C++), no `int(...)` on sizes (Python); then "
-                     "give its sources (OP_SOURCES: the folder of its .cpp / .py files) to the analyzer", op),
+        {fmt::format(
+             "make the meta / fake kernel of `{}` SymInt-aware: `x.sym_size(0)` instead of "
+             "`x.size(0)`, "
+             "`at::empty_symint` instead of `at::empty` (C++), no `int(...)` on sizes (Python); "
+             "then "
+             "give its sources (OP_SOURCES: the folder of its .cpp / .py files) to the analyzer",
+             op),
          reanalyze_command(c, "\"$OP_SOURCES\"")});
   return f;
 }
@@ -126,8 +153,10 @@ std::vector<Finding> ShapeDimSpecializedCheck::run(const Case& c) const {
       const auto same = std::find_if(all.begin(), all.end(), [&](const Specialized& s) {
         return s.log && !s.trace && s.log->value == spec.value;
       });
-      if (same != all.end()) same->trace = &spec, same->trace_facts = &trace;
-      else all.push_back({nullptr, &spec, &trace, failed});
+      if (same != all.end())
+        same->trace = &spec, same->trace_facts = &trace;
+      else
+        all.push_back({nullptr, &spec, &trace, failed});
     }
   std::vector<Finding> out;
   for (const auto& s : all) out.push_back(report(c, s));

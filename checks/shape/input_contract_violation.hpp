@@ -1,4 +1,5 @@
-// shape.input-contract-violation: runtime input-check errors, explained against the package's contract.
+// shape.input-contract-violation: runtime input-check errors, explained against the package's
+// contract.
 #pragma once
 
 #include "checks/check.hpp"
@@ -7,8 +8,9 @@ namespace aoti::checks {
 
 class ShapeInputContractViolationCheck final : public Check {
  public:
-  static constexpr CheckInfo k_info{"shape.input-contract-violation", "shape",
-                                    "An input violated the package's compiled contract (size, dtype, stride)"};
+  static constexpr CheckInfo k_info{
+      "shape.input-contract-violation", "shape",
+      "An input violated the package's compiled contract (size, dtype, stride)"};
   const CheckInfo& info() const override { return k_info; }
   std::vector<model::Finding> run(const model::Case& c) const override;
 };

@@ -8,8 +8,9 @@ namespace aoti::checks {
 
 class ShapeLowerBoundMissingCheck final : public Check {
  public:
-  static constexpr CheckInfo k_info{"shape.lower-bound-missing", "shape",
-                                    "A dim whose range admits 0 or 1 bounds a kernel's index assert"};
+  static constexpr CheckInfo k_info{
+      "shape.lower-bound-missing", "shape",
+      "A dim whose range admits 0 or 1 bounds a kernel's index assert"};
   const CheckInfo& info() const override { return k_info; }
   std::vector<model::Finding> run(const model::Case& c) const override;
 };

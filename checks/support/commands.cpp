@@ -21,15 +21,19 @@ std::string shell_quote(std::string_view text) {
 }
 
 std::string shell_word(std::string_view text) {
-  constexpr std::string_view k_plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=+@,%";
-  if (!text.empty() && text.find_first_not_of(k_plain) == std::string_view::npos) return std::string(text);
+  constexpr std::string_view k_plain =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=+@,%";
+  if (!text.empty() && text.find_first_not_of(k_plain) == std::string_view::npos)
+    return std::string(text);
   return shell_quote(text);
 }
 
 std::string show_lines_command(const Location& where, int first, int last) {
   first = std::max(first, 1);
-  if (where.entry.empty()) return fmt::format("sed -n '{},{}p' {}", first, last, shell_quote(where.artifact));
-  return fmt::format("unzip -p {} {} | sed -n '{},{}p'", shell_quote(where.artifact), shell_quote(where.entry), first, last);
+  if (where.entry.empty())
+    return fmt::format("sed -n '{},{}p' {}", first, last, shell_quote(where.artifact));
+  return fmt::format("unzip -p {} {} | sed -n '{},{}p'", shell_quote(where.artifact),
+                     shell_quote(where.entry), first, last);
 }
 
 std::string show_wrapper_lines_command(const WrapperFacts& w, int first, int last) {
@@ -49,7 +53,8 @@ OpName parse_op_name(std::string_view text) {
   }
   const auto dot = rest.find('.');
   op.name = std::string(rest.substr(0, dot));
-  if (dot != std::string_view::npos && dot + 1 < rest.size()) op.overload = std::string(rest.substr(dot + 1));
+  if (dot != std::string_view::npos && dot + 1 < rest.size())
+    op.overload = std::string(rest.substr(dot + 1));
   return op;
 }
 
@@ -66,15 +71,20 @@ NextStep opcheck_step(const Case& c, std::string_view op_text, std::string what)
         const auto space = input.value.find(' ');
         const std::string kind = input.value.substr(0, space);
         const std::string value = space == std::string::npos ? "" : input.value.substr(space + 1);
-        const bool identifier = !input.name.empty() && std::all_of(input.name.begin(), input.name.end(), [](char ch) {
-          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
-        }) && !std::isdigit(static_cast<unsigned char>(input.name.front()));
+        const bool identifier =
+            !input.name.empty() &&
+            std::all_of(input.name.begin(), input.name.end(),
+                        [](char ch) {
+                          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+                        }) &&
+            !std::isdigit(static_cast<unsigned char>(input.name.front()));
         if ((kind == "tensor" || kind == "tensors" || kind == "optional_tensor") && identifier) {
           args.push_back(input.name);
           tensors.push_back("`" + input.name + "`");
         } else if ((kind == "float" || kind == "int") && util::parse_int(value).has_value()) {
           args.push_back(value);
-        } else if (kind == "float" && !value.empty() && value.find_first_not_of("0123456789.e-+") == std::string::npos) {
+        } else if (kind == "float" && !value.empty() &&
+                   value.find_first_not_of("0123456789.e-+") == std::string::npos) {
           args.push_back(value);
         } else if (kind == "bool") {
           args.push_back(value == "true" ? "True" : "False");
@@ -86,9 +96,11 @@ NextStep opcheck_step(const Case& c, std::string_view op_text, std::string what)
       }
     }
   if (!found || args.empty()) args = {"x"}, tensors = {"`x`"};
-  if (!tensors.empty()) what += fmt::format(" ({}: sample tensors of the sizes that failed)", join(tensors));
+  if (!tensors.empty())
+    what += fmt::format(" ({}: sample tensors of the sizes that failed)", join(tensors));
   const std::string tuple = args.size() == 1 ? args.front() + "," : join(args);
-  return {std::move(what), fmt::format("torch.library.opcheck({}, ({}))", op.overload_path(), tuple), "python"};
+  return {std::move(what),
+          fmt::format("torch.library.opcheck({}, ({}))", op.overload_path(), tuple), "python"};
 }
 
 namespace {
@@ -102,7 +114,8 @@ std::string recorded_command_line(const Case& c) {
   }
   return "";
 }
-NextStep env_step(std::string what, std::string_view env, const std::string& program, std::string_view which) {
+NextStep env_step(std::string what, std::string_view env, const std::string& program,
+                  std::string_view which) {
   if (!program.empty()) return {std::move(what), fmt::format("{} {}", env, program), "sh"};
   return {fmt::format("{}: set the variables, then run {} again in the same shell", what, which),
           fmt::format("export {}", env), "sh"};
@@ -121,7 +134,8 @@ NextStep repackage_step(const Case& c, std::string what, std::string_view env) {
   for (const auto& trace : c.traces)
     for (const auto& call : trace.exports)
       for (const auto& core : c.cores)
-        for (const auto& arg : core.argv) same_script = same_script || (!call.call_site.file.empty() && arg == call.call_site.file);
+        for (const auto& arg : core.argv)
+          same_script = same_script || (!call.call_site.file.empty() && arg == call.call_site.file);
   if (!same_script) program.clear();
   return env_step(std::move(what), env, program, "the script that exports and packages the model");
 }

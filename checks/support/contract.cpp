@@ -49,7 +49,8 @@ const WrapperInput* input_at(const WrapperFacts& w, int index) {
 
 std::string input_display(const WrapperFacts& w, std::string_view wrapper_input) {
   const WrapperInput* input = input_named(w, wrapper_input);
-  if (!input || input->user_name.empty() || input->user_name == wrapper_input) return fmt::format("`{}`", wrapper_input);
+  if (!input || input->user_name.empty() || input->user_name == wrapper_input)
+    return fmt::format("`{}`", wrapper_input);
   return fmt::format("`{}` (your `{}`)", wrapper_input, input->user_name);
 }
 
@@ -60,7 +61,8 @@ std::string dim_name_or(const WrapperFacts& w, int input_index, int dim, std::st
   return it == input->dim_names.end() ? fallback : it->second;
 }
 
-std::string dynamic_shapes_text(const WrapperFacts& w, int input_index, int dim, const std::string& dim_spec) {
+std::string dynamic_shapes_text(const WrapperFacts& w, int input_index, int dim,
+                                const std::string& dim_spec) {
   const std::string entry = fmt::format("{{{}: {}}}", dim, dim_spec);
   if (const WrapperInput* input = input_at(w, input_index); input && !input->user_name.empty())
     return fmt::format("dynamic_shapes = {{\"{}\": {}}}", input->user_name, entry);

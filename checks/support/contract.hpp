@@ -9,8 +9,6 @@
 
 namespace aoti::checks {
 
-
-
 int input_index_of(const model::WrapperFacts& w, std::string_view name);
 
 // The user's names for wrapper inputs are facts of the Case (WrapperInput::user_name, dim_names),
@@ -21,16 +19,18 @@ std::string input_display(const model::WrapperFacts& w, std::string_view wrapper
 // A dynamic_shapes value giving one dim of one input `dim_spec` (a `torch.export.Dim(...)`
 // expression): keyed by the forward argument when it is known, else positional (None for the
 // other inputs), so that it runs as printed for this model.
-std::string dynamic_shapes_text(const model::WrapperFacts& w, int input_index, int dim, const std::string& dim_spec);
+std::string dynamic_shapes_text(const model::WrapperFacts& w, int input_index, int dim,
+                                const std::string& dim_spec);
 
 // The module the user exported, as their export call names it (`torch.export.export(m, ...)` ->
 // "m"), else "model".
 std::string user_module_name(const model::Case& c);
 
 // The Dim name to use in a suggestion: the user's own when known, else `fallback`.
-std::string dim_name_or(const model::WrapperFacts& w, int input_index, int dim, std::string fallback);
+std::string dim_name_or(const model::WrapperFacts& w, int input_index, int dim,
+                        std::string fallback);
 
-std::string dtype_name_of_code(std::string_view code);   // "5" -> "float16"
+std::string dtype_name_of_code(std::string_view code);  // "5" -> "float16"
 
 std::string device_name_of_code(std::string_view code);  // "0" -> "cpu"
 

@@ -67,13 +67,15 @@ std::string crash_phase_clause(const CoreFacts& core) {
   const CrashPhase phase = crash_phase_of(core);
   if (phase.phase.empty()) return "";
   if (!phase.from_stack_scan) return "while " + phase.phase;
-  return "probably while " + phase.phase + " (" + phase.symbol + ", frame #" + std::to_string(phase.frame) +
+  return "probably while " + phase.phase + " (" + phase.symbol + ", frame #" +
+         std::to_string(phase.frame) +
          ", is a return address found on the stack, not an unwound frame)";
 }
 
 bool is_cxx_runtime_symbol(std::string_view symbol) {
-  return symbol.starts_with("std::") || symbol.starts_with("__cxxabiv1") || symbol.starts_with("__gnu_cxx") ||
-         symbol.starts_with("__cxa_") || symbol.starts_with("operator new") || symbol.starts_with("operator delete");
+  return symbol.starts_with("std::") || symbol.starts_with("__cxxabiv1") ||
+         symbol.starts_with("__gnu_cxx") || symbol.starts_with("__cxa_") ||
+         symbol.starts_with("operator new") || symbol.starts_with("operator delete");
 }
 
 std::string module_name(std::string_view path) {
@@ -85,18 +87,22 @@ std::string candidate_frames(const CoreThread& thread, std::size_t max, const Fr
   std::vector<std::string> lines;
   for (std::size_t i = 0; i < thread.frames.size() && lines.size() < max; ++i) {
     const StackFrame& frame = thread.frames[i];
-    if (frame.unwound() || (frame.symbol.empty() && frame.package.empty()) || (keep && !keep(i))) continue;
+    if (frame.unwound() || (frame.symbol.empty() && frame.package.empty()) || (keep && !keep(i)))
+      continue;
     lines.push_back(frame_text(frame, i));
   }
   if (lines.empty()) return "";
   return std::string(k_stack_scan_label) + ":\n" + join(lines, "\n");
 }
 
-std::string frames_excerpt(const CoreThread& thread, std::size_t max, std::size_t max_candidates, const FrameFilter& keep) {
+std::string frames_excerpt(const CoreThread& thread, std::size_t max, std::size_t max_candidates,
+                           const FrameFilter& keep) {
   std::vector<std::string> lines;
   for (std::size_t i = 0; i < thread.frames.size() && lines.size() < max; ++i)
-    if (thread.frames[i].unwound() && (!keep || keep(i))) lines.push_back(frame_text(thread.frames[i], i));
-  if (const std::string candidates = candidate_frames(thread, max_candidates, keep); !candidates.empty())
+    if (thread.frames[i].unwound() && (!keep || keep(i)))
+      lines.push_back(frame_text(thread.frames[i], i));
+  if (const std::string candidates = candidate_frames(thread, max_candidates, keep);
+      !candidates.empty())
     lines.push_back(candidates);
   return join(lines, "\n");
 }

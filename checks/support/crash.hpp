@@ -18,10 +18,11 @@ const model::CoreThread* crashing_thread(const model::CoreFacts& core);
 
 // What the process was doing when it died, and which frame says so.
 struct CrashPhase {
-  std::string phase;             // "loading the model", "running the model", ...; "" when no frame says
-  bool from_stack_scan = false;  // only a stack-scan candidate says so: a likely phase, not a known one
-  std::string symbol;            // the frame's short name, "AOTInductorModelContainerRun"
-  std::size_t frame = 0;         // its index in the crashing thread
+  std::string phase;  // "loading the model", "running the model", ...; "" when no frame says
+  bool from_stack_scan =
+      false;              // only a stack-scan candidate says so: a likely phase, not a known one
+  std::string symbol;     // the frame's short name, "AOTInductorModelContainerRun"
+  std::size_t frame = 0;  // its index in the crashing thread
 };
 // From the crashing thread's unwound frames; only when they say nothing, from a C API entry point
 // among the stack-scan candidates (marked so).
@@ -37,22 +38,23 @@ std::string crash_phase_clause(const model::CoreFacts& core);
 // Frames of the C++ runtime itself: std::, __cxxabiv1, __gnu_cxx.
 bool is_cxx_runtime_symbol(std::string_view symbol);
 
-
 // Which frames (by index in the thread) a frame list shows.
 using FrameFilter = std::function<bool(std::size_t index)>;
 
 // A crashing thread's frames for evidence: the unwound call path (frames `keep` accepts, at most
 // `max`), then apart, under model::k_stack_scan_label, at most `max_candidates` stack-scan frames
 // that have a name or lie in a model .so. A stack-scan frame is never shown as part of the path.
-std::string frames_excerpt(const model::CoreThread& thread, std::size_t max, std::size_t max_candidates,
-                           const FrameFilter& keep = {});
+std::string frames_excerpt(const model::CoreThread& thread, std::size_t max,
+                           std::size_t max_candidates, const FrameFilter& keep = {});
 
 // Only the candidate part of frames_excerpt(), without the path: "" when there is none.
-std::string candidate_frames(const model::CoreThread& thread, std::size_t max, const FrameFilter& keep = {});
+std::string candidate_frames(const model::CoreThread& thread, std::size_t max,
+                             const FrameFilter& keep = {});
 
 std::string module_name(std::string_view path);  // the file name of a module path
 
-// The process mapped a module whose file name starts with `prefix` ("libstdc++.so.6", "libcuda.so").
+// The process mapped a module whose file name starts with `prefix` ("libstdc++.so.6",
+// "libcuda.so").
 const model::MappedModule* mapped(const model::CoreFacts& core, std::string_view prefix);
 
 }  // namespace aoti::checks

@@ -25,7 +25,8 @@ std::string_view last_component(std::string_view type) {
 void types_in(std::string_view text, std::vector<std::string>& out) {
   for (int depth = 0; depth < 8; ++depth) {
     std::size_t end = 0;
-    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_' || text[end] == '.'))
+    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) ||
+                                 text[end] == '_' || text[end] == '.'))
       ++end;
     if (end == 0 || end >= text.size() || text[end] != ':') return;
     const auto type = last_component(text.substr(0, end));
@@ -37,12 +38,15 @@ void types_in(std::string_view text, std::vector<std::string>& out) {
 }
 
 bool is_framework_file(std::string_view file) {
-  return file.empty() || file.front() == '<' || file.find("/site-packages/") != std::string_view::npos ||
-         file.find("/dist-packages/") != std::string_view::npos || file.find("/torch/") != std::string_view::npos ||
+  return file.empty() || file.front() == '<' ||
+         file.find("/site-packages/") != std::string_view::npos ||
+         file.find("/dist-packages/") != std::string_view::npos ||
+         file.find("/torch/") != std::string_view::npos ||
          file.find("/lib/python3") != std::string_view::npos || file.starts_with("torch/");
 }
 
-bool any_type(const std::vector<std::string>& types, std::initializer_list<std::string_view> names) {
+bool any_type(const std::vector<std::string>& types,
+              std::initializer_list<std::string_view> names) {
   for (const auto& type : types)
     for (auto name : names)
       if (type == name) return true;
@@ -56,19 +60,24 @@ Route phase_of(const LogEvent& e) {
     if (frame->native) continue;
     const std::string& file = frame->file;
     // Loading a compiled model: aot_load, aoti_load_package and the package loader.
-    if (file.find("torch/_inductor/package/") != std::string::npos || file.find("torch/export/pt2_archive/") != std::string::npos ||
+    if (file.find("torch/_inductor/package/") != std::string::npos ||
+        file.find("torch/export/pt2_archive/") != std::string::npos ||
         (file.find("torch/_export/") != std::string::npos && frame->function == "aot_load") ||
-        (file.find("torch/_inductor/") != std::string::npos && frame->function == "aoti_load_package"))
+        (file.find("torch/_inductor/") != std::string::npos &&
+         frame->function == "aoti_load_package"))
       return Route::runner;
     if (file.find("torch/_inductor/") != std::string::npos) return Route::inductor;
-    if (file.find("torch/_dynamo/") != std::string::npos || file.find("torch/export/") != std::string::npos ||
+    if (file.find("torch/_dynamo/") != std::string::npos ||
+        file.find("torch/export/") != std::string::npos ||
         file.find("torch/_export/") != std::string::npos)
       return Route::export_;
   }
   return Route::none;
 }
 
-bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, std::string_view part) {
+  return text.find(part) != std::string::npos;
+}
 
 }  // namespace
 
@@ -88,8 +97,9 @@ bool names_type(const LogEvent& e, std::string_view type) {
 }
 
 bool raised_in(const LogEvent& e, std::string_view part) {
-  return std::any_of(e.frames.begin(), e.frames.end(),
-                     [&](const LogFrame& f) { return !f.native && f.file.find(part) != std::string::npos; });
+  return std::any_of(e.frames.begin(), e.frames.end(), [&](const LogFrame& f) {
+    return !f.native && f.file.find(part) != std::string::npos;
+  });
 }
 
 std::string message_text(const LogEvent& e) {
@@ -100,7 +110,8 @@ std::string message_text(const LogEvent& e) {
 
 Route route_of(const LogEvent& e) {
   if (e.kind != LogEventKind::python_exception) return Route::none;
-  if (e.problem == "data-dependent guard" || e.problem == "constraint violation" || e.problem == "missing fake")
+  if (e.problem == "data-dependent guard" || e.problem == "constraint violation" ||
+      e.problem == "missing fake")
     return Route::routed_elsewhere;
   if (e.problem == "load failure") return Route::load;
   const auto types = exception_types(e);
@@ -109,28 +120,36 @@ Route route_of(const LogEvent& e) {
   // building C++ (cpp_builder, cpp_extension: the CUDA toolkit or compiler not found; Triton's
   // launcher build: no C compiler).
   const bool compiler_process = names_type(e, "CalledProcessError") && has(e.value, "Command '[");
-  if (any_type(types, {"CppCompileError", "CUDACompileError", "InvalidCxxCompiler"}) || compiler_process ||
-      raised_in(e, "torch/utils/cpp_extension.py") || raised_in(e, "torch/_inductor/cpp_builder.py") ||
-      raised_in(e, "triton/runtime/build.py") ||
-      // triton/runtime/build.py's and torch/utils/cpp_extension.py's own messages, when no frame is shown
+  if (any_type(types, {"CppCompileError", "CUDACompileError", "InvalidCxxCompiler"}) ||
+      compiler_process || raised_in(e, "torch/utils/cpp_extension.py") ||
+      raised_in(e, "torch/_inductor/cpp_builder.py") || raised_in(e, "triton/runtime/build.py") ||
+      // triton/runtime/build.py's and torch/utils/cpp_extension.py's own messages, when no frame is
+      // shown
       has(message, "Failed to find C compiler. Please specify via CC environment variable") ||
-      has(message, "mismatches the version that was used to compile") || has(message, "CUDA_HOME environment variable is not set"))
+      has(message, "mismatches the version that was used to compile") ||
+      has(message, "CUDA_HOME environment variable is not set"))
     return Route::build;
   // torch/_inductor/exc.py's GPUTooOldForTriton, raised when Inductor picks its GPU backend.
-  if (has(message, "which is too old to be supported by the triton GPU compiler")) return Route::inductor;
+  if (has(message, "which is too old to be supported by the triton GPU compiler"))
+    return Route::inductor;
   const Route phase = phase_of(e);
   if (phase == Route::runner) return Route::runner;
-  if (any_type(types, {"LoweringException", "MissingOperatorWithoutDecomp", "MissingOperatorWithDecomp",
-                       "CppWrapperCodegenError", "SubgraphLoweringException", "CompilationError", "InductorError"}))
+  if (any_type(types, {"LoweringException", "MissingOperatorWithoutDecomp",
+                       "MissingOperatorWithDecomp", "CppWrapperCodegenError",
+                       "SubgraphLoweringException", "CompilationError", "InductorError"}))
     return Route::inductor;
-  if (names_type(e, "BackendCompilerFailed") && has(e.value, "backend='inductor'")) return Route::inductor;
+  if (names_type(e, "BackendCompilerFailed") && has(e.value, "backend='inductor'"))
+    return Route::inductor;
   if (any_type(types, {"Unsupported", "UserError", "TorchRuntimeError", "InternalTorchDynamoError",
-                       "UncapturedHigherOrderOpError", "ConstraintViolationError", "GuardOnDataDependentSymNode",
-                       "SpecializationError", "ExportError", "TorchDynamoException"}) ||
-      e.subject.starts_with("torch._dynamo.") || e.subject.starts_with("torch._export.") || e.subject.starts_with("torch.export."))
+                       "UncapturedHigherOrderOpError", "ConstraintViolationError",
+                       "GuardOnDataDependentSymNode", "SpecializationError", "ExportError",
+                       "TorchDynamoException"}) ||
+      e.subject.starts_with("torch._dynamo.") || e.subject.starts_with("torch._export.") ||
+      e.subject.starts_with("torch.export."))
     return Route::export_;
   if (phase != Route::none) return phase;
-  // Export's functionalization (tracing machinery below torch/export when the frames above were cut).
+  // Export's functionalization (tracing machinery below torch/export when the frames above were
+  // cut).
   if (raised_in(e, "torch/_subclasses/functional_tensor.py") || raised_in(e, "torch/_functorch/") ||
       raised_in(e, "torch/fx/experimental/proxy_tensor.py"))
     return Route::export_;
@@ -146,19 +165,21 @@ Route route_of(const TraceFailure& failure) {
   if (any_type(types, {"CppCompileError", "CUDACompileError", "InvalidCxxCompiler"}) ||
       (any_type(types, {"CalledProcessError"}) && has(failure.reason, "Command '[")))
     return Route::build;
-  if (any_type(types, {"InductorError", "LoweringException", "MissingOperatorWithoutDecomp", "MissingOperatorWithDecomp",
-                       "CppWrapperCodegenError", "CompilationError", "SubgraphLoweringException", "BackendCompilerFailed"}))
+  if (any_type(types, {"InductorError", "LoweringException", "MissingOperatorWithoutDecomp",
+                       "MissingOperatorWithDecomp", "CppWrapperCodegenError", "CompilationError",
+                       "SubgraphLoweringException", "BackendCompilerFailed"}))
     return Route::inductor;
   return Route::export_;
 }
 
 Evidence trace_failure_evidence(const TraceFailure& failure) {
   const std::string reason = failure.reason.substr(0, failure.reason.find('\n'));
-  return fact(Location{failure.where.artifact, "", 0},
-                  fmt::format("{}{}: fail_type = {}, fail_reason = {}", failure.origin,
-                              failure.where.compile_id.empty() ? "" : " " + failure.where.compile_id, failure.fail_type,
-                              cut(reason, 200)),
-                  fmt::format("the trace's record of the failed compile (line {})", failure.where.line));
+  return fact(
+      Location{failure.where.artifact, "", 0},
+      fmt::format("{}{}: fail_type = {}, fail_reason = {}", failure.origin,
+                  failure.where.compile_id.empty() ? "" : " " + failure.where.compile_id,
+                  failure.fail_type, cut(reason, 200)),
+      fmt::format("the trace's record of the failed compile (line {})", failure.where.line));
 }
 
 std::string user_frame_in(const std::string& reason) {
@@ -170,7 +191,10 @@ std::string user_frame_in(const std::string& reason) {
     if (close == std::string::npos) break;
     const std::string file = reason.substr(at + 6, close - at - 6);
     const auto line_at = reason.find(", line ", close);
-    if (line_at != close + 1) { at = close; continue; }
+    if (line_at != close + 1) {
+      at = close;
+      continue;
+    }
     std::size_t end = line_at + 7;
     while (end < reason.size() && std::isdigit(static_cast<unsigned char>(reason[end]))) ++end;
     const std::string line = reason.substr(line_at + 7, end - line_at - 7);
@@ -180,15 +204,17 @@ std::string user_frame_in(const std::string& reason) {
       code = reason.substr(nl + 1, (next == std::string::npos ? reason.size() : next) - nl - 1);
       code.erase(0, code.find_first_not_of(' '));
     }
-    if (!is_framework_file(file) && !line.empty()) found = fmt::format("{}:{}{}", file, line, code.empty() ? "" : " (`" + code + "`)");
+    if (!is_framework_file(file) && !line.empty())
+      found = fmt::format("{}:{}{}", file, line, code.empty() ? "" : " (`" + code + "`)");
     at = end;
   }
   return found;
 }
 
 bool is_shape_error(std::string_view text) {
-  for (std::string_view marker : {"shapes cannot be multiplied", "must match the size of tensor", "' is invalid for input of size",
-                                  "Sizes of tensors must match", "size mismatch"})
+  for (std::string_view marker :
+       {"shapes cannot be multiplied", "must match the size of tensor",
+        "' is invalid for input of size", "Sizes of tensors must match", "size mismatch"})
     if (text.find(marker) != std::string_view::npos) return true;
   return false;
 }
@@ -203,25 +229,29 @@ std::vector<const LogEvent*> events_of(const Case& c, const std::string& artifac
   std::vector<const LogEvent*> out;
   for (const auto& e : c.log_events)
     if (e.where.artifact == artifact) out.push_back(&e);
-  std::stable_sort(out.begin(), out.end(), [](const LogEvent* a, const LogEvent* b) { return a->where.line < b->where.line; });
+  std::stable_sort(out.begin(), out.end(), [](const LogEvent* a, const LogEvent* b) {
+    return a->where.line < b->where.line;
+  });
   return out;
 }
 
 std::vector<std::string> log_artifacts(const Case& c) {
   std::vector<std::string> out;
   for (const auto& e : c.log_events)
-    if (std::find(out.begin(), out.end(), e.where.artifact) == out.end()) out.push_back(e.where.artifact);
+    if (std::find(out.begin(), out.end(), e.where.artifact) == out.end())
+      out.push_back(e.where.artifact);
   return out;
 }
 
 Evidence line_evidence(const LogEvent& e, int line, const std::string& text, std::string note) {
-  Evidence quote{Location{e.where.artifact, e.where.entry, line}, quoted_line(text), std::move(note)};
+  Evidence quote{Location{e.where.artifact, e.where.entry, line}, quoted_line(text),
+                 std::move(note)};
   quote.kind = EvidenceKind::quote;
   return quote;
 }
 
-void add_detail_evidence(const LogEvent& e, std::size_t first, std::size_t count, const std::string& note,
-                         std::vector<Evidence>& out) {
+void add_detail_evidence(const LogEvent& e, std::size_t first, std::size_t count,
+                         const std::string& note, std::vector<Evidence>& out) {
   for (std::size_t i = first; i < e.detail.size() && i < first + count; ++i) {
     const std::string& text = e.detail[i];
     if (text.find_first_not_of(' ') == std::string::npos) continue;
@@ -241,14 +271,17 @@ const LogFrame* user_frame(const LogEvent& e) {
 void add_user_frame_evidence(const LogEvent& e, std::vector<Evidence>& out) {
   const LogFrame* frame = user_frame(e);
   if (!frame) return;
-  out.push_back(line_evidence(e, frame->log_line, frame->text,
-                              fmt::format("the innermost frame of your own code ({}:{})", frame->file, frame->line)));
-  if (!frame->code.empty()) out.push_back(line_evidence(e, frame->log_line + 1, frame->code, "the line that raised"));
+  out.push_back(line_evidence(
+      e, frame->log_line, frame->text,
+      fmt::format("the innermost frame of your own code ({}:{})", frame->file, frame->line)));
+  if (!frame->code.empty())
+    out.push_back(line_evidence(e, frame->log_line + 1, frame->code, "the line that raised"));
 }
 
 std::string script_command(const LogEvent& e) {
   for (const auto& frame : e.frames)
-    if (!frame.native && frame.function == "<module>" && frame.file.ends_with(".py") && !is_framework_file(frame.file))
+    if (!frame.native && frame.function == "<module>" && frame.file.ends_with(".py") &&
+        !is_framework_file(frame.file))
       return "python " + shell_word(frame.file);
   return "";
 }
@@ -263,7 +296,8 @@ std::string script_command(const Case& c, const std::string& artifact) {
 std::string demangle(const std::string& symbol) {
   if (!symbol.starts_with("_Z")) return symbol;
   int status = 0;
-  std::unique_ptr<char, decltype(&std::free)> plain(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), &std::free);
+  std::unique_ptr<char, decltype(&std::free)> plain(
+      abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), &std::free);
   return status == 0 && plain ? std::string(plain.get()) : symbol;
 }
 

@@ -15,11 +15,13 @@
 namespace aoti::checks::failures {
 
 // The exception types of a Python exception, outermost first: its own type, then the ones its
-// message names (`InductorError: LoweringException: NotImplementedError: ...`, BackendCompilerFailed's
-// `backend='inductor' raised:` / `LoweringException: ...`). Last components only: "InductorError".
+// message names (`InductorError: LoweringException: NotImplementedError: ...`,
+// BackendCompilerFailed's `backend='inductor' raised:` / `LoweringException: ...`). Last components
+// only: "InductorError".
 std::vector<std::string> exception_types(const model::LogEvent& e);
 bool names_type(const model::LogEvent& e, std::string_view type);
-// Whether a frame of the exception's traceback is in a file whose path holds `part` ("torch/_inductor/").
+// Whether a frame of the exception's traceback is in a file whose path holds `part`
+// ("torch/_inductor/").
 bool raised_in(const model::LogEvent& e, std::string_view part);
 // The message and its further lines, for searching.
 std::string message_text(const model::LogEvent& e);
@@ -30,8 +32,8 @@ enum class Route { none, build, load, export_, inductor, runner, routed_elsewher
 Route route_of(const model::LogEvent& e);
 
 // ATen's own shape-check messages (`mat1 and mat2 shapes cannot be multiplied (3x1 and 2x1)`, `The
-// size of tensor a (3) must match the size of tensor b (2) ...`, `shape '[2, 3]' is invalid for input
-// of size 4`): an op rejected the sizes it was given.
+// size of tensor a (3) must match the size of tensor b (2) ...`, `shape '[2, 3]' is invalid for
+// input of size 4`): an op rejected the sizes it was given.
 bool is_shape_error(std::string_view text);
 
 // Which failure check a trace's failure record belongs to, by its fail_type and the exception types
@@ -42,9 +44,11 @@ model::Evidence trace_failure_evidence(const model::TraceFailure& failure);
 // A trace's record of a failure joins the finding of the same run already made from its log, as
 // evidence; without one, `own()` makes the finding of its own.
 template <class MakeFinding>
-void join_or_add(std::vector<model::Finding>& out, const model::TraceFailure& failure, MakeFinding own) {
+void join_or_add(std::vector<model::Finding>& out, const model::TraceFailure& failure,
+                 MakeFinding own) {
   for (auto& f : out)
-    if (!f.evidence.empty() && model::same_run(f.evidence.front().where.artifact, failure.where.artifact)) {
+    if (!f.evidence.empty() &&
+        model::same_run(f.evidence.front().where.artifact, failure.where.artifact)) {
       f.evidence.push_back(trace_failure_evidence(failure));
       return;
     }
@@ -59,13 +63,15 @@ bool is_error(const model::LogEvent& e);
 
 // The events of one artifact, in order.
 std::vector<const model::LogEvent*> events_of(const model::Case& c, const std::string& artifact);
-std::vector<std::string> log_artifacts(const model::Case& c);  // artifacts that produced events, in order
+std::vector<std::string> log_artifacts(
+    const model::Case& c);  // artifacts that produced events, in order
 
-// Evidence: the exception line, the first `n` lines of its message, the user's frame. Each is a quote
-// of the log's line `line`, whose text (trimmed) the event keeps.
-model::Evidence line_evidence(const model::LogEvent& e, int line, const std::string& text, std::string note);
-void add_detail_evidence(const model::LogEvent& e, std::size_t first, std::size_t count, const std::string& note,
-                         std::vector<model::Evidence>& out);
+// Evidence: the exception line, the first `n` lines of its message, the user's frame. Each is a
+// quote of the log's line `line`, whose text (trimmed) the event keeps.
+model::Evidence line_evidence(const model::LogEvent& e, int line, const std::string& text,
+                              std::string note);
+void add_detail_evidence(const model::LogEvent& e, std::size_t first, std::size_t count,
+                         const std::string& note, std::vector<model::Evidence>& out);
 // The user's own frame (`File "x.py", line 77, in <module>` and its code line), when there is one.
 void add_user_frame_evidence(const model::LogEvent& e, std::vector<model::Evidence>& out);
 const model::LogFrame* user_frame(const model::LogEvent& e);
@@ -77,7 +83,5 @@ std::string script_command(const model::Case& c, const std::string& artifact);
 
 // A mangled C++ symbol, demangled; the input unchanged when it is not one.
 std::string demangle(const std::string& symbol);
-
-
 
 }  // namespace aoti::checks::failures

@@ -33,7 +33,8 @@ Evidence fact(Location where, std::string statement, std::string note) {
 std::string cut(std::string_view text, std::size_t max) {
   if (text.size() <= max) return std::string(text);
   std::size_t end = max;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;  // not inside a character
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80)
+    --end;  // not inside a character
   return std::string(text.substr(0, end)) + "…";
 }
 
@@ -52,7 +53,8 @@ Evidence quote_wrapper(const WrapperFacts& w, int first, std::string note, int l
     text += quoted_line(w.source.line(line));
   }
   // A wrapper whose text was not kept (never the case for one the analyzer read) gives no quote.
-  if (w.source.line_count() < last || first < 1) return fact(wrapper_at(w, first), "", std::move(note));
+  if (w.source.line_count() < last || first < 1)
+    return fact(wrapper_at(w, first), "", std::move(note));
   Evidence evidence{wrapper_at(w, first), std::move(text), std::move(note)};
   evidence.kind = EvidenceKind::quote;
   if (last > first) evidence.line_end = last + w.line_offset;
@@ -78,9 +80,10 @@ Location kernel_at(const WrapperFacts& w, const TritonKernel& kernel, int line) 
   return at;
 }
 
-Evidence quote_kernel(const WrapperFacts& w, const TritonKernel& kernel, int line, const std::string& text,
-                      std::string statement, std::string note) {
-  if (kernel.source.artifact.empty() && line > 0 && line <= w.source.line_count()) return quote_wrapper(w, line, std::move(note));
+Evidence quote_kernel(const WrapperFacts& w, const TritonKernel& kernel, int line,
+                      const std::string& text, std::string statement, std::string note) {
+  if (kernel.source.artifact.empty() && line > 0 && line <= w.source.line_count())
+    return quote_wrapper(w, line, std::move(note));
   if (!text.empty() && line > 0) {
     Evidence quote{kernel_at(w, kernel, line), text, std::move(note)};
     quote.kind = EvidenceKind::quote;
@@ -107,18 +110,23 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 std::optional<Evidence> device_evidence(const ModelFacts& model) {
   const std::string device = model.device();
   if (device.empty()) return std::nullopt;
-  if (const auto it = model.metadata.find("AOTI_DEVICE_KEY"); it != model.metadata.end() && it->second == device)
+  if (const auto it = model.metadata.find("AOTI_DEVICE_KEY");
+      it != model.metadata.end() && it->second == device)
     return Evidence{model.metadata_where, "AOTI_DEVICE_KEY = " + device,
                     fmt::format("the device the {} was compiled for", artifact_word(model))};
   if (model.so && !model.so->needed.empty())
-    return Evidence{model.so->where, "DT_NEEDED: " + join(model.so->needed),
-                    device == "cuda" ? "the model .so links the CUDA runtime (libtorch_cuda / libcuda): compiled for cuda"
-                                     : fmt::format("the model .so links libtorch_cpu and no GPU runtime: compiled for {}", device)};
+    return Evidence{
+        model.so->where, "DT_NEEDED: " + join(model.so->needed),
+        device == "cuda"
+            ? "the model .so links the CUDA runtime (libtorch_cuda / libcuda): compiled for cuda"
+            : fmt::format("the model .so links libtorch_cpu and no GPU runtime: compiled for {}",
+                          device)};
   return std::nullopt;
 }
 
 std::string artifact_word(const ModelFacts& model) {
-  return model.so && model.so->where.entry.empty() && !model.package.empty() ? "model .so" : "package";
+  return model.so && model.so->where.entry.empty() && !model.package.empty() ? "model .so"
+                                                                             : "package";
 }
 
 Location core_location(const CoreFacts& core) { return Location{core.artifact, "", 0}; }

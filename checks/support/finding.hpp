@@ -27,27 +27,31 @@ std::string quoted_line(std::string_view line);
 model::Evidence event_evidence(const model::LogEvent& e, std::string note);
 
 // Wrapper lines first..last (last = 0: one line), quoted from the wrapper's text.
-model::Evidence quote_wrapper(const model::WrapperFacts& w, int first, std::string note, int last = 0);
+model::Evidence quote_wrapper(const model::WrapperFacts& w, int first, std::string note,
+                              int last = 0);
 
 // A statement derived from the artifacts at `where`: never shown as the artifact's text.
 model::Evidence fact(model::Location where, std::string statement, std::string note);
 
 // The first wrapper line in first..first+span holding `needle` (0 if none): where one field of a
 // multi-line declaration is, e.g. `constants_info_[2].device_type` after `constants_info_[2].name`.
-int wrapper_line_with(const model::WrapperFacts& w, int first, std::string_view needle, int span = 24);
+int wrapper_line_with(const model::WrapperFacts& w, int first, std::string_view needle,
+                      int span = 24);
 
 // The wrapper's own location with `line` set.
 model::Location wrapper_at(const model::WrapperFacts& w, int line);
 
 // Where line `line` of a kernel's source is: the wrapper for Triton kernels (and C++ kernels a
 // single-file wrapper defines), the kernel file (<hash>.kernel.cpp, a trace's dump) otherwise.
-model::Location kernel_at(const model::WrapperFacts& w, const model::TritonKernel& kernel, int line);
+model::Location kernel_at(const model::WrapperFacts& w, const model::TritonKernel& kernel,
+                          int line);
 
-// A line of a kernel, quoted: from the wrapper's own text for a kernel embedded in it, else the line
-// the parser kept from the kernel's file (<hash>.kernel.cpp, a trace's kernel dump); `statement`
-// as a derived fact when neither is there.
-model::Evidence quote_kernel(const model::WrapperFacts& w, const model::TritonKernel& kernel, int line, const std::string& text,
-                            std::string statement, std::string note);
+// A line of a kernel, quoted: from the wrapper's own text for a kernel embedded in it, else the
+// line the parser kept from the kernel's file (<hash>.kernel.cpp, a trace's kernel dump);
+// `statement` as a derived fact when neither is there.
+model::Evidence quote_kernel(const model::WrapperFacts& w, const model::TritonKernel& kernel,
+                             int line, const std::string& text, std::string statement,
+                             std::string note);
 
 std::string shape_text(const std::vector<std::int64_t>& shape);  // "[1000, 32]"
 

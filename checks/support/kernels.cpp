@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "checks/support/finding.hpp"
 #include "checks/support/contract.hpp"
+#include "checks/support/finding.hpp"
 #include "util/text.hpp"
 
 namespace aoti::checks {
@@ -19,22 +19,30 @@ using namespace aoti::model;
 
 bool is_size_symbol(std::string_view arg) {
   std::size_t i = 0;
-  if (arg.starts_with("ks")) i = 2;
-  else if (!arg.empty() && (arg[0] == 's' || arg[0] == 'u')) i = 1;
-  else return false;
-  return i < arg.size() && std::all_of(arg.begin() + static_cast<long>(i), arg.end(),
-                                       [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+  if (arg.starts_with("ks"))
+    i = 2;
+  else if (!arg.empty() && (arg[0] == 's' || arg[0] == 'u'))
+    i = 1;
+  else
+    return false;
+  return i < arg.size() &&
+         std::all_of(
+             arg.begin() + static_cast<long>(i), arg.end(),
+             [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
 }
 
 std::string argument_name(std::string_view arg) {
   const auto at = arg.find(".data_ptr()");
   if (at == std::string_view::npos) return std::string(arg);
   std::size_t begin = at;
-  while (begin > 0 && (std::isalnum(static_cast<unsigned char>(arg[begin - 1])) || arg[begin - 1] == '_')) --begin;
+  while (begin > 0 &&
+         (std::isalnum(static_cast<unsigned char>(arg[begin - 1])) || arg[begin - 1] == '_'))
+    --begin;
   return std::string(arg.substr(begin, at - begin));
 }
 
-std::string argument_for(const TritonKernel& kernel, const KernelCall& call, std::string_view param) {
+std::string argument_for(const TritonKernel& kernel, const KernelCall& call,
+                         std::string_view param) {
   const auto it = std::find(kernel.params.begin(), kernel.params.end(), param);
   if (it == kernel.params.end()) return "";
   const auto position = static_cast<std::size_t>(it - kernel.params.begin());
@@ -71,13 +79,15 @@ std::vector<RangeHazard> unguarded_ranges(const WrapperFacts& w) {
         if (check.kind == InputCheckKind::dim_max) r.max = check.value, r.max_line = check.line;
       }
       if (r.max && *r.max <= *bound) continue;  // the contract keeps the index below the bound
-      r.expression_line = wrapper_line_with(w, kernel.line, assertion.index_var + " = ", std::max(kernel.source_end - kernel.line, 1));
+      r.expression_line = wrapper_line_with(w, kernel.line, assertion.index_var + " = ",
+                                            std::max(kernel.source_end - kernel.line, 1));
       // The table the index addresses: a constant loaded with it, with a dim of exactly the bound.
       for (const auto& load : kernel.loads) {
         if (load.offset.find(assertion.index_var) == std::string::npos) continue;
         const std::string arg = argument_for(kernel, *call, load.pointer);
         for (const auto& constant : w.constants)
-          if (constant.name == arg && std::find(constant.shape.begin(), constant.shape.end(), *bound) != constant.shape.end())
+          if (constant.name == arg && std::find(constant.shape.begin(), constant.shape.end(),
+                                                *bound) != constant.shape.end())
             r.table = &constant;
       }
       out.push_back(r);
@@ -98,36 +108,48 @@ std::string range_text(const RangeHazard& r) {
 std::string range_hazard_sentence(const WrapperFacts& w, const RangeHazard& r) {
   const std::string table = table_name(r);
   return fmt::format(
-      "The index is not data: `{}` = `{}` runs over dim {} of {} (`{}` is bound at the launch to `{}`), which the "
-      "package accepts in {}, while the kernel only takes indices below {}{}: every size above {} passes the input "
+      "The index is not data: `{}` = `{}` runs over dim {} of {} (`{}` is bound at the launch to "
+      "`{}`), which the "
+      "package accepts in {}, while the kernel only takes indices below {}{}: every size above {} "
+      "passes the input "
       "checks and trips `{}`",
-      r.assertion->index_var, r.expression, r.binding->dim, input_display(w, r.binding->input), r.param,
-      r.binding->symbol, range_text(r), r.bound, table.empty() ? "" : fmt::format(" (the rows of `{}`)", table), r.bound,
+      r.assertion->index_var, r.expression, r.binding->dim, input_display(w, r.binding->input),
+      r.param, r.binding->symbol, range_text(r), r.bound,
+      table.empty() ? "" : fmt::format(" (the rows of `{}`)", table), r.bound,
       r.assertion->message);
 }
 
 std::vector<Evidence> range_hazard_evidence(const WrapperFacts& w, const RangeHazard& r) {
   std::vector<Evidence> out;
   if (r.expression_line > 0)
-    out.push_back(quote_wrapper(w, r.expression_line, fmt::format("the index `{}` follows the dim's size", r.assertion->index_var)));
+    out.push_back(quote_wrapper(
+        w, r.expression_line,
+        fmt::format("the index `{}` follows the dim's size", r.assertion->index_var)));
   if (r.table) {
-    const int shape_line = wrapper_line_with(w, r.table->line, fmt::format("constants_info_[{}].shape", r.table->index));
-    out.push_back(quote_wrapper(w, shape_line ? shape_line : r.table->line, fmt::format("`{}` has {} rows", table_name(r), r.bound)));
+    const int shape_line = wrapper_line_with(
+        w, r.table->line, fmt::format("constants_info_[{}].shape", r.table->index));
+    out.push_back(quote_wrapper(w, shape_line ? shape_line : r.table->line,
+                                fmt::format("`{}` has {} rows", table_name(r), r.bound)));
   }
-  out.push_back(quote_wrapper(w, r.binding->line, fmt::format("`{}` is dim {} of {}", r.binding->symbol, r.binding->dim,
-                                                              input_display(w, r.binding->input))));
-  if (r.max_line) out.push_back(quote_wrapper(w, r.max_line, fmt::format("the input check allows up to {}", *r.max)));
+  out.push_back(quote_wrapper(w, r.binding->line,
+                              fmt::format("`{}` is dim {} of {}", r.binding->symbol, r.binding->dim,
+                                          input_display(w, r.binding->input))));
+  if (r.max_line)
+    out.push_back(
+        quote_wrapper(w, r.max_line, fmt::format("the input check allows up to {}", *r.max)));
   return out;
 }
 
 NextStep range_hazard_fix(const WrapperFacts& w, const RangeHazard& r) {
   const std::string table = table_name(r);
   const std::string dim_name = dim_name_or(w, r.input_index, r.binding->dim, "d");
-  return {fmt::format("re-export with the dim's range capped at {}{}, then re-package (or give the table as many rows "
+  return {fmt::format("re-export with the dim's range capped at {}{}, then re-package (or give the "
+                      "table as many rows "
                       "as the largest size you serve)",
                       r.bound, table.empty() ? "" : fmt::format(", the rows of `{}`", table)),
-          dynamic_shapes_text(w, r.input_index, r.binding->dim,
-                              fmt::format("torch.export.Dim(\"{}\", min={}, max={})", dim_name, r.min, r.bound)),
+          dynamic_shapes_text(
+              w, r.input_index, r.binding->dim,
+              fmt::format("torch.export.Dim(\"{}\", min={}, max={})", dim_name, r.min, r.bound)),
           "python"};
 }
 

@@ -17,10 +17,12 @@ namespace aoti::checks {
 std::string argument_name(std::string_view arg);
 
 // The argument a kernel parameter received at its launch ("" if the parameter is not in the call).
-std::string argument_for(const model::TritonKernel& kernel, const model::KernelCall& call, std::string_view param);
+std::string argument_for(const model::TritonKernel& kernel, const model::KernelCall& call,
+                         std::string_view param);
 
-// A fixed bound a kernel asserts on an index computed from a dynamic dim's size (`y0 = (yindex % ks0)`,
-// ks0 bound at the launch to dim d of an input) while the input contract admits sizes above it.
+// A fixed bound a kernel asserts on an index computed from a dynamic dim's size (`y0 = (yindex %
+// ks0)`, ks0 bound at the launch to dim d of an input) while the input contract admits sizes above
+// it.
 struct RangeHazard {
   const model::TritonKernel* kernel = nullptr;
   const model::TritonAssert* assertion = nullptr;
@@ -34,7 +36,8 @@ struct RangeHazard {
   std::int64_t min = 0;
   std::optional<std::int64_t> max;  // the contract's maximum; none: unbounded
   int max_line = 0;
-  const model::WrapperConstant* table = nullptr;  // the constant the index addresses, with a dim of `bound`
+  const model::WrapperConstant* table =
+      nullptr;  // the constant the index addresses, with a dim of `bound`
 };
 
 std::vector<RangeHazard> unguarded_ranges(const model::WrapperFacts& w);
@@ -43,7 +46,8 @@ std::vector<RangeHazard> unguarded_ranges(const model::WrapperFacts& w);
 // quoted chain (index expression, bound, table rows, launch, binding, input check) and the fix.
 std::string range_hazard_sentence(const model::WrapperFacts& w, const RangeHazard& r);
 
-std::vector<model::Evidence> range_hazard_evidence(const model::WrapperFacts& w, const RangeHazard& r);
+std::vector<model::Evidence> range_hazard_evidence(const model::WrapperFacts& w,
+                                                   const RangeHazard& r);
 
 model::NextStep range_hazard_fix(const model::WrapperFacts& w, const RangeHazard& r);
 

@@ -12,19 +12,21 @@ namespace aoti::model {
 
 struct StackFrame {
   std::uint64_t pc = 0;
-  std::string module;           // path as mapped (NT_FILE), "" when the pc is in no module
+  std::string module;               // path as mapped (NT_FILE), "" when the pc is in no module
   std::uint64_t module_offset = 0;  // pc relative to the module's load base
-  std::string symbol;           // demangled; "" when unknown
+  std::string symbol;               // demangled; "" when unknown
   std::uint64_t symbol_offset = 0;
-  std::string method;           // "initial", "cfi", "frame pointer", "stack scan" (less trusted)
-  std::string package;          // the model artifact (.pt2 or bare model .so) this frame is in, "" otherwise
+  std::string method;  // "initial", "cfi", "frame pointer", "stack scan" (less trusted)
+  std::string
+      package;  // the model artifact (.pt2 or bare model .so) this frame is in, "" otherwise
 
   // False for a frame found by scanning the stack: a return address that may be stale, a
   // candidate, never part of the call path.
   bool unwound() const { return method != "stack scan"; }
 };
 
-// What every writer says of stack-scan frames, above the list of them (the label, then what it means).
+// What every writer says of stack-scan frames, above the list of them (the label, then what it
+// means).
 inline constexpr std::string_view k_stack_scan_label =
     "candidates: return addresses found on the stack, not an unwound path";
 inline constexpr std::string_view k_stack_scan_meaning = k_stack_scan_label.substr(12);
@@ -43,20 +45,22 @@ struct MappedModule {
   std::uint64_t end = 0;
   std::uint64_t file_offset = 0;
   std::string build_id;  // hex, from the first page dumped in the core; "" when not dumped
-  std::string package;   // the model artifact whose .so has this build-id (a .pt2 or a bare model .so), "" otherwise
+  std::string package;   // the model artifact whose .so has this build-id (a .pt2 or a bare model
+                         // .so), "" otherwise
   // The file that gave this module's symbols and unwind tables: "<package>:<entry>" for a
   // model .so, a path on the analyzing machine whose build-id matched, "" when none did.
   std::string symbols_from = {};
 };
 
 struct CoreFacts {
-  std::string artifact;      // the core as the user named it
-  std::string compression;   // "", "xz", "zstd"
+  std::string artifact;             // the core as the user named it
+  std::string compression;          // "", "xz", "zstd"
   std::vector<std::string> health;  // "truncated: 40% of the PT_LOAD bytes are past the end", ...
   // Core health as facts (the `health` notes say the same for a person).
-  bool truncated = false;       // segments extend past the end of the file
-  bool has_file_note = false;   // NT_FILE present (the module map with paths)
-  bool kernel_written = true;   // false: gdb gcore or another writer; the first thread may not be the one that crashed
+  bool truncated = false;      // segments extend past the end of the file
+  bool has_file_note = false;  // NT_FILE present (the module map with paths)
+  bool kernel_written =
+      true;  // false: gdb gcore or another writer; the first thread may not be the one that crashed
   int pid = 0;
   std::string process_name;  // NT_PRPSINFO pr_fname (PyTorch may rename it: "pt_main_thread")
   std::string command_line;  // NT_PRPSINFO pr_psargs: the first 80 bytes of argv, spaces for NULs
@@ -64,7 +68,7 @@ struct CoreFacts {
   std::vector<std::string> argv;
   std::map<std::string, std::string> environment;
   int signal = 0;
-  std::string signal_name;   // "SIGSEGV"
+  std::string signal_name;  // "SIGSEGV"
   int signal_code = 0;
   std::string signal_code_name;  // "SEGV_MAPERR", "SI_TKILL"
   // si_addr of a fault; absent for signals a process sent and for SI_KERNEL faults (a general

@@ -11,11 +11,11 @@ namespace aoti::model {
 
 struct ElfFacts {
   Location where;
-  std::string machine;  // "x86_64"
-  std::vector<std::string> needed;   // DT_NEEDED
+  std::string machine;              // "x86_64"
+  std::vector<std::string> needed;  // DT_NEEDED
   std::string soname;
-  std::string build_id;              // hex
-  std::vector<std::string> comments; // .comment strings: "GCC: (Ubuntu 13.3.0-...) 13.3.0"
+  std::string build_id;               // hex
+  std::vector<std::string> comments;  // .comment strings: "GCC: (Ubuntu 13.3.0-...) 13.3.0"
   std::size_t defined_dynamic_symbols = 0;
   // Strongly defined dynamic symbols that belong to the C++ runtime itself (std::locale,
   // std::ios_base, __cxa_*, ...): present only when libstdc++ was linked in statically.

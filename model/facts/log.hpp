@@ -10,28 +10,36 @@
 namespace aoti::model {
 
 enum class LogEventKind {
-  input_check_error,        // Error: input_handles[0]: unmatched dtype, expected: 6(at::kFloat), but got: 5
-  mixed_device_constants,   // Mixed-device constants ...
+  input_check_error,  // Error: input_handles[0]: unmatched dtype, expected: 6(at::kFloat), but got:
+                      // 5
+  mixed_device_constants,        // Mixed-device constants ...
   tensors_on_different_devices,  // Expected all tensors to be on the same device ...
-  pointer_on_host,          // The specified pointer resides on host memory ... (problem "blob on host": ATen's from_blob
-                            // check; "tensor on host": a CUDA-tagged tensor whose memory is the host's)
-  out_tensor_device,        // Expected out tensor to have device cuda:0, but got cpu instead
-  api_call_failed,          // ... API call failed at <file>, line N
-  triton_assert,            // an index assert that failed: Triton `Assertion `index out of bounds: 0 <= tmp4 < 1000` failed.`, C++ `Error: index out of bounds: 0 <= tmp7 < 1000L`
-  cuda_error,               // CUDA error: device-side assert triggered / illegal memory access ...
-  terminate,                // terminate called after throwing an instance of '...'
-  segfault,                 // Segmentation fault (core dumped) / Fatal Python error: Segmentation fault
-  deprecated_api,           // torch._export.aot_compile / aot_load
-  export_specialized,       // You marked batch as dynamic but your code specialized it to be a constant (8)
-  python_exception,         // torch.AcceleratorError: ... / RuntimeError: ... (last line of a traceback)
-  compile_error,            // x.cpp:384:33: error: ... / fatal error: cuda.h: No such file ... / ld: cannot find -lcuda
-  compile_command,          // the compiler command that failed (CppCompileError's `Command:`, an echoed g++ / nvcc line)
-  load_error,               // dlopen / ImportError / OSError: undefined symbol, cannot open shared object file, ...
-  runtime_error,            // the AOTI runtime's `Error: <what>`, the shim's `Exception in aoti_torch: ...`
-  test_failure,             // unittest's `ERROR: test_x (module.Class.test_x)` / `FAIL: ...`: the test that failed
-  observed_shape,           // a result's size the program printed (`torch.Size([4096, 8])`, value "4096, 8"), or
-                            // ATen's Resize.cpp warning that an output was resized (problem "resized": expected =
-                            // the shape it had, value = the shape required)
+  pointer_on_host,    // The specified pointer resides on host memory ... (problem "blob on host":
+                      // ATen's from_blob check; "tensor on host": a CUDA-tagged tensor whose memory
+                      // is the host's)
+  out_tensor_device,  // Expected out tensor to have device cuda:0, but got cpu instead
+  api_call_failed,    // ... API call failed at <file>, line N
+  triton_assert,   // an index assert that failed: Triton `Assertion `index out of bounds: 0 <= tmp4
+                   // < 1000` failed.`, C++ `Error: index out of bounds: 0 <= tmp7 < 1000L`
+  cuda_error,      // CUDA error: device-side assert triggered / illegal memory access ...
+  terminate,       // terminate called after throwing an instance of '...'
+  segfault,        // Segmentation fault (core dumped) / Fatal Python error: Segmentation fault
+  deprecated_api,  // torch._export.aot_compile / aot_load
+  export_specialized,  // You marked batch as dynamic but your code specialized it to be a constant
+                       // (8)
+  python_exception,    // torch.AcceleratorError: ... / RuntimeError: ... (last line of a traceback)
+  compile_error,    // x.cpp:384:33: error: ... / fatal error: cuda.h: No such file ... / ld: cannot
+                    // find -lcuda
+  compile_command,  // the compiler command that failed (CppCompileError's `Command:`, an echoed g++
+                    // / nvcc line)
+  load_error,  // dlopen / ImportError / OSError: undefined symbol, cannot open shared object file,
+               // ...
+  runtime_error,   // the AOTI runtime's `Error: <what>`, the shim's `Exception in aoti_torch: ...`
+  test_failure,    // unittest's `ERROR: test_x (module.Class.test_x)` / `FAIL: ...`: the test that
+                   // failed
+  observed_shape,  // a result's size the program printed (`torch.Size([4096, 8])`, value "4096,
+                   // 8"), or ATen's Resize.cpp warning that an output was resized (problem
+                   // "resized": expected = the shape it had, value = the shape required)
 };
 std::string_view to_string(LogEventKind kind);
 
@@ -40,11 +48,11 @@ struct LogFrame {
   std::string file;
   int line = 0;
   std::string function;
-  std::string code;  // the next line, trimmed; "" when the log does not show it
-  int log_line = 0;  // the line of `File "..."` in the log
-  bool native = false;  // a C++ frame (c10's `frame #4: f + 0x4c (... in lib.so)`, gdb's `#0  0x.. in f (...)`):
-                        // `function` is the symbol, `file` the library or source file
-  std::string text;  // the frame's own line as the log holds it, trimmed
+  std::string code;     // the next line, trimmed; "" when the log does not show it
+  int log_line = 0;     // the line of `File "..."` in the log
+  bool native = false;  // a C++ frame (c10's `frame #4: f + 0x4c (... in lib.so)`, gdb's `#0  0x..
+                        // in f (...)`): `function` is the symbol, `file` the library or source file
+  std::string text;     // the frame's own line as the log holds it, trimmed
 };
 
 struct LogEvent {
@@ -55,35 +63,39 @@ struct LogEvent {
 
   // input_check_error
   int input_index = -1;
-  std::string problem;   // "unmatched device type", "dim value is too large", "unmatched dtype", ...
+  std::string problem;  // "unmatched device type", "dim value is too large", "unmatched dtype", ...
   int dim = -1;
   std::string expected;  // as printed: "11(cuda)", "1024", "6(at::kFloat)", "16"
   std::string actual;    // "0", "4096", "5", "1"
 
-  // triton_assert: the assert message; api_call_failed: the failing call; export_specialized: symbol
+  // triton_assert: the assert message; api_call_failed: the failing call; export_specialized:
+  // symbol
   std::string subject;
-  std::string value;     // export_specialized: "8"; cuda_error: the error text; api_call_failed: "144"
+  std::string value;  // export_specialized: "8"; cuda_error: the error text; api_call_failed: "144"
   // triton_assert: the kernel's .py / .cpp path; api_call_failed: the .cpp file; compile_error: the
   // file the diagnostic is about; compile_command: the source it compiles; load_error: the library
   // that required a missing symbol version; runtime_error: c10's or glog's file
   std::string source_file;
   int source_line = 0;
-  // triton_assert raised by a C++ kernel's check: "Exception raised from <kernel> at <file>:<line>".
+  // triton_assert raised by a C++ kernel's check: "Exception raised from <kernel> at
+  // <file>:<line>".
   std::string kernel;
 
   // python_exception read from a traceback (one event per exception, its frames and message):
   // Python frames outermost first (the innermost 48 when there are more); native frames (also on
   // crashes and C++ errors) innermost first, the first 48.
   std::vector<LogFrame> frames;
-  int user_frame = -1;           // index into frames of the innermost frame of the user's own code
-  // The message's further lines as printed (`backend='inductor' raised:` / `LoweringException: ...`,
-  // CppCompileError's `Command:` and `Output:`), from line where.line + 1 on, at most 60.
+  int user_frame = -1;  // index into frames of the innermost frame of the user's own code
+  // The message's further lines as printed (`backend='inductor' raised:` / `LoweringException:
+  // ...`, CppCompileError's `Command:` and `Output:`), from line where.line + 1 on, at most 60.
   // compile_error: the lines under the diagnostic, up to its source excerpt (`  605 |     code`).
   std::vector<std::string> detail;
-  std::string unit;              // compile_error: the file being compiled, when the error is in a header it includes
-  bool final = false;            // the last exception of the log: the one that ended the run
-  // compile_error / load_error / runtime_error: what kind of failure the line states ("missing header",
-  // "undefined symbol", ...) is in `problem`; the library, header or op it names in `subject`.
+  std::string
+      unit;  // compile_error: the file being compiled, when the error is in a header it includes
+  bool final = false;  // the last exception of the log: the one that ended the run
+  // compile_error / load_error / runtime_error: what kind of failure the line states ("missing
+  // header", "undefined symbol", ...) is in `problem`; the library, header or op it names in
+  // `subject`.
 
   // Set by correlation: index into Case::models of the model this event concerns, -1 if unknown.
   int model = -1;

@@ -34,7 +34,7 @@ struct PackageEntry {
 };
 
 struct ModelFacts {
-  std::string name;             // "model"
+  std::string name;  // "model"
   // The model artifact as given: a .pt2 package, or a bare model .so (torch._export.aot_compile);
   // empty for a standalone wrapper. Core frames in this model's .so carry the same string.
   std::string package;
@@ -44,7 +44,7 @@ struct ModelFacts {
   std::optional<ElfFacts> so;
   std::vector<ExternNode> extern_nodes;  // wrapper.json
   Location extern_nodes_where;
-  std::vector<std::string> files;        // the model's entries in the package
+  std::vector<std::string> files;  // the model's entries in the package
 
   // AOTI_DEVICE_KEY, else the device runtime the .so links (libtorch_cuda.so: "cuda"), else
   // guessed from the wrapper, else "".

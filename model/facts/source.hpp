@@ -27,30 +27,33 @@ struct SourceOp {
 // A kernel registered for an op. `traced` kernels run on fake tensors during export / AOTI
 // tracing (Meta, CompositeImplicitAutograd, catch-all, Python fakes): only those are analyzed.
 struct SourceKernel {
-  std::string op;            // "ns::op"
-  std::string dispatch_key;  // "Meta", "CompositeImplicitAutograd", "Fake", "CPU", "CUDA", ...
-  std::string function;      // "op_meta", "<lambda>" for an inline lambda, "" when unresolved
+  std::string op;             // "ns::op"
+  std::string dispatch_key;   // "Meta", "CompositeImplicitAutograd", "Fake", "CPU", "CUDA", ...
+  std::string function;       // "op_meta", "<lambda>" for an inline lambda, "" when unresolved
   int registration_line = 0;  // the m.impl / decorator line
   int line_begin = 0;         // the function's extent, 0 when its body is not in this file
   int line_end = 0;
   bool traced = false;
-  bool symint_aware = true;   // no pattern in it or what it calls; untraced kernels are not analyzed (true)
+  bool symint_aware =
+      true;  // no pattern in it or what it calls; untraced kernels are not analyzed (true)
 };
 
 // The shape of code a pattern matched. One pattern id of failure-modes.md §1.3 covers one or more
 // forms; the fields of SourcePattern each form fills are listed beside it.
 enum class PatternForm {
-  size_read,               // C1 `x.size(0)`, `x.sizes()`, `x.numel()`: name (the accessor), matched_text (the call)
-  rank_read,               // C1 `x.sizes().size()`: name "sizes", matched_text (the `x.sizes()` call)
-  size_factory,            // C2 `at::empty(shape)` / `x.new_empty(shape)`: name, callee_namespace ("" for a Tensor method)
-  size_container,          // C2 `std::vector<int64_t> v`: name (the variable)
-  int_parameter,           // C3/C4 an int64_t / IntArrayRef parameter: name, written_type, schema_type
-  int_schema_argument,     // C5 a schema `int` for a size: name, schema_type
-  size_check,              // C6 TORCH_CHECK on sizes
-  size_branch,             // C7 / P1 `if` / `while` on a size: matched_text (P1: the condition)
-  data_read,               // C8 / P5 `.item()`, `.data_ptr()`, `.tolist()`: name (the method)
-  size_assert,             // P1 `assert` on a size: matched_text (the condition)
-  size_conditional,        // P1 `a if size > n else b`
+  size_read,     // C1 `x.size(0)`, `x.sizes()`, `x.numel()`: name (the accessor), matched_text (the
+                 // call)
+  rank_read,     // C1 `x.sizes().size()`: name "sizes", matched_text (the `x.sizes()` call)
+  size_factory,  // C2 `at::empty(shape)` / `x.new_empty(shape)`: name, callee_namespace ("" for a
+                 // Tensor method)
+  size_container,       // C2 `std::vector<int64_t> v`: name (the variable)
+  int_parameter,        // C3/C4 an int64_t / IntArrayRef parameter: name, written_type, schema_type
+  int_schema_argument,  // C5 a schema `int` for a size: name, schema_type
+  size_check,           // C6 TORCH_CHECK on sizes
+  size_branch,          // C7 / P1 `if` / `while` on a size: matched_text (P1: the condition)
+  data_read,            // C8 / P5 `.item()`, `.data_ptr()`, `.tolist()`: name (the method)
+  size_assert,          // P1 `assert` on a size: matched_text (the condition)
+  size_conditional,     // P1 `a if size > n else b`
   size_compare_builtin,    // P1 `max(...)` / `min(...)` on sizes: name
   size_to_number,          // P1 `int(size)`, `bool(size)`, `float(size)`: name
   size_range,              // P1 `range(size)`
@@ -59,7 +62,8 @@ enum class PatternForm {
   device_literal,          // P7 `device="cuda"`: name (the device)
   get_ctx_in_meta,         // P8 `get_ctx()` in a Meta kernel
   literal_shape,           // P2 a shape of literals only
-  literal_leading_dim,     // P2 a literal first dim while the rest follows the input: matched_text (the literal)
+  literal_leading_dim,     // P2 a literal first dim while the rest follows the input: matched_text
+                           // (the literal)
   outside_size,            // P2 a size read from a name outside the function: name
   returns_input,           // P6 returning an input tensor: name
   unused_shape_parameter,  // P3 a shape-changing parameter the fake never reads: name
@@ -69,18 +73,21 @@ enum class PatternForm {
 // One SymInt-unaware pattern of failure-modes.md §1.3 at an exact place: what the parser matched,
 // as data. Messages and fixes are the checks' (checks/customop/symint_patterns.cpp).
 struct SourcePattern {
-  std::string id;          // "C1".."C8", "P1".."P8"
+  std::string id;  // "C1".."C8", "P1".."P8"
   PatternForm form = PatternForm::size_read;
-  std::string op;          // "ns::op" of the kernel that reaches it, "" when not tied to one
-  std::string function;    // the function the pattern is in (a helper the kernel calls, maybe)
-  std::string file;        // the source as displayed (the artifact)
-  int line = 0;            // 1-based
-  int column = 0;          // 1-based, in bytes
-  std::string excerpt;     // the source line, trimmed, at most 200 characters
+  std::string op;            // "ns::op" of the kernel that reaches it, "" when not tied to one
+  std::string function;      // the function the pattern is in (a helper the kernel calls, maybe)
+  std::string file;          // the source as displayed (the artifact)
+  int line = 0;              // 1-based
+  int column = 0;            // 1-based, in bytes
+  std::string excerpt;       // the source line, trimmed, at most 200 characters
   std::string name;          // what the match is about (see PatternForm), "" when nothing
-  std::string matched_text;  // the matched source as written when on one line and at most 120 bytes, else ""
-  std::string written_type;  // int_parameter: the C++ type as written ("int64_t", "at::IntArrayRef")
-  std::string schema_type;   // int_parameter / int_schema_argument: the schema's type ("SymInt", "int[]")
+  std::string matched_text;  // the matched source as written when on one line and at most 120
+                             // bytes, else ""
+  std::string
+      written_type;  // int_parameter: the C++ type as written ("int64_t", "at::IntArrayRef")
+  std::string
+      schema_type;  // int_parameter / int_schema_argument: the schema's type ("SymInt", "int[]")
   std::string callee_namespace;  // size_factory: "at" / "torch", "" for a Tensor method
 };
 
@@ -89,7 +96,8 @@ struct SourceFacts {
   std::string language;  // "c++" | "python"
   std::vector<SourceOp> ops;
   std::vector<SourceKernel> kernels;
-  std::vector<SourcePattern> violations;  // the SymInt-unaware patterns, ordered by line, column, id
+  std::vector<SourcePattern>
+      violations;  // the SymInt-unaware patterns, ordered by line, column, id
 };
 
 }  // namespace aoti::model

@@ -14,8 +14,8 @@ namespace aoti::model {
 // One Python frame of a record's stack. The trace interns file names (`str` records); the reader
 // resolves them, and keeps the id as written.
 struct TraceFrame {
-  std::string file;      // "/home/me/models/aoti_gen.py" ("" when the id was never defined)
-  int file_id = -1;      // interned id, -1 when the frame named its file directly
+  std::string file;  // "/home/me/models/aoti_gen.py" ("" when the id was never defined)
+  int file_id = -1;  // interned id, -1 when the frame named its file directly
   int line = 0;
   std::string function;  // "forward"
   std::string code;      // the source line (`loc`): "return torch.ops.x.f(x)"
@@ -72,7 +72,7 @@ struct TraceFailure {
   std::string reason;     // fail_reason (bounded)
   std::string user_file;  // fail_user_frame_filename, or the export call's file when inferred
   int user_line = 0;
-  std::string symbol;     // inferred: the specialized symbol and its value
+  std::string symbol;  // inferred: the specialized symbol and its value
   std::string value;
 };
 
@@ -104,13 +104,15 @@ struct TraceRangeConstraint {
 
 struct TraceGraph {
   TraceRecord where;
-  std::string name;              // event or artifact name: "aot_inference_graph", "before_pre_grad_graph",
-                                 // "exported_program"
-  std::string payload_artifact;  // the file holding the graph text (the trace, or a tlparse payload file)
+  std::string name;  // event or artifact name: "aot_inference_graph", "before_pre_grad_graph",
+                     // "exported_program"
+  std::string
+      payload_artifact;  // the file holding the graph text (the trace, or a tlparse payload file)
   std::vector<TraceGraphNode> nodes;
-  std::vector<std::string> outputs;                     // names in `return (...)`
-  std::vector<TraceRangeConstraint> range_constraints;  // exported_program: "Range constraints: {...}"
-  bool truncated = false;                               // node cap reached
+  std::vector<std::string> outputs;  // names in `return (...)`
+  std::vector<TraceRangeConstraint>
+      range_constraints;   // exported_program: "Range constraints: {...}"
+  bool truncated = false;  // node cap reached
 };
 
 // Generated source logged by AOTInductor: `graph_dump` named `inductor_aot_wrapper_code`,
@@ -129,11 +131,11 @@ struct TraceCodeDump {
 // One `torch.export` call, told apart by its call site in the user's code (frames of the records
 // it logged), with what happened during it.
 struct TraceExportCall {
-  TraceRecord where;                      // its first record
-  TraceFrame call_site;                   // "ep = torch.export.export(m, (x,), dynamic_shapes=...)"
-  std::vector<std::string> symbols;       // symbols created during it
-  std::vector<std::string> specialized;   // "s77=8"
-  bool compiled = false;                  // an AOTInductor compile followed before the next export
+  TraceRecord where;                     // its first record
+  TraceFrame call_site;                  // "ep = torch.export.export(m, (x,), dynamic_shapes=...)"
+  std::vector<std::string> symbols;      // symbols created during it
+  std::vector<std::string> specialized;  // "s77=8"
+  bool compiled = false;                 // an AOTInductor compile followed before the next export
 };
 
 struct TraceFacts {
@@ -142,19 +144,20 @@ struct TraceFacts {
   std::vector<int> ranks;          // distinct `rank` values seen, sorted
 
   std::uint64_t lines = 0;
-  std::uint64_t records = 0;                              // records read, `str` included
-  std::map<std::string, std::uint64_t> records_by_kind;   // "dynamo_start" -> 3
-  std::map<std::string, std::uint64_t> artifacts_by_name; // `artifact` / `graph_dump` names -> count
+  std::uint64_t records = 0;                             // records read, `str` included
+  std::map<std::string, std::uint64_t> records_by_kind;  // "dynamo_start" -> 3
+  std::map<std::string, std::uint64_t>
+      artifacts_by_name;  // `artifact` / `graph_dump` names -> count
   std::map<std::string, std::uint64_t> records_by_compile_id;  // "" for records outside a compile
-  std::uint64_t strings = 0;                              // `str` records (interned strings)
-  std::uint64_t bad_lines = 0;         // neither a record header nor one of its payload lines
-  std::uint64_t bad_json = 0;          // header whose metadata is not a JSON object
+  std::uint64_t strings = 0;                                   // `str` records (interned strings)
+  std::uint64_t bad_lines = 0;           // neither a record header nor one of its payload lines
+  std::uint64_t bad_json = 0;            // header whose metadata is not a JSON object
   std::uint64_t payload_mismatches = 0;  // payloads whose MD5 differs from has_payload
   std::uint64_t guards_seen = 0;         // guard events, including those past the cap
 
   std::vector<TraceSymbol> symbols;
   std::vector<TraceSpecialization> specializations;
-  std::vector<TraceExprEvent> guards;          // guard_added, guard_added_fast, propagate_real_tensors
+  std::vector<TraceExprEvent> guards;  // guard_added, guard_added_fast, propagate_real_tensors
   std::vector<TraceExprEvent> data_dependent;  // guard_on_data_dependent_error, *_provenance
   std::vector<TraceFailure> failures;
   std::vector<TraceFakeKernelEvent> fake_kernels;

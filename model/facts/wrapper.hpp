@@ -44,10 +44,10 @@ struct InputCheck {
   int input_index = 0;
   std::string input_name;
   InputCheckKind kind = InputCheckKind::dim_equal;
-  int dim = -1;                 // for dim_* and stride_equal
-  std::int64_t value = 0;       // bound or expected value; dtype / device code for those kinds
-  std::string label;            // "at::kFloat", "cuda" where the wrapper names it
-  int line = 0;                 // the `if` line
+  int dim = -1;            // for dim_* and stride_equal
+  std::int64_t value = 0;  // bound or expected value; dtype / device code for those kinds
+  std::string label;       // "at::kFloat", "cuda" where the wrapper names it
+  int line = 0;            // the `if` line
 };
 
 // `int64_t s77 = arg0_1_size[0];` (also `_stride[...]`).
@@ -66,14 +66,15 @@ struct TritonAssert {
   std::string message;    // "index out of bounds: 0 <= tmp4 < 1000"
   std::string condition;  // "((0 <= tmp4) & (tmp4 < 1000)) | ~(ymask)"
   std::string index_var;  // "tmp4"
-  std::string bound;      // the upper bound as written: "1000", "ks0", "1 + ks0", "1000L"; "" if none
-  int line = 0;           // line in the kernel's source (the wrapper for Triton)
+  std::string bound;  // the upper bound as written: "1000", "ks0", "1 + ks0", "1000L"; "" if none
+  int line = 0;       // line in the kernel's source (the wrapper for Triton)
   std::string text = {};  // that line as it is there, trimmed
   int scope = 0;          // C++: the loop nest it is in (see TritonKernel::assignments)
 };
 
 // A memory access inside a kernel: `tmpN = tl.load(in_ptrK + (...), ...)`, `tl.store(...)`,
-// `tl.atomic_add(...)`; in C++ `in_ptrK[...]`, `loadu(in_ptrK + ...)`, `tmpN.store(out_ptrK + ...)`.
+// `tl.atomic_add(...)`; in C++ `in_ptrK[...]`, `loadu(in_ptrK + ...)`, `tmpN.store(out_ptrK +
+// ...)`.
 struct TritonLoad {
   std::string var;      // "tmp0"; for a C++ lambda, the `auto tmpN =` it computes; "" for a store
   std::string pointer;  // "in_ptr0"
@@ -81,18 +82,18 @@ struct TritonLoad {
   int line = 0;
   bool is_store = false;
   std::string text = {};  // the line as it is in the source, trimmed
-  int scope = 0;        // C++: the loop nest it is in (see TritonKernel::assignments)
+  int scope = 0;          // C++: the loop nest it is in (see TritonKernel::assignments)
 };
 
 enum class KernelLanguage { triton, cpp };
 
 struct TritonKernel {
-  std::string name;                      // "triton_poi_fused_embedding_0", "cpp_fused_embedding_0"
+  std::string name;  // "triton_poi_fused_embedding_0", "cpp_fused_embedding_0"
   KernelLanguage language = KernelLanguage::triton;
   // The file its lines are numbered in when that is not the wrapper (a package's
   // <hash>.kernel.cpp, a trace's kernel dump); an empty artifact means the wrapper.
   Location source;
-  std::vector<std::string> params;       // parameters in order (Triton constexprs excluded)
+  std::vector<std::string> params;               // parameters in order (Triton constexprs excluded)
   std::map<std::string, std::string> signature;  // param -> type: triton_meta's, or the C++ type
   std::map<std::string, std::int64_t> constant_numels;  // "xnumel" -> 32 when set in the body
   std::vector<TritonAssert> asserts;
@@ -101,8 +102,8 @@ struct TritonKernel {
   // C++ kernel numbers its temporaries afresh in each top-level loop nest (scope 1, 2, ...): there
   // the key is "tmp0@2" (see scoped_name).
   std::map<std::string, std::string> assignments;
-  int line = 0;         // line of `def triton_...`
-  int source_begin = 0; // first line of the embedded source
+  int line = 0;          // line of `def triton_...`
+  int source_begin = 0;  // first line of the embedded source
   int source_end = 0;
 };
 
@@ -112,16 +113,17 @@ inline std::string scoped_name(const std::string& name, int scope) {
 }
 
 struct KernelCall {
-  std::string kernel;              // "triton_poi_fused_embedding_0"
-  std::vector<std::string> args;   // as written: "arg3_1", "s23", "144L", ...
-  std::vector<std::string> source_nodes;  // from the preceding `// Topologically Sorted Source Nodes`
-  std::vector<std::string> aten_ops;      // "aten.embedding", ...
+  std::string kernel;             // "triton_poi_fused_embedding_0"
+  std::vector<std::string> args;  // as written: "arg3_1", "s23", "144L", ...
+  std::vector<std::string>
+      source_nodes;                   // from the preceding `// Topologically Sorted Source Nodes`
+  std::vector<std::string> aten_ops;  // "aten.embedding", ...
   int line = 0;
   std::string text = {};  // the call's line as it is in the wrapper, trimmed
 };
 
-// `// Topologically Sorted Source Nodes: [embedding, linear], Original ATen: [aten.embedding, ...]`:
-// which model code the wrapper lines after it implement.
+// `// Topologically Sorted Source Nodes: [embedding, linear], Original ATen: [aten.embedding,
+// ...]`: which model code the wrapper lines after it implement.
 struct SourceNodesComment {
   std::vector<std::string> nodes;
   std::vector<std::string> aten_ops;
@@ -133,7 +135,7 @@ struct ProxyCall {
   int extern_node_index = 0;
   std::vector<std::string> tensor_args;  // "arg0_1", "buf1"
   std::vector<std::string> source_nodes;
-  std::vector<std::string> aten_ops;     // "heldout.pad_rows"
+  std::vector<std::string> aten_ops;  // "heldout.pad_rows"
   int line = 0;
 };
 

@@ -19,7 +19,6 @@ std::string last_elf_error() {
   return message ? message : "unknown libelf error";
 }
 
-
 using namespace elf;
 
 // elf_version() sets libelf's process-wide version: once per process, not from every scan
@@ -39,8 +38,8 @@ std::string fixed_text(const ByteView& desc, std::uint64_t offset, std::uint64_t
 
 // Linux x86-64 signal numbers (the core's, not the analyzing host's).
 bool has_fault_address(int signo, int code) {
-  const bool fault = signo == 11 /*SEGV*/ || signo == 7 /*BUS*/ || signo == 4 /*ILL*/ || signo == 8 /*FPE*/ ||
-                     signo == 5 /*TRAP*/;
+  const bool fault = signo == 11 /*SEGV*/ || signo == 7 /*BUS*/ || signo == 4 /*ILL*/ ||
+                     signo == 8 /*FPE*/ || signo == 5 /*TRAP*/;
   return fault && code > 0;  // code <= 0: sent by a process (kill, tkill, raise), no address
 }
 
@@ -69,9 +68,11 @@ SignalNote parse_siginfo(const ByteView& desc) {
 }
 
 // NT_FILE: count, page_size, count x {start, end, page offset}, then count NUL-terminated paths.
-std::optional<std::vector<FileMapping>> parse_file_note(const ByteView& desc, std::string& problem) {
+std::optional<std::vector<FileMapping>> parse_file_note(const ByteView& desc,
+                                                        std::string& problem) {
   std::uint64_t table_size = 0;
-  if (!desc.has(0, 16) || __builtin_mul_overflow(desc.u64(0), 24, &table_size) || !desc.has(16, table_size)) {
+  if (!desc.has(0, 16) || __builtin_mul_overflow(desc.u64(0), 24, &table_size) ||
+      !desc.has(16, table_size)) {
     problem = "NT_FILE is malformed (its entry count does not fit the note)";
     return std::nullopt;
   }
@@ -109,18 +110,21 @@ Parsed<CoreImage> CoreImage::open(util::Fd file, std::string_view name) {
   GElf_Ehdr header;
   if (elf_kind(image.m_elf) != ELF_K_ELF || !gelf_getehdr(image.m_elf, &header))
     return fail(who + ": not an ELF file");
-  if (header.e_type != k_et_core) return fail(who + ": an ELF file, but not a core dump (e_type " +
-                                            std::to_string(header.e_type) + ")");
-  if (header.e_ident[4] != k_elf_class_64 || header.e_ident[5] != k_elf_data_lsb || header.e_machine != k_em_x86_64)
-    return fail(who + ": a core dump for another architecture (e_machine " + std::to_string(header.e_machine) +
-                "); only x86-64 cores are supported");
+  if (header.e_type != k_et_core)
+    return fail(who + ": an ELF file, but not a core dump (e_type " +
+                std::to_string(header.e_type) + ")");
+  if (header.e_ident[4] != k_elf_class_64 || header.e_ident[5] != k_elf_data_lsb ||
+      header.e_machine != k_em_x86_64)
+    return fail(who + ": a core dump for another architecture (e_machine " +
+                std::to_string(header.e_machine) + "); only x86-64 cores are supported");
   std::size_t size = 0;
   const char* raw = elf_rawfile(image.m_elf, &size);
   if (!raw) return fail(who + ": cannot map the file: " + last_elf_error());
   image.m_file = {reinterpret_cast<const std::byte*>(raw), size};
 
   std::size_t phnum = 0;
-  if (elf_getphdrnum(image.m_elf, &phnum) != 0) return fail(who + ": unreadable program headers: " + last_elf_error());
+  if (elf_getphdrnum(image.m_elf, &phnum) != 0)
+    return fail(who + ": unreadable program headers: " + last_elf_error());
   std::uint64_t previous = 0;
   std::uint64_t first_load_data = UINT64_MAX;
   std::uint64_t first_note = UINT64_MAX;
@@ -131,7 +135,8 @@ Parsed<CoreImage> CoreImage::open(util::Fd file, std::string_view name) {
     if (phdr.p_type != k_pt_load) continue;
     if (phdr.p_vaddr < previous) image.m_segments_were_sorted = false;
     previous = phdr.p_vaddr;
-    if (phdr.p_filesz > 0) first_load_data = std::min<std::uint64_t>(first_load_data, phdr.p_offset);
+    if (phdr.p_filesz > 0)
+      first_load_data = std::min<std::uint64_t>(first_load_data, phdr.p_offset);
     // A segment claiming more file bytes than memory is corrupt: keep what memory can hold.
     image.m_segments.push_back({.type = phdr.p_type,
                                 .flags = phdr.p_flags,
@@ -181,7 +186,8 @@ void CoreImage::parse_notes() {
       m_notes.problems.push_back("the notes are past the end of the file (truncated core)");
       continue;
     }
-    const std::uint64_t available = std::min<std::uint64_t>(phdr.p_filesz, m_file.size() - phdr.p_offset);
+    const std::uint64_t available =
+        std::min<std::uint64_t>(phdr.p_filesz, m_file.size() - phdr.p_offset);
     const ByteView area(m_file.subspan(phdr.p_offset, available));
     const std::uint64_t walked = for_each_note(area, phdr.p_align, [&](const Note& note) {
       const bool core_owner = note.owned_by("CORE");
@@ -191,16 +197,18 @@ void CoreImage::parse_notes() {
       return true;
     });
     if (walked < area.size() || available < phdr.p_filesz)
-      m_notes.problems.push_back("the notes are cut short after " + std::to_string(walked) + " of " +
-                                 std::to_string(phdr.p_filesz) + " bytes");
+      m_notes.problems.push_back("the notes are cut short after " + std::to_string(walked) +
+                                 " of " + std::to_string(phdr.p_filesz) + " bytes");
   }
 }
 
 void CoreImage::parse_note(std::uint32_t type, const ByteView& desc) {
   switch (type) {
     case k_nt_prstatus:
-      if (desc.has(112, 27 * 8)) m_notes.threads.push_back(parse_prstatus(desc));
-      else m_notes.problems.push_back("an NT_PRSTATUS note is too short");
+      if (desc.has(112, 27 * 8))
+        m_notes.threads.push_back(parse_prstatus(desc));
+      else
+        m_notes.problems.push_back("an NT_PRSTATUS note is too short");
       break;
     case k_nt_prpsinfo:
       // struct elf_prpsinfo: pr_pid 24, pr_fname[16] at 40, pr_psargs[80] at 56. A short note is
@@ -217,8 +225,10 @@ void CoreImage::parse_note(std::uint32_t type, const ByteView& desc) {
       break;
     case k_nt_siginfo:
       // A cut siginfo must not read as signal 0 sent by a process (si_code 0 is SI_USER).
-      if (!desc.has(0, k_siginfo_header_size)) m_notes.problems.push_back("an NT_SIGINFO note is too short");
-      else if (!m_notes.signal) m_notes.signal = parse_siginfo(desc);
+      if (!desc.has(0, k_siginfo_header_size))
+        m_notes.problems.push_back("an NT_SIGINFO note is too short");
+      else if (!m_notes.signal)
+        m_notes.signal = parse_siginfo(desc);
       break;
     case k_nt_auxv:
       m_notes.auxv_bytes = desc.bytes();
@@ -249,15 +259,18 @@ std::uint64_t CoreImage::missing_bytes() const {
   std::uint64_t missing = 0;
   for (const Segment& segment : m_segments) {
     if (segment.filesz == 0) continue;
-    if (segment.offset >= m_file.size()) missing += segment.filesz;
-    else if (segment.filesz > m_file.size() - segment.offset) missing += segment.filesz - (m_file.size() - segment.offset);
+    if (segment.offset >= m_file.size())
+      missing += segment.filesz;
+    else if (segment.filesz > m_file.size() - segment.offset)
+      missing += segment.filesz - (m_file.size() - segment.offset);
   }
   return missing;
 }
 
 const Segment* CoreImage::segment_at(std::uint64_t va) const {
-  auto after = std::upper_bound(m_segments.begin(), m_segments.end(), va,
-                                [](std::uint64_t address, const Segment& s) { return address < s.vaddr; });
+  auto after =
+      std::upper_bound(m_segments.begin(), m_segments.end(), va,
+                       [](std::uint64_t address, const Segment& s) { return address < s.vaddr; });
   if (after == m_segments.begin()) return nullptr;
   const Segment& candidate = *std::prev(after);
   return candidate.contains(va) ? &candidate : nullptr;

@@ -57,10 +57,10 @@ struct CoreNotes {
   bool has_prpsinfo = false;
   std::optional<SignalNote> signal;  // NT_SIGINFO (the first one: gdb writes one per thread)
   std::vector<std::pair<std::uint64_t, std::uint64_t>> auxv;
-  std::span<const std::byte> auxv_bytes;  // the raw note, to find its copy on the stack
+  std::span<const std::byte> auxv_bytes;          // the raw note, to find its copy on the stack
   std::optional<std::vector<FileMapping>> files;  // nullopt: no NT_FILE
-  std::vector<std::string> problems;  // malformed or cut notes
-  bool prstatus_first = false;        // the kernel writes NT_PRSTATUS first, gdb NT_PRPSINFO
+  std::vector<std::string> problems;              // malformed or cut notes
+  bool prstatus_first = false;  // the kernel writes NT_PRSTATUS first, gdb NT_PRPSINFO
 };
 
 class CoreImage {
@@ -78,8 +78,8 @@ class CoreImage {
   const CoreNotes& notes() const { return m_notes; }
   bool segments_were_sorted() const { return m_segments_were_sorted; }
   bool notes_before_data() const { return m_notes_before_data; }
-  std::uint64_t dumped_bytes() const;    // sum of p_filesz
-  std::uint64_t missing_bytes() const;   // of those, past the end of the file
+  std::uint64_t dumped_bytes() const;   // sum of p_filesz
+  std::uint64_t missing_bytes() const;  // of those, past the end of the file
 
   const Segment* segment_at(std::uint64_t va) const;
   bool executable(std::uint64_t va) const;

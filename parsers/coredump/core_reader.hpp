@@ -32,8 +32,10 @@ struct CoreReadOptions {
 // Fails only when nothing can be read: not an ELF core, not x86-64, unreadable, a compressed
 // stream that yields no byte. Truncated cores, cores without NT_FILE, cores that did not map
 // any of `models`: facts, with `health` saying what is missing.
-Parsed<aoti::model::CoreFacts> read_core(const std::filesystem::path& path, const std::string& display,
-                                        const std::vector<ModelObject>& models, const CoreReadOptions& = {});
+Parsed<aoti::model::CoreFacts> read_core(const std::filesystem::path& path,
+                                         const std::string& display,
+                                         const std::vector<ModelObject>& models,
+                                         const CoreReadOptions& = {});
 
 // ELF ET_CORE, or an xz / zstd stream whose first decoded bytes are one. A zstd block decodes only
 // whole: give a zstd stream up to 256 KiB of head.

@@ -28,13 +28,20 @@ bool starts_with(std::string_view head, const unsigned char* magic, std::size_t 
 
 std::string lzma_error(lzma_ret ret) {
   switch (ret) {
-    case LZMA_FORMAT_ERROR: return "not an xz stream";
-    case LZMA_OPTIONS_ERROR: return "unsupported xz options";
-    case LZMA_DATA_ERROR: return "corrupt xz data";
-    case LZMA_BUF_ERROR: return "the xz stream ends early (the file was cut)";
-    case LZMA_MEM_ERROR: return "out of memory while decoding xz";
-    case LZMA_MEMLIMIT_ERROR: return "xz memory limit reached";
-    default: return "xz decoder error " + std::to_string(static_cast<int>(ret));
+    case LZMA_FORMAT_ERROR:
+      return "not an xz stream";
+    case LZMA_OPTIONS_ERROR:
+      return "unsupported xz options";
+    case LZMA_DATA_ERROR:
+      return "corrupt xz data";
+    case LZMA_BUF_ERROR:
+      return "the xz stream ends early (the file was cut)";
+    case LZMA_MEM_ERROR:
+      return "out of memory while decoding xz";
+    case LZMA_MEMLIMIT_ERROR:
+      return "xz memory limit reached";
+    default:
+      return "xz decoder error " + std::to_string(static_cast<int>(ret));
   }
 }
 
@@ -72,7 +79,8 @@ struct Sink {
     size += keep;
     if (keep < count) {
       capped = true;
-      problem = "decompression stopped at the configured limit of " + std::to_string(max_bytes >> 20) + " MiB";
+      problem = "decompression stopped at the configured limit of " +
+                std::to_string(max_bytes >> 20) + " MiB";
       return false;
     }
     return true;
@@ -123,7 +131,8 @@ Parsed<void> decode_xz(int in, Sink& sink, const DecodeLimits& limits) {
 }
 
 Parsed<void> decode_zstd(int in, Sink& sink) {
-  std::unique_ptr<ZSTD_DStream, std::size_t (*)(ZSTD_DStream*)> stream(ZSTD_createDStream(), ZSTD_freeDStream);
+  std::unique_ptr<ZSTD_DStream, std::size_t (*)(ZSTD_DStream*)> stream(ZSTD_createDStream(),
+                                                                       ZSTD_freeDStream);
   if (!stream) return fail("cannot start the zstd decoder");
   std::vector<unsigned char> output(ZSTD_DStreamOutSize());
   std::size_t pending = 1;  // ZSTD_decompressStream's hint: 0 once a frame is complete
@@ -159,9 +168,12 @@ Compression detect_compression(std::string_view head) {
 
 std::string_view to_string(Compression compression) {
   switch (compression) {
-    case Compression::xz: return "xz";
-    case Compression::zstd: return "zstd";
-    case Compression::none: break;
+    case Compression::xz:
+      return "xz";
+    case Compression::zstd:
+      return "zstd";
+    case Compression::none:
+      break;
   }
   return "";
 }
@@ -176,11 +188,13 @@ std::string decode_head(std::string_view head, Compression compression, std::siz
     stream.avail_in = head.size();
     stream.next_out = reinterpret_cast<std::uint8_t*>(out.data());
     stream.avail_out = out.size();
-    [[maybe_unused]] const lzma_ret ret = lzma_code(&stream, LZMA_RUN);  // an error just means fewer bytes: a sniff
+    [[maybe_unused]] const lzma_ret ret =
+        lzma_code(&stream, LZMA_RUN);  // an error just means fewer bytes: a sniff
     produced = out.size() - stream.avail_out;
     lzma_end(&stream);
   } else if (compression == Compression::zstd) {
-    std::unique_ptr<ZSTD_DStream, std::size_t (*)(ZSTD_DStream*)> stream(ZSTD_createDStream(), ZSTD_freeDStream);
+    std::unique_ptr<ZSTD_DStream, std::size_t (*)(ZSTD_DStream*)> stream(ZSTD_createDStream(),
+                                                                         ZSTD_freeDStream);
     if (!stream) return {};
     ZSTD_inBuffer input{head.data(), head.size(), 0};
     ZSTD_outBuffer output{out.data(), out.size(), 0};
@@ -194,16 +208,18 @@ std::string decode_head(std::string_view head, Compression compression, std::siz
   return out;
 }
 
-Parsed<Decompressed> decompress_to_private_file(const std::filesystem::path& path, Compression compression,
+Parsed<Decompressed> decompress_to_private_file(const std::filesystem::path& path,
+                                                Compression compression,
                                                 const DecodeLimits& limits) {
   util::Fd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!in) return fail("cannot open " + path.string() + ": " + util::errno_text(errno));
   TRY_ASSIGN(util::Fd out, create_private_file());
   Sink sink{out.get(), limits.max_bytes, 0, {}, false};
-  TRY(compression == Compression::xz ? decode_xz(in.get(), sink, limits) : decode_zstd(in.get(), sink));
+  TRY(compression == Compression::xz ? decode_xz(in.get(), sink, limits)
+                                     : decode_zstd(in.get(), sink));
   if (sink.size == 0)
-    return fail("cannot decompress " + std::string(to_string(compression)) + " data: " +
-                (sink.problem.empty() ? "the stream is empty" : sink.problem));
+    return fail("cannot decompress " + std::string(to_string(compression)) +
+                " data: " + (sink.problem.empty() ? "the stream is empty" : sink.problem));
   TRY(finish_sparse(out.get(), sink.size));
   return Decompressed{std::move(out), sink.size, sink.problem};
 }

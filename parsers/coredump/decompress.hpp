@@ -23,9 +23,9 @@ std::string_view to_string(Compression compression);  // "", "xz", "zstd"
 std::string decode_head(std::string_view head, Compression compression, std::size_t limit);
 
 struct Decompressed {
-  util::Fd file;         // private, unlinked; positioned anywhere
+  util::Fd file;  // private, unlinked; positioned anywhere
   std::uint64_t size = 0;
-  std::string problem;   // "" when the stream decoded completely; else why it stopped early
+  std::string problem;  // "" when the stream decoded completely; else why it stopped early
 };
 
 // What decoding one compressed core may take. The defaults suit a scan, which already decodes
@@ -44,7 +44,8 @@ struct DecodeLimits {
 
 // Fails only when not a single byte could be decoded (garbage, wrong format, unreadable, a
 // dictionary over the memory limit).
-Parsed<Decompressed> decompress_to_private_file(const std::filesystem::path& path, Compression compression,
+Parsed<Decompressed> decompress_to_private_file(const std::filesystem::path& path,
+                                                Compression compression,
                                                 const DecodeLimits& limits);
 
 }  // namespace aoti::parsers::coredump

@@ -18,7 +18,9 @@ Parsed<util::Fd> create_private_file() {
   const std::filesystem::path dir = tmpdir && *tmpdir ? tmpdir : "/tmp";
   std::string pattern = (dir / "aoti-analyze-XXXXXX").string();
   const int fd = ::mkostemp(pattern.data(), O_CLOEXEC);
-  if (fd < 0) return fail("cannot create a temporary file in " + dir.string() + ": " + util::errno_text(errno));
+  if (fd < 0)
+    return fail("cannot create a temporary file in " + dir.string() + ": " +
+                util::errno_text(errno));
   ::unlink(pattern.c_str());
   return util::Fd(fd);
 }

@@ -36,13 +36,12 @@ std::string last_dwfl_error() {
   return message ? message : "unknown libdwfl error";
 }
 
-
 using aoti::model::CoreThread;
 using aoti::model::MappedModule;
 using aoti::model::StackFrame;
 
-constexpr std::size_t k_max_frames = 256;          // as eu-stack
-constexpr std::uint64_t k_scan_bytes = 64 << 10;   // stack scanned past the last good frame
+constexpr std::size_t k_max_frames = 256;         // as eu-stack
+constexpr std::uint64_t k_scan_bytes = 64 << 10;  // stack scanned past the last good frame
 constexpr std::size_t k_scan_frames = 64;
 constexpr unsigned k_dwarf_rsp = 7;
 constexpr std::string_view k_deleted = " (deleted)";
@@ -57,7 +56,8 @@ std::string demangle(std::string name) {
   if (const auto at = name.find('@'); at != std::string::npos && at > 0) name.resize(at);
   if (!name.starts_with("_Z")) return name;
   int status = 0;
-  std::unique_ptr<char, void (*)(void*)> plain(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+  std::unique_ptr<char, void (*)(void*)> plain(
+      abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
   return status == 0 && plain ? std::string(plain.get()) : name;
 }
 
@@ -103,12 +103,13 @@ class Session;
 // unwinding in this thread is reached through this pointer while it runs.
 thread_local Session* t_session = nullptr;
 
-int find_elf(Dwfl_Module* module, void**, const char* name, Dwarf_Addr, char** file_name, Elf** elf) noexcept;
+int find_elf(Dwfl_Module* module, void**, const char* name, Dwarf_Addr, char** file_name,
+             Elf** elf) noexcept;
 
 // Symbols come from the served files themselves; no separate debuginfo is looked up (and
 // never through debuginfod: the analysis is offline).
-int find_no_debuginfo(Dwfl_Module*, void**, const char*, Dwarf_Addr, const char*, const char*, GElf_Word,
-                      char**) noexcept {
+int find_no_debuginfo(Dwfl_Module*, void**, const char*, Dwarf_Addr, const char*, const char*,
+                      GElf_Word, char**) noexcept {
   return -1;
 }
 
@@ -116,8 +117,8 @@ const Dwfl_Callbacks k_callbacks = {find_elf, find_no_debuginfo, nullptr, nullpt
 
 class Session {
  public:
-  Session(const CoreImage& image, std::vector<MappedModule>& modules, const std::vector<ModelObject>& models,
-          std::vector<std::string>& health)
+  Session(const CoreImage& image, std::vector<MappedModule>& modules,
+          const std::vector<ModelObject>& models, std::vector<std::string>& health)
       : m_image(image), m_modules(modules), m_models(models), m_health(health) {}
   ~Session() {
     if (m_dwfl) dwfl_end(m_dwfl);
@@ -160,16 +161,20 @@ class Session {
       StackFrame frame = symbolize(notes[i].pc(), true);
       frame.method = "initial";
       threads[i].frames.push_back(std::move(frame));
-      if (threads[i].unwind_error.empty()) threads[i].unwind_error = "not unwound: " + m_attach_error;
+      if (threads[i].unwind_error.empty())
+        threads[i].unwind_error = "not unwound: " + m_attach_error;
       scan_stack(threads[i], notes[i].sp());
     }
     for (MappedModule& module : m_modules) {
       Dwfl_Module* dwfl_module = m_dwfl ? dwfl_addrmodule(m_dwfl, module.start) : nullptr;
       const char* main_file = nullptr;
-      if (dwfl_module) dwfl_module_info(dwfl_module, nullptr, nullptr, nullptr, nullptr, nullptr, &main_file, nullptr);
+      if (dwfl_module)
+        dwfl_module_info(dwfl_module, nullptr, nullptr, nullptr, nullptr, nullptr, &main_file,
+                         nullptr);
       if (main_file) module.symbols_from = main_file;
     }
-    if (!m_callback_error.empty()) m_health.push_back("unwinding was cut short by an " + m_callback_error);
+    if (!m_callback_error.empty())
+      m_health.push_back("unwinding was cut short by an " + m_callback_error);
     return threads;
   }
 
@@ -193,12 +198,13 @@ class Session {
     if (!name || name[0] != '/') return -1;
     const std::string path = strip_deleted(name);
     util::Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    struct stat info {};
+    struct stat info{};
     if (!fd || ::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) return -1;
     Elf* elf = elf_begin(fd.get(), ELF_C_READ_MMAP, nullptr);
     const void* id = nullptr;
     const ssize_t id_length = elf ? dwelf_elf_gnu_build_id(elf, &id) : -1;
-    const bool same = id_length > 0 && util::hex_bytes(id, static_cast<std::size_t>(id_length)) == build_id;
+    const bool same =
+        id_length > 0 && util::hex_bytes(id, static_cast<std::size_t>(id_length)) == build_id;
     if (elf) elf_end(elf);
     if (!same) return -1;
     *file_name = strdup(path.c_str());
@@ -214,12 +220,14 @@ class Session {
     }
     dwfl_report_begin(m_dwfl);
     if (dwfl_core_file_report(m_dwfl, m_image.elf(), nullptr) < 0)
-      m_health.push_back(std::string("libdwfl could not find the modules in the core: ") + last_dwfl_error());
+      m_health.push_back(std::string("libdwfl could not find the modules in the core: ") +
+                         last_dwfl_error());
     dwfl_report_end(m_dwfl, nullptr, nullptr);
     report_missing_models();
     if (dwfl_core_file_attach(m_dwfl, m_image.elf()) < 0) {
       m_attach_error = std::string("libdwfl cannot read the threads: ") + last_dwfl_error();
-      m_health.push_back(m_attach_error + " (only each thread's registers and a stack scan are shown)");
+      m_health.push_back(m_attach_error +
+                         " (only each thread's registers and a stack scan are shown)");
       return false;
     }
     return true;
@@ -230,7 +238,9 @@ class Session {
   void report_missing_models() {
     bool begun = false;
     for (MappedModule& module : m_modules) {
-      if (module.package.empty() || module.file_offset != 0 || dwfl_addrmodule(m_dwfl, module.start)) continue;
+      if (module.package.empty() || module.file_offset != 0 ||
+          dwfl_addrmodule(m_dwfl, module.start))
+        continue;
       for (const ModelObject& model : m_models) {
         if (model.build_id != module.build_id) continue;
         const int fd = extracted(model);
@@ -255,7 +265,8 @@ class Session {
     util::Fd& slot = m_extracted[key];
     auto copied = copy_entry(model);
     if (!copied) {
-      m_health.push_back("cannot use the model .so from " + model.package + ": " + copied.error().message);
+      m_health.push_back("cannot use the model .so from " + model.package + ": " +
+                         copied.error().message);
       return -1;
     }
     slot = std::move(*copied);
@@ -276,15 +287,18 @@ class Session {
     if (!source) {
       // A deflated .so (unusual): read it whole, bounded as the package reader bounds it.
       TRY_ASSIGN(const std::string bytes, archive.read(*entry, k_max_deflated_model_so));
-      TRY(write_sparse(file.get(), {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()}));
+      TRY(write_sparse(file.get(),
+                       {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()}));
       return file;
     }
     std::vector<std::byte> buffer(1 << 20);
     try {
       for (std::uint64_t at = 0; at < (*source)->size(); at += buffer.size()) {
-        const std::size_t count = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), (*source)->size() - at));
+        const std::size_t count = static_cast<std::size_t>(
+            std::min<std::uint64_t>(buffer.size(), (*source)->size() - at));
         (*source)->read(at, {buffer.data(), count});
-        TRY(write_sparse(file.get(), {reinterpret_cast<const unsigned char*>(buffer.data()), count}));
+        TRY(write_sparse(file.get(),
+                         {reinterpret_cast<const unsigned char*>(buffer.data()), count}));
       }
     } catch (const util::ReadError& error) {
       return fail(error.what());
@@ -320,7 +334,8 @@ class Session {
             // Without CFI for a caller, libdwfl's frame-pointer fallback can produce garbage:
             // a "return address" outside executable memory ends the trusted part here.
             if (!walk->session->m_image.executable(lookup)) {
-              walk->error = "the next return address (" + util::hex_literal(pc) + ") is not in executable memory";
+              walk->error = "the next return address (" + util::hex_literal(pc) +
+                            ") is not in executable memory";
               return DWARF_CB_ABORT;
             }
             StackFrame frame = walk->session->symbolize(pc, activation);
@@ -337,7 +352,8 @@ class Session {
     if (ret == 0 || thread.frames.size() >= k_max_frames) return;
     thread.unwind_error = walk.error.empty() ? "unwinding failed" : walk.error;
     if (!thread.frames.empty())
-      thread.unwind_error = "after " + util::hex_literal(thread.frames.back().pc) + ": " + thread.unwind_error;
+      thread.unwind_error =
+          "after " + util::hex_literal(thread.frames.back().pc) + ": " + thread.unwind_error;
     if (walk.last_sp) scan_stack(thread, *walk.last_sp);
   }
 
@@ -357,8 +373,9 @@ class Session {
   }
 
   const MappedModule* module_at(std::uint64_t address) const {
-    auto after = std::upper_bound(m_modules.begin(), m_modules.end(), address,
-                                  [](std::uint64_t a, const MappedModule& m) { return a < m.start; });
+    auto after =
+        std::upper_bound(m_modules.begin(), m_modules.end(), address,
+                         [](std::uint64_t a, const MappedModule& m) { return a < m.start; });
     if (after == m_modules.begin()) return nullptr;
     const MappedModule& module = *std::prev(after);
     return address < module.end ? &module : nullptr;
@@ -376,14 +393,16 @@ class Session {
       frame.package = module->package;
     } else if (dwfl_module) {  // the vDSO: in the core, not in NT_FILE
       Dwarf_Addr start = 0;
-      const char* name = dwfl_module_info(dwfl_module, nullptr, &start, nullptr, nullptr, nullptr, nullptr, nullptr);
+      const char* name = dwfl_module_info(dwfl_module, nullptr, &start, nullptr, nullptr, nullptr,
+                                          nullptr, nullptr);
       frame.module = name ? name : "";
       frame.module_offset = pc - start;
     }
     if (dwfl_module) {
       GElf_Off offset = 0;
       GElf_Sym symbol;
-      if (const char* name = dwfl_module_addrinfo(dwfl_module, lookup, &offset, &symbol, nullptr, nullptr, nullptr)) {
+      if (const char* name = dwfl_module_addrinfo(dwfl_module, lookup, &offset, &symbol, nullptr,
+                                                  nullptr, nullptr)) {
         frame.symbol = demangle(name);
         frame.symbol_offset = offset + (pc - lookup);
       }
@@ -397,7 +416,8 @@ class Session {
   void scan_stack(CoreThread& thread, std::uint64_t sp) {
     const std::uint64_t start = (sp + 7) & ~std::uint64_t{7};
     const util::ByteView words(m_image.bytes_from(start));
-    const std::size_t limit = static_cast<std::size_t>(std::min<std::uint64_t>(words.size(), k_scan_bytes));
+    const std::size_t limit =
+        static_cast<std::size_t>(std::min<std::uint64_t>(words.size(), k_scan_bytes));
     std::size_t found = 0;
     for (std::size_t at = 0; at + 8 <= limit && found < k_scan_frames; at += 8) {
       const std::uint64_t value = words.u64(at);
@@ -442,10 +462,11 @@ class Session {
   Dwfl* m_dwfl = nullptr;
   std::string m_attach_error = "no thread notes";
   std::map<std::string, util::Fd> m_extracted;  // package + entry -> private copy
-  std::string m_callback_error;  // what a libdwfl callback threw, if anything
+  std::string m_callback_error;                 // what a libdwfl callback threw, if anything
 };
 
-int find_elf(Dwfl_Module* module, void**, const char* name, Dwarf_Addr, char** file_name, Elf** elf) noexcept {
+int find_elf(Dwfl_Module* module, void**, const char* name, Dwarf_Addr, char** file_name,
+             Elf** elf) noexcept {
   *elf = nullptr;
   if (!t_session) return -1;
   return without_exceptions(t_session->callback_error(), -1,
@@ -455,7 +476,8 @@ int find_elf(Dwfl_Module* module, void**, const char* name, Dwarf_Addr, char** f
 }  // namespace
 
 std::vector<CoreThread> unwind_threads(const CoreImage& image, std::vector<MappedModule>& modules,
-                                       const std::vector<ModelObject>& models, std::vector<std::string>& health) {
+                                       const std::vector<ModelObject>& models,
+                                       std::vector<std::string>& health) {
   Session session(image, modules, models, health);
   return session.run();
 }

@@ -15,8 +15,9 @@ namespace aoti::parsers::coredump {
 // Threads in note order (the crashing thread first in kernel cores). Sets
 // MappedModule::symbols_from for the modules a file was found for; adds to `health` what
 // limited the unwinding.
-std::vector<aoti::model::CoreThread> unwind_threads(const CoreImage& image, std::vector<aoti::model::MappedModule>& modules,
-                                                   const std::vector<ModelObject>& models,
-                                                   std::vector<std::string>& health);
+std::vector<aoti::model::CoreThread> unwind_threads(const CoreImage& image,
+                                                    std::vector<aoti::model::MappedModule>& modules,
+                                                    const std::vector<ModelObject>& models,
+                                                    std::vector<std::string>& health);
 
 }  // namespace aoti::parsers::coredump

@@ -29,8 +29,8 @@ using util::ReadError;
 
 // The bytes of one table of the file, after checking its claimed place and size. A failed
 // read of a range that exists is an I/O failure, and says so.
-std::vector<std::byte> read_range(const RandomAccess& source, std::uint64_t offset, std::uint64_t size,
-                                  std::uint64_t limit, std::string_view what) {
+std::vector<std::byte> read_range(const RandomAccess& source, std::uint64_t offset,
+                                  std::uint64_t size, std::uint64_t limit, std::string_view what) {
   if (size > limit)
     throw ReadError(std::string(what) + " is " + std::to_string(size) + " bytes, more than the " +
                     std::to_string(limit) + " limit");
@@ -47,15 +47,24 @@ std::vector<std::byte> read_range(const RandomAccess& source, std::uint64_t offs
 
 std::string machine_name(std::uint16_t machine) {
   switch (machine) {
-    case 3: return "i386";
-    case 20: return "ppc";
-    case 21: return "ppc64";
-    case 22: return "s390";
-    case 40: return "arm";
-    case 62: return "x86_64";
-    case 183: return "aarch64";
-    case 243: return "riscv";
-    default: return "machine " + std::to_string(machine);
+    case 3:
+      return "i386";
+    case 20:
+      return "ppc";
+    case 21:
+      return "ppc64";
+    case 22:
+      return "s390";
+    case 40:
+      return "arm";
+    case 62:
+      return "x86_64";
+    case 183:
+      return "aarch64";
+    case 243:
+      return "riscv";
+    default:
+      return "machine " + std::to_string(machine);
   }
 }
 
@@ -64,10 +73,20 @@ std::string machine_name(std::uint16_t machine) {
 // functions) is emitted weak or STB_GNU_UNIQUE. So these names in the dynamic symbol table mean
 // that libstdc++ (or libsupc++) was linked into the .so. The order ranks the sample: the most
 // telling names first, transactional-memory clones last.
-constexpr std::array<std::string_view, 14> k_runtime_prefixes = {
-    "__cxa_", "__gxx_personality_", "_ZSt", "_ZNSt", "_ZNKSt", "_ZTVSt", "_ZTISt", "_ZTSSt",
-    "_ZTVN10__cxxabiv1", "_ZTIN10__cxxabiv1", "_ZN10__cxxabiv1", "_ZN9__gnu_cxx", "_ZGTtNSt",
-    "_ZGTtNKSt"};
+constexpr std::array<std::string_view, 14> k_runtime_prefixes = {"__cxa_",
+                                                                 "__gxx_personality_",
+                                                                 "_ZSt",
+                                                                 "_ZNSt",
+                                                                 "_ZNKSt",
+                                                                 "_ZTVSt",
+                                                                 "_ZTISt",
+                                                                 "_ZTSSt",
+                                                                 "_ZTVN10__cxxabiv1",
+                                                                 "_ZTIN10__cxxabiv1",
+                                                                 "_ZN10__cxxabiv1",
+                                                                 "_ZN9__gnu_cxx",
+                                                                 "_ZGTtNSt",
+                                                                 "_ZGTtNKSt"};
 
 std::optional<std::size_t> cxx_runtime_rank(std::string_view name) {
   for (std::size_t i = 0; i < k_runtime_prefixes.size(); ++i)
@@ -124,10 +143,11 @@ class Reader {
     const std::uint64_t count = m_header.u16(56);
     if (offset == 0 || count == 0) return;
     if (m_header.u16(54) != k_phdr_size) throw ReadError("unexpected program header size");
-    const auto table_bytes = read_range(m_source, offset, count * k_phdr_size, k_max_headers * k_phdr_size,
-                                        "program header table");
+    const auto table_bytes = read_range(m_source, offset, count * k_phdr_size,
+                                        k_max_headers * k_phdr_size, "program header table");
     const ByteView table(table_bytes);
-    for (std::uint64_t i = 0; i < count; ++i) m_segments.push_back(read_program_header(table, i * k_phdr_size));
+    for (std::uint64_t i = 0; i < count; ++i)
+      m_segments.push_back(read_program_header(table, i * k_phdr_size));
   }
 
   void read_sections() {
@@ -138,19 +158,23 @@ class Reader {
     if (m_header.u16(58) != k_shdr_size) throw ReadError("unexpected section header size");
     // Extended numbering: with 0xff00 sections or more, the real counts live in section 0.
     if (count == 0 || names_index == k_shn_xindex) {
-      const auto first_bytes = read_range(m_source, offset, k_shdr_size, k_shdr_size, "section header 0");
+      const auto first_bytes =
+          read_range(m_source, offset, k_shdr_size, k_shdr_size, "section header 0");
       const ByteView first(first_bytes);
       if (count == 0) count = first.u64(32);
       if (names_index == k_shn_xindex) names_index = first.u32(40);
     }
-    if (count > k_max_headers) throw ReadError("section header count " + std::to_string(count) + " is implausible");
-    const auto table_bytes = read_range(m_source, offset, count * k_shdr_size, k_max_headers * k_shdr_size,
-                                        "section header table");
+    if (count > k_max_headers)
+      throw ReadError("section header count " + std::to_string(count) + " is implausible");
+    const auto table_bytes = read_range(m_source, offset, count * k_shdr_size,
+                                        k_max_headers * k_shdr_size, "section header table");
     const ByteView table(table_bytes);
-    for (std::uint64_t i = 0; i < count; ++i) m_sections.push_back(read_section_header(table, i * k_shdr_size));
+    for (std::uint64_t i = 0; i < count; ++i)
+      m_sections.push_back(read_section_header(table, i * k_shdr_size));
     if (names_index != 0 && names_index < m_sections.size()) {
       const Section& names = m_sections[names_index];
-      m_section_names_bytes = read_range(m_source, names.offset, names.size, k_max_table, "section name table");
+      m_section_names_bytes =
+          read_range(m_source, names.offset, names.size, k_max_table, "section name table");
       m_section_names = ByteView(m_section_names_bytes);
     }
   }
@@ -225,13 +249,15 @@ class Reader {
   void read_build_id(model::ElfFacts& facts) {
     for (const Section& section : m_sections) {
       if (section.type != k_sht_note) continue;
-      const auto notes = read_range(m_source, section.offset, section.size, k_max_small, "note section");
+      const auto notes =
+          read_range(m_source, section.offset, section.size, k_max_small, "note section");
       facts.build_id = find_build_id(ByteView(notes), section.align);
       if (!facts.build_id.empty()) return;
     }
     for (const Segment& segment : m_segments) {
       if (segment.type != k_pt_note) continue;
-      const auto notes = read_range(m_source, segment.offset, segment.filesz, k_max_small, "PT_NOTE");
+      const auto notes =
+          read_range(m_source, segment.offset, segment.filesz, k_max_small, "PT_NOTE");
       facts.build_id = find_build_id(ByteView(notes), segment.align);
       if (!facts.build_id.empty()) return;
     }
@@ -247,7 +273,8 @@ class Reader {
     for (std::uint64_t at = 0; at < comment.size();) {
       const std::string_view text = comment.c_string(at);
       at += text.size() + 1;
-      if (!text.empty() && std::find(facts.comments.begin(), facts.comments.end(), text) == facts.comments.end())
+      if (!text.empty() &&
+          std::find(facts.comments.begin(), facts.comments.end(), text) == facts.comments.end())
         facts.comments.emplace_back(text);
     }
   }
@@ -255,9 +282,11 @@ class Reader {
   void read_symbols(model::ElfFacts& facts) {
     const Section* section = section_of_type(k_sht_dynsym);
     if (!section) return;
-    const auto symbol_bytes = read_range(m_source, section->offset, section->size, k_max_table, ".dynsym");
+    const auto symbol_bytes =
+        read_range(m_source, section->offset, section->size, k_max_table, ".dynsym");
     const Section& table = linked(*section, ".dynsym");
-    const auto string_bytes = read_range(m_source, table.offset, table.size, k_max_table, ".dynstr");
+    const auto string_bytes =
+        read_range(m_source, table.offset, table.size, k_max_table, ".dynstr");
     const ByteView symbols(symbol_bytes);
     const ByteView strings(string_bytes);
     std::vector<std::pair<std::size_t, std::string_view>> runtime;  // (rank, name)
@@ -273,7 +302,8 @@ class Reader {
         facts.aoti_exports.emplace_back(name);
     }
     std::sort(facts.aoti_exports.begin(), facts.aoti_exports.end());
-    facts.aoti_exports.erase(std::unique(facts.aoti_exports.begin(), facts.aoti_exports.end()), facts.aoti_exports.end());
+    facts.aoti_exports.erase(std::unique(facts.aoti_exports.begin(), facts.aoti_exports.end()),
+                             facts.aoti_exports.end());
     // Sorted, so that the sample does not depend on the linker's symbol order.
     std::sort(runtime.begin(), runtime.end());
     facts.cxx_runtime_symbol_count = runtime.size();
@@ -297,11 +327,13 @@ bool is_aoti_model(const model::ElfFacts& facts) {
   const auto exports = [&](std::string_view name) {
     return std::binary_search(facts.aoti_exports.begin(), facts.aoti_exports.end(), name);
   };
-  return (exports("AOTInductorModelContainerCreateWithDevice") || exports("AOTInductorModelContainerCreate")) &&
+  return (exports("AOTInductorModelContainerCreateWithDevice") ||
+          exports("AOTInductorModelContainerCreate")) &&
          exports("AOTInductorModelContainerRun");
 }
 
-Parsed<model::ElfFacts> read_shared_object_file(const std::filesystem::path& path, const model::Location& where) {
+Parsed<model::ElfFacts> read_shared_object_file(const std::filesystem::path& path,
+                                                const model::Location& where) {
   try {
     return read_shared_object(*open_file(path), where);
   } catch (const ReadError& error) {
@@ -309,7 +341,8 @@ Parsed<model::ElfFacts> read_shared_object_file(const std::filesystem::path& pat
   }
 }
 
-Parsed<model::ElfFacts> read_shared_object(const RandomAccess& source, const model::Location& where) {
+Parsed<model::ElfFacts> read_shared_object(const RandomAccess& source,
+                                           const model::Location& where) {
   try {
     return Reader(source, where).read();
   } catch (const ReadError& error) {

@@ -11,14 +11,15 @@
 
 namespace aoti::parsers::elf {
 
-Parsed<::aoti::model::ElfFacts> read_shared_object(const RandomAccess& source, const ::aoti::model::Location& where);
+Parsed<::aoti::model::ElfFacts> read_shared_object(const RandomAccess& source,
+                                                   const ::aoti::model::Location& where);
 // The same, for a file on disk (a bare model .so).
 Parsed<::aoti::model::ElfFacts> read_shared_object_file(const std::filesystem::path& path,
-                                                       const ::aoti::model::Location& where);
+                                                        const ::aoti::model::Location& where);
 
 // An AOTI model .so: it exports the model container C API that torch's runners call, a create
-// function (AOTInductorModelContainerCreate / ...CreateWithDevice) and AOTInductorModelContainerRun.
-// Custom-op libraries and other shared objects do not.
+// function (AOTInductorModelContainerCreate / ...CreateWithDevice) and
+// AOTInductorModelContainerRun. Custom-op libraries and other shared objects do not.
 bool is_aoti_model(const ::aoti::model::ElfFacts& facts);
 
 }  // namespace aoti::parsers::elf

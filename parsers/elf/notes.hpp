@@ -29,7 +29,9 @@ template <class Fn>
 std::uint64_t for_each_note(const util::ByteView& bytes, std::uint64_t area_align, Fn&& fn) {
   constexpr std::uint64_t k_header_size = 12;  // n_namesz, n_descsz, n_type
   const std::uint64_t alignment = area_align == 8 ? 8 : 4;
-  const auto align_up = [&](std::uint64_t value) { return (value + alignment - 1) / alignment * alignment; };
+  const auto align_up = [&](std::uint64_t value) {
+    return (value + alignment - 1) / alignment * alignment;
+  };
   std::uint64_t at = 0;
   while (bytes.has(at, k_header_size)) {
     const std::uint64_t name_size = bytes.u32(at);
@@ -38,7 +40,8 @@ std::uint64_t for_each_note(const util::ByteView& bytes, std::uint64_t area_alig
     const std::uint64_t desc_at = align_up(name_at + name_size);
     const std::uint64_t next = desc_at + align_up(desc_size);
     if (!bytes.has(name_at, name_size) || !bytes.has(desc_at, next - desc_at)) break;
-    const Note note{bytes.text(name_at, name_size), bytes.u32(at + 8), bytes.sub(desc_at, desc_size)};
+    const Note note{bytes.text(name_at, name_size), bytes.u32(at + 8),
+                    bytes.sub(desc_at, desc_size)};
     at = next;
     if (!fn(note)) break;
   }

@@ -22,23 +22,25 @@ bool is_compiler_name(std::string_view name) {
     const auto version = name.substr(dash + 1);
     if (version.find_first_not_of("0123456789.") == k_npos) name = name.substr(0, dash);
   }
-  static constexpr std::array<std::string_view, 9> k_names = {"g++", "gcc", "c++", "cc", "clang", "clang++", "nvcc",
-                                                             "icpx", "icx"};
+  static constexpr std::array<std::string_view, 9> k_names = {
+      "g++", "gcc", "c++", "cc", "clang", "clang++", "nvcc", "icpx", "icx"};
   for (auto known : k_names) {
     if (name == known) return true;
     // A cross-compiler prefix: "x86_64-linux-gnu-g++".
-    if (name.size() > known.size() + 1 && name.ends_with(known) && name[name.size() - known.size() - 1] == '-')
+    if (name.size() > known.size() + 1 && name.ends_with(known) &&
+        name[name.size() - known.size() - 1] == '-')
       return true;
   }
   return false;
 }
 
-// The tools that speak for themselves in a diagnostic (`collect2: error: ...`, `ld.lld: error: ...`).
+// The tools that speak for themselves in a diagnostic (`collect2: error: ...`, `ld.lld: error:
+// ...`).
 bool is_build_tool(std::string_view name) {
   name = basename_of(name);
   if (is_compiler_name(name)) return true;
-  static constexpr std::array<std::string_view, 9> k_tools = {"cc1plus", "cc1", "collect2", "ld", "ld.lld", "ld.gold",
-                                                             "lld", "cicc", "ptxas"};
+  static constexpr std::array<std::string_view, 9> k_tools = {
+      "cc1plus", "cc1", "collect2", "ld", "ld.lld", "ld.gold", "lld", "cicc", "ptxas"};
   for (auto tool : k_tools)
     if (name == tool) return true;
   return name.ends_with("-ld");
@@ -46,13 +48,14 @@ bool is_build_tool(std::string_view name) {
 
 bool is_linker(std::string_view tool) {
   tool = basename_of(tool);
-  return tool == "collect2" || tool == "ld" || tool.starts_with("ld.") || tool == "lld" || tool.ends_with("-ld");
+  return tool == "collect2" || tool == "ld" || tool.starts_with("ld.") || tool == "lld" ||
+         tool.ends_with("-ld");
 }
 
 // The text inside the first pair of quotes GCC, Clang or binutils use: `x', 'x', ‘x’, "x".
 std::string_view quoted(std::string_view text) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 5> k_pairs = {{
-      {"\xE2\x80\x98", "\xE2\x80\x99"}, {"`", "'"}, {"'", "'"}, {"\"", "\""}, {"`", "`"}}};
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 5> k_pairs = {
+      {{"\xE2\x80\x98", "\xE2\x80\x99"}, {"`", "'"}, {"'", "'"}, {"\"", "\""}, {"`", "`"}}};
   std::size_t best = k_npos;
   std::string_view result;
   for (const auto& [open, close] : k_pairs) {
@@ -73,7 +76,8 @@ bool split_location(std::string_view prefix, std::string& file, int& line) {
     if (open == k_npos || open == 0) return false;
     const auto inside = prefix.substr(open + 1, prefix.size() - open - 2);
     const auto number = util::digits_at(inside, 0);
-    if (number.empty() || (number.size() != inside.size() && inside[number.size()] != ',')) return false;
+    if (number.empty() || (number.size() != inside.size() && inside[number.size()] != ','))
+      return false;
     file = std::string(prefix.substr(0, open));
     line = util::to_int(number).value_or(0);
     return true;
@@ -101,7 +105,8 @@ void classify_message(CompilerDiagnostic& d, bool fatal) {
   // found`; MSVC: `Cannot open include file: 'cuda.h': No such file or directory`.
   if (const auto at = message.find(": No such file or directory"); fatal && at != k_npos) {
     auto name = message.substr(0, at);
-    if (const auto include = name.find("Cannot open include file: "); include != k_npos) name = quoted(name.substr(include));
+    if (const auto include = name.find("Cannot open include file: "); include != k_npos)
+      name = quoted(name.substr(include));
     d.problem = "missing header";
     d.subject = std::string(util::trim(name));
     return;
@@ -119,9 +124,12 @@ void classify_message(CompilerDiagnostic& d, bool fatal) {
       d.subject = std::string(library);
       return;
     }
-  if (!d.tool.empty() && is_linker(d.tool)) d.problem = "link error";
-  else if (basename_of(d.tool) == "ptxas") d.problem = "assembler error";
-  else d.problem = "compile error";
+  if (!d.tool.empty() && is_linker(d.tool))
+    d.problem = "link error";
+  else if (basename_of(d.tool) == "ptxas")
+    d.problem = "assembler error";
+  else
+    d.problem = "compile error";
 }
 
 }  // namespace
@@ -152,7 +160,8 @@ std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
     classify_message(d, false);
     return d;
   }
-  // CUDA tools align their colon: `ptxas fatal   : ...`, `nvcc fatal   : ...`, `nvlink error   : ...`.
+  // CUDA tools align their colon: `ptxas fatal   : ...`, `nvcc fatal   : ...`, `nvlink error   :
+  // ...`.
   {
     const auto tool = util::first_word(s);
     if (tool == "ptxas" || tool == "nvcc" || tool == "nvlink" || tool == "fatbinary") {
@@ -162,12 +171,15 @@ std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
       if ((level == "fatal" || level == "error") && colon_part.starts_with(':')) {
         d.tool = std::string(tool);
         d.message = std::string(util::trim(colon_part.substr(1)));
-        d.problem = tool == "ptxas" ? "assembler error" : tool == "nvlink" ? "link error" : "compile error";
+        d.problem = tool == "ptxas"    ? "assembler error"
+                    : tool == "nvlink" ? "link error"
+                                       : "compile error";
         return d;
       }
     }
   }
-  // `<where>: error: <message>` / `<where>: fatal error: <message>` / MSVC `<where>: error C2065: ...`.
+  // `<where>: error: <message>` / `<where>: fatal error: <message>` / MSVC `<where>: error C2065:
+  // ...`.
   std::size_t at = k_npos, message_at = k_npos;
   bool fatal = false;
   for (std::string_view marker : {": fatal error", ": error"}) {
@@ -181,7 +193,8 @@ std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
         tail = tail.substr(code);
       }
       if (!tail.starts_with(": ") && tail != ":") continue;
-      if (at == k_npos || pos < at) at = pos, message_at = pos + skip + 1, fatal = marker == ": fatal error";
+      if (at == k_npos || pos < at)
+        at = pos, message_at = pos + skip + 1, fatal = marker == ": fatal error";
       break;
     }
   }
@@ -214,9 +227,12 @@ bool is_compiler_excerpt(std::string_view line) {
 
 std::string_view include_chain_file(std::string_view line) {
   auto s = util::trim(line);
-  if (s.starts_with("In file included from ")) s.remove_prefix(22);
-  else if (s.starts_with("from ") && line.starts_with("    ")) s.remove_prefix(5);
-  else return {};
+  if (s.starts_with("In file included from "))
+    s.remove_prefix(22);
+  else if (s.starts_with("from ") && line.starts_with("    "))
+    s.remove_prefix(5);
+  else
+    return {};
   if (s.ends_with(',') || s.ends_with(':')) s.remove_suffix(1);
   // `path:17` (GCC also prints a column on some versions: `path:17:10`).
   std::string file;
@@ -227,14 +243,17 @@ std::string_view include_chain_file(std::string_view line) {
 
 std::optional<CompilerCommand> compiler_command(std::string_view line) {
   std::string_view s = util::trim(line);
-  static constexpr std::array<std::string_view, 8> k_sources = {".cpp", ".cc", ".cxx", ".cu", ".c", ".ptx", ".o", ".cubin"};
+  static constexpr std::array<std::string_view, 8> k_sources = {".cpp", ".cc",  ".cxx", ".cu",
+                                                                ".c",   ".ptx", ".o",   ".cubin"};
   const auto is_source = [](std::string_view arg) {
     for (auto ext : k_sources)
-      if (arg.size() > ext.size() && arg.ends_with(ext) && ext != ".o" && ext != ".cubin") return true;
+      if (arg.size() > ext.size() && arg.ends_with(ext) && ext != ".o" && ext != ".cubin")
+        return true;
     return false;
   };
   CompilerCommand command;
-  // subprocess.CalledProcessError: Command '['nvcc', '-fatbin', 'a.ptx', ...]' returned non-zero exit status 255.
+  // subprocess.CalledProcessError: Command '['nvcc', '-fatbin', 'a.ptx', ...]' returned non-zero
+  // exit status 255.
   if (const auto at = s.find("Command '["); at != k_npos) {
     auto list = s.substr(at + 10);
     const auto end = list.find("]' returned non-zero exit status ");
@@ -275,9 +294,12 @@ std::optional<CompilerCommand> compiler_command(std::string_view line) {
   while (!(rest = util::trim(rest)).empty()) {
     const auto arg = util::first_word(rest);
     rest = rest.substr(arg.size());
-    if (next_is_output) command.output = std::string(arg), next_is_output = false;
-    else if (arg == "-o") next_is_output = true;
-    else if (command.source.empty() && is_source(arg)) command.source = std::string(arg);
+    if (next_is_output)
+      command.output = std::string(arg), next_is_output = false;
+    else if (arg == "-o")
+      next_is_output = true;
+    else if (command.source.empty() && is_source(arg))
+      command.source = std::string(arg);
   }
   // A command compiles something: prose that starts with "cc" or "gcc" does not.
   if (command.source.empty() && command.output.empty()) return std::nullopt;
@@ -307,12 +329,14 @@ std::optional<LoadFailure> load_failure(std::string_view line) {
     f.library = f.detail;
     return f;
   }
-  // glibc: `/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by x.so)`.
+  // glibc: `/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by
+  // x.so)`.
   if (const auto at = s.find(": version "); at != k_npos) {
     const auto version = quoted(s.substr(at + 10));
     // ` not found (required by x)`, possibly on the next line when a paste broke this one.
-    const bool stated = s.find(" not found", at) != k_npos ||
-                        (!version.empty() && util::trim(s.substr(at + 10)).size() <= version.size() + 2 + 4);
+    const bool stated =
+        s.find(" not found", at) != k_npos ||
+        (!version.empty() && util::trim(s.substr(at + 10)).size() <= version.size() + 2 + 4);
     if (!version.empty() && stated && version.find('_') != k_npos) {
       f.problem = "missing symbol version";
       f.library = library_before(at);
@@ -343,7 +367,8 @@ std::optional<LoadFailure> load_failure(std::string_view line) {
   }
   // The package loader's own (torch/csrc/inductor/aoti_package/model_package_loader.cpp): no model
   // inside the .pt2 under the name asked for, or a file that is not a readable zip.
-  if (const auto at = s.find("No AOTInductor generate cpp file or so file found in zip archive"); at != k_npos) {
+  if (const auto at = s.find("No AOTInductor generate cpp file or so file found in zip archive");
+      at != k_npos) {
     f.problem = "no model in package";
     return f;
   }
@@ -356,7 +381,8 @@ std::optional<LoadFailure> load_failure(std::string_view line) {
   if (const auto at = s.find("Error in dlopen"); at != k_npos) {
     f.problem = "dlopen failed";
     auto rest = s.substr(at);
-    if (const auto colon = rest.find(": "); colon != k_npos) f.detail = std::string(util::trim(rest.substr(colon + 2)));
+    if (const auto colon = rest.find(": "); colon != k_npos)
+      f.detail = std::string(util::trim(rest.substr(colon + 2)));
     return f;
   }
   return std::nullopt;
@@ -373,7 +399,8 @@ std::optional<PythonFrame> python_frame(std::string_view line) {
     const auto number = util::digits_at(s, at + 9);
     if (number.empty()) return std::nullopt;
     frame.line = util::to_int(number).value_or(0);
-    if (const auto in = s.find(", in ", at + 9); in != k_npos) frame.function = std::string(util::trim(s.substr(in + 5)));
+    if (const auto in = s.find(", in ", at + 9); in != k_npos)
+      frame.function = std::string(util::trim(s.substr(in + 5)));
     return frame;
   }
   if (!s.starts_with("File \"")) return std::nullopt;
@@ -384,7 +411,8 @@ std::optional<PythonFrame> python_frame(std::string_view line) {
   const auto number = util::digits_at(s, close + 8);
   if (number.empty()) return std::nullopt;
   frame.line = util::to_int(number).value_or(0);
-  if (const auto in = s.find(", in ", close + 8 + number.size()); in != k_npos) frame.function = std::string(util::trim(s.substr(in + 5)));
+  if (const auto in = s.find(", in ", close + 8 + number.size()); in != k_npos)
+    frame.function = std::string(util::trim(s.substr(in + 5)));
   return frame;
 }
 
@@ -421,11 +449,14 @@ std::optional<NativeFrame> native_frame(std::string_view line) {
   frame.from_gdb = true;
   const auto args = body.find(" (");
   frame.symbol = std::string(util::trim(body.substr(0, args)));
-  if (const auto at = body.rfind(" at "); at != k_npos && args != k_npos && at > args) frame.module = std::string(util::trim(body.substr(at + 4)));
-  else if (const auto from = body.rfind(" from "); from != k_npos) frame.module = std::string(util::trim(body.substr(from + 6)));
+  if (const auto at = body.rfind(" at "); at != k_npos && args != k_npos && at > args)
+    frame.module = std::string(util::trim(body.substr(at + 4)));
+  else if (const auto from = body.rfind(" from "); from != k_npos)
+    frame.module = std::string(util::trim(body.substr(from + 6)));
   // A numbered line that is not a frame: "#1 of 3", a Markdown heading.
   if (frame.symbol.empty() ||
-      (frame.symbol.find(' ') != k_npos && frame.symbol.find('(') == k_npos && frame.symbol.find('<') == k_npos))
+      (frame.symbol.find(' ') != k_npos && frame.symbol.find('(') == k_npos &&
+       frame.symbol.find('<') == k_npos))
     return std::nullopt;
   return frame;
 }
@@ -434,7 +465,9 @@ std::string_view exception_type_at_start(std::string_view line) {
   std::size_t end = 0;
   while (end < line.size()) {
     const char c = line[end];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || util::is_digit(c) || c == '_' || c == '.')) break;
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || util::is_digit(c) || c == '_' ||
+          c == '.'))
+      break;
     ++end;
   }
   const auto type = line.substr(0, end);

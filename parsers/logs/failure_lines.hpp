@@ -1,8 +1,8 @@
 // Recognisers for the lines that state a failure around AOTI: compiler and linker diagnostics, the
 // compiler command that failed, dynamic-loader errors, Python traceback frames and native stack
 // frames. Each takes one line and says what it states, or nothing; the log scanner keeps the state
-// between lines. The message texts are the tools' own (GCC, Clang, nvcc, ptxas, binutils ld, glibc's
-// dlerror, c10's Dispatcher, CPython's traceback module).
+// between lines. The message texts are the tools' own (GCC, Clang, nvcc, ptxas, binutils ld,
+// glibc's dlerror, c10's Dispatcher, CPython's traceback module).
 #pragma once
 
 #include <optional>
@@ -19,7 +19,8 @@ struct CompilerDiagnostic {
                         // "undefined reference", "assembler error"
   std::string file;     // the file the diagnostic is about, "" when it names none
   int line = 0;
-  std::string tool;     // "collect2", "ld", "ptxas", "nvcc", "g++" when a tool rather than a file speaks
+  std::string
+      tool;  // "collect2", "ld", "ptxas", "nvcc", "g++" when a tool rather than a file speaks
   std::string subject;  // the header, library (-lcuda) or symbol it names
   std::string message;  // the text after `error:` (or the tool's colon)
   // A bare `error: ...` line (no file, no tool, as when a paste broke the line): a compiler's only
@@ -49,10 +50,11 @@ std::optional<CompilerCommand> compiler_command(std::string_view line);
 // or the dispatcher said when a library or one of its ops could not be loaded.
 struct LoadFailure {
   std::string problem;  // "undefined symbol", "missing library", "missing symbol version",
-                        // "wrong ELF class", "invalid ELF header", "missing op schema", "dlopen failed",
-                        // "no model in package", "unreadable package"
-  std::string library;  // the library that failed to load (the path before the colon), "" if unnamed
-  std::string detail;   // the symbol, the missing library, the version ("GLIBCXX_3.4.32"), the op
+                        // "wrong ELF class", "invalid ELF header", "missing op schema", "dlopen
+                        // failed", "no model in package", "unreadable package"
+  std::string
+      library;         // the library that failed to load (the path before the colon), "" if unnamed
+  std::string detail;  // the symbol, the missing library, the version ("GLIBCXX_3.4.32"), the op
   std::string required_by;  // "version ... not found (required by X)": X
 };
 std::optional<LoadFailure> load_failure(std::string_view line);

@@ -27,7 +27,8 @@ std::size_t iso_timestamp_length(std::string_view text) {
   for (std::size_t i = 0; i < k_shape.size(); ++i) {
     const char want = k_shape[i];
     const char c = text[i];
-    if (want == 'd' ? !util::is_digit(c) : want == 'x' ? (c != 'T' && c != ' ') : c != want) return 0;
+    if (want == 'd' ? !util::is_digit(c) : want == 'x' ? (c != 'T' && c != ' ') : c != want)
+      return 0;
   }
   std::size_t end = k_shape.size();
   if (end < text.size() && (text[end] == '.' || text[end] == ',')) {
@@ -113,7 +114,8 @@ std::string_view strip_log_prefix(std::string_view line) {
   if (line.size() > 2 && line[0] == '[' && util::is_digit(line[1])) {
     const auto close = line.find("] ");
     if (close != std::string_view::npos && close < 48) line.remove_prefix(close + 2);
-  } else if (const auto length = iso_timestamp_length(line); length > 0 && length < line.size() && line[length] == ' ') {
+  } else if (const auto length = iso_timestamp_length(line);
+             length > 0 && length < line.size() && line[length] == ' ') {
     line.remove_prefix(length + 1);
   } else {
     for (std::string_view level : {"DEBUG ", "INFO ", "WARNING ", "ERROR ", "CRITICAL "}) {
@@ -121,8 +123,9 @@ std::string_view strip_log_prefix(std::string_view line) {
       // `MM-DD HH:MM:SS [file.py:123] `
       const auto rest = line.substr(level.size());
       const auto close = rest.find("] ");
-      if (rest.size() > 15 && util::is_digit(rest[0]) && rest[2] == '-' && rest[5] == ' ' && close != std::string_view::npos &&
-          close < 64 && rest.substr(0, close).find(" [") != std::string_view::npos)
+      if (rest.size() > 15 && util::is_digit(rest[0]) && rest[2] == '-' && rest[5] == ' ' &&
+          close != std::string_view::npos && close < 64 &&
+          rest.substr(0, close).find(" [") != std::string_view::npos)
         line.remove_prefix(level.size() + close + 2);
       break;
     }
@@ -154,12 +157,14 @@ const Scanner::Recognizer Scanner::k_recognizers[] = {
     {a_not_all_values, &Scanner::not_all_values},
     {a_suggested_fixes, &Scanner::start_suggested_fixes},
     {a_data_dependent, &Scanner::data_dependent},
-    {a_error_word | a_fatal_word | a_undefined_reference | a_cannot_find_library, &Scanner::compiler_line},
+    {a_error_word | a_fatal_word | a_undefined_reference | a_cannot_find_library,
+     &Scanner::compiler_line},
     {0, &Scanner::include_line},
     {0, &Scanner::command_line},
     {0, &Scanner::version_required_by},
     {k_load_anchors, &Scanner::load_line},
-    {a_error_prefix | a_shim_exception | a_unknown_exception | a_raised_from | a_device_guard, &Scanner::runtime_line},
+    {a_error_prefix | a_shim_exception | a_unknown_exception | a_raised_from | a_device_guard,
+     &Scanner::runtime_line},
     {a_while_executing, &Scanner::while_executing},
     {a_syscall_result, &Scanner::syscall_line},
     {a_draft_data_dependent | a_draft_missing_fake, &Scanner::draft_export_failure},
@@ -190,7 +195,8 @@ void Scanner::scan(std::string_view line, int number) {
   if (m_statement_event >= 0) continue_statement();
 
   for (const Recognizer& recognizer : k_recognizers)
-    if (recognizer.anchors == 0 || (found & recognizer.anchors) != 0) (this->*recognizer.recognize)(found);
+    if (recognizer.anchors == 0 || (found & recognizer.anchors) != 0)
+      (this->*recognizer.recognize)(found);
   remember_line();
 }
 
@@ -208,7 +214,8 @@ LogScan Scanner::finish(std::uint64_t lines) {
   scan.lines = lines;
   if (m_dropped > 0)
     scan.diagnostics.push_back(
-        {m_display, fmt::format("more than {} distinct log events; {} more were not kept", k_max_events, m_dropped)});
+        {m_display, fmt::format("more than {} distinct log events; {} more were not kept",
+                                k_max_events, m_dropped)});
   return scan;
 }
 
@@ -238,15 +245,20 @@ LogEvent* Scanner::add(LogEvent e, std::string_view key) {
   m_events.push_back(std::move(e));
   const int index = static_cast<int>(m_events.size() - 1);
   switch (m_events.back().kind) {
-    case LogEventKind::segfault: m_last_crash = index; [[fallthrough]];
+    case LogEventKind::segfault:
+      m_last_crash = index;
+      [[fallthrough]];
     case LogEventKind::python_exception:
     case LogEventKind::runtime_error:
     case LogEventKind::terminate:
     case LogEventKind::cuda_error:
     case LogEventKind::load_error:
     case LogEventKind::triton_assert:  // a C++ kernel's check is a c10::Error: its frames follow it
-    case LogEventKind::api_call_failed: m_last_error = index; break;
-    default: break;
+    case LogEventKind::api_call_failed:
+      m_last_error = index;
+      break;
+    default:
+      break;
   }
   return &m_events.back();
 }
@@ -265,10 +277,13 @@ LogScan scan_lines(util::LineReader& reader, const std::string& display) {
   }
   auto scan = scanner.finish(lines);
   if (reader.cut_lines() > 0) {
-    auto message = fmt::format("line {} is longer than {} bytes ({} bytes); only its first {} bytes were scanned",
-                               reader.first_cut_line(), k_max_line, reader.first_cut_length(), k_max_line);
-    if (reader.cut_lines() > 1) message += fmt::format(" ({} lines were cut the same way)", reader.cut_lines());
-    scan.diagnostics.insert(scan.diagnostics.begin(), model::Diagnostic{display, std::move(message)});
+    auto message = fmt::format(
+        "line {} is longer than {} bytes ({} bytes); only its first {} bytes were scanned",
+        reader.first_cut_line(), k_max_line, reader.first_cut_length(), k_max_line);
+    if (reader.cut_lines() > 1)
+      message += fmt::format(" ({} lines were cut the same way)", reader.cut_lines());
+    scan.diagnostics.insert(scan.diagnostics.begin(),
+                            model::Diagnostic{display, std::move(message)});
   }
   return scan;
 }
@@ -277,9 +292,11 @@ LogScan scan_lines(util::LineReader& reader, const std::string& display) {
 
 Parsed<LogScan> scan_log_file(const std::filesystem::path& path, const std::string& display) {
   util::LineReader reader(path, k_max_line);
-  if (!reader.is_open()) return fail(fmt::format("cannot open {}: {}", path.string(), reader.error()));
+  if (!reader.is_open())
+    return fail(fmt::format("cannot open {}: {}", path.string(), reader.error()));
   auto scan = scan_lines(reader, display);
-  if (!reader.error().empty()) return fail(fmt::format("cannot read {}: {}", path.string(), reader.error()));
+  if (!reader.error().empty())
+    return fail(fmt::format("cannot read {}: {}", path.string(), reader.error()));
   return scan;
 }
 

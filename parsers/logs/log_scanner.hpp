@@ -14,7 +14,8 @@ namespace aoti::parsers::logs {
 
 struct LogScan {
   std::vector<::aoti::model::LogEvent> events;
-  std::vector<::aoti::model::Diagnostic> diagnostics;  // e.g. "line 3 is 1073741824 bytes; read the first 65536"
+  std::vector<::aoti::model::Diagnostic>
+      diagnostics;  // e.g. "line 3 is 1073741824 bytes; read the first 65536"
   std::uint64_t lines = 0;
 };
 

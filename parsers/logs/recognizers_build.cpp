@@ -58,10 +58,13 @@ void Scanner::continue_diagnostic() {
   auto& e = m_events[static_cast<std::size_t>(m_diagnostic_event)];
   const auto body = util::trim(m_line);
   const bool excerpt = is_compiler_excerpt(m_line) || body.starts_with('|');
-  const bool continued = e.detail.empty() && e.source_file.empty() && !body.empty() && !compiler_diagnostic(m_line);
-  const bool after_excerpt = !e.detail.empty() && is_compiler_excerpt(e.detail.back()) && !body.empty() &&
+  const bool continued =
+      e.detail.empty() && e.source_file.empty() && !body.empty() && !compiler_diagnostic(m_line);
+  const bool after_excerpt = !e.detail.empty() && is_compiler_excerpt(e.detail.back()) &&
+                             !body.empty() &&
                              !compiler_diagnostic(m_line);  // an excerpt line that a paste broke
-  if (m_number - m_diagnostic_line > k_max_diagnostic_tail || !(excerpt || continued || after_excerpt) ||
+  if (m_number - m_diagnostic_line > k_max_diagnostic_tail ||
+      !(excerpt || continued || after_excerpt) ||
       static_cast<int>(e.detail.size()) != m_number - e.where.line - 1) {
     m_diagnostic_event = -1;
     return;
@@ -70,7 +73,9 @@ void Scanner::continue_diagnostic() {
 }
 
 void Scanner::include_line(std::uint64_t found) {
-  if (!(found & a_included_from) && !(m_include_line == m_number - 1 && util::trim(m_line).starts_with("from "))) return;
+  if (!(found & a_included_from) &&
+      !(m_include_line == m_number - 1 && util::trim(m_line).starts_with("from ")))
+    return;
   const auto file = include_chain_file(m_line);
   if (file.empty()) return;
   m_include_root = util::clean_text(file, k_max_field);
@@ -81,9 +86,10 @@ void Scanner::command_line(std::uint64_t found) {
   if (!(found & a_called_process)) {
     // Most lines are not commands: only a short first word can name a compiler.
     const auto first = util::first_word(m_line);
-    if (first.empty() || first.size() > 120 || (first != "+" && first != "$" && first.find("cc") == std::string_view::npos &&
-                                                first.find("++") == std::string_view::npos &&
-                                                first.find("clang") == std::string_view::npos && first != "icpx" && first != "icx"))
+    if (first.empty() || first.size() > 120 ||
+        (first != "+" && first != "$" && first.find("cc") == std::string_view::npos &&
+         first.find("++") == std::string_view::npos &&
+         first.find("clang") == std::string_view::npos && first != "icpx" && first != "icx"))
       return;
   }
   const auto command = compiler_command(m_line);
@@ -135,7 +141,8 @@ void Scanner::syscall_line(std::uint64_t) {
   if (name == "openat" || name == "open") {
     const auto path = util::between(line, "\"", "\"");
     const auto fd = util::digits_at(result, 0);
-    if (!path.empty() && !fd.empty() && m_descriptors.size() < 4096) m_descriptors[std::string(fd)] = util::clean_text(path, k_max_field);
+    if (!path.empty() && !fd.empty() && m_descriptors.size() < 4096)
+      m_descriptors[std::string(fd)] = util::clean_text(path, k_max_field);
     return;
   }
   if ((name != "mmap" && name != "mmap2") || !result.starts_with("-1 E")) return;

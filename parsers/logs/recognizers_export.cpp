@@ -1,5 +1,5 @@
-// Recognizers of torch.export's messages: deprecated APIs, shapes export specialized, data-dependent
-// guards and draft_export's report.
+// Recognizers of torch.export's messages: deprecated APIs, shapes export specialized,
+// data-dependent guards and draft_export's report.
 #include "parsers/logs/scanner.hpp"
 
 #include <fmt/format.h>
@@ -50,7 +50,8 @@ void Scanner::constraints_violated(std::uint64_t) {
   auto symbols = util::between(m_line, "Constraints violated (", ")");
   while (!symbols.empty()) {
     const auto comma = symbols.find(',');
-    if (const auto symbol = util::trim(symbols.substr(0, comma)); !symbol.empty()) specialized(symbol);
+    if (const auto symbol = util::trim(symbols.substr(0, comma)); !symbol.empty())
+      specialized(symbol);
     symbols = comma == std::string_view::npos ? std::string_view{} : symbols.substr(comma + 1);
   }
 }
@@ -70,17 +71,18 @@ void Scanner::not_all_values(std::uint64_t) {
   if (symbol.empty()) return;
   auto* e = specialized(symbol);
   if (!e) return;
-  if (const auto constant = util::digits_at(util::after(m_line, "inferred to be a constant ("), 0); !constant.empty()) {
+  if (const auto constant = util::digits_at(util::after(m_line, "inferred to be a constant ("), 0);
+      !constant.empty()) {
     set_constant(e, constant);
-  } else if (auto guard = util::trim(util::after(m_line, "satisfy the generated guard ")); !guard.empty()) {
+  } else if (auto guard = util::trim(util::after(m_line, "satisfy the generated guard "));
+             !guard.empty()) {
     if (guard.ends_with('.')) guard.remove_suffix(1);
-    if (e->problem.empty()) e->problem = util::clean_text(fmt::format("violates the guard {}", guard), k_max_field);
+    if (e->problem.empty())
+      e->problem = util::clean_text(fmt::format("violates the guard {}", guard), k_max_field);
   }
 }
 
-void Scanner::start_suggested_fixes(std::uint64_t) {
-  m_in_suggested_fixes = true;
-}
+void Scanner::start_suggested_fixes(std::uint64_t) { m_in_suggested_fixes = true; }
 
 // Suggested fixes:
 //   batch = 8
@@ -103,10 +105,12 @@ void Scanner::data_dependent(std::uint64_t) {
   if (m_exception_line || m_saw_data_dependent) return;
   auto e = event(LogEventKind::python_exception);
   const auto at = m_line.find("GuardOnDataDependentSymNode");
-  e.subject = at != std::string_view::npos ? "GuardOnDataDependentSymNode" : "data-dependent expression";
+  e.subject =
+      at != std::string_view::npos ? "GuardOnDataDependentSymNode" : "data-dependent expression";
   e.problem = "data-dependent guard";
   auto message = m_line.find("Could not ");
-  e.value = util::clean_text(util::trim(m_line.substr(message == std::string_view::npos ? 0 : message)), k_max_field);
+  e.value = util::clean_text(
+      util::trim(m_line.substr(message == std::string_view::npos ? 0 : message)), k_max_field);
   m_saw_data_dependent = true;
   const auto key = e.subject + "|" + e.value;
   add(std::move(e), key);
@@ -120,7 +124,8 @@ void Scanner::draft_export_failure(std::uint64_t found) {
   e.subject = "draft_export";
   if (found & a_draft_data_dependent) {
     e.problem = "data-dependent guard";
-    e.value = util::clean_text(util::between(m_line, "unable to evaluate the value of `", "`"), k_max_field);
+    e.value = util::clean_text(util::between(m_line, "unable to evaluate the value of `", "`"),
+                               k_max_field);
   } else {
     e.problem = "missing fake";
     e.value = util::clean_text(util::first_word(util::trim(m_line)), k_max_field);
@@ -133,8 +138,10 @@ void Scanner::draft_export_failure(std::uint64_t found) {
 // The lines after a draft_export report item: its frames, then the code under the last one.
 void Scanner::draft_export_continuation(std::uint64_t found) {
   if (m_draft_event < 0) return;
-  if (found & a_draft_frame) draft_export_frame();
-  else draft_export_code();
+  if (found & a_draft_frame)
+    draft_export_frame();
+  else
+    draft_export_code();
 }
 
 void Scanner::draft_export_frame() {

@@ -31,7 +31,9 @@ void Scanner::input_check(std::uint64_t) {
   rest.remove_prefix(index.size() + 3);
   const auto expected_at = rest.find("expected");
   const auto got_at = rest.find("but got:");
-  if (expected_at == std::string_view::npos || got_at == std::string_view::npos || got_at < expected_at) return;
+  if (expected_at == std::string_view::npos || got_at == std::string_view::npos ||
+      got_at < expected_at)
+    return;
 
   auto e = event(LogEventKind::input_check_error);
   e.input_index = util::to_int(index).value_or(-1);
@@ -51,7 +53,8 @@ void Scanner::input_check(std::uint64_t) {
   // `value` gets the meaning from the label.
   e.value = util::clean_text(label_of(expected), k_max_field);
   e.actual = util::clean_text(util::first_word(util::trim(rest.substr(got_at + 8))), k_max_field);
-  const auto key = fmt::format("{}|{}|{}|{}|{}", e.input_index, e.problem, e.dim, e.expected, e.actual);
+  const auto key =
+      fmt::format("{}|{}|{}|{}|{}", e.input_index, e.problem, e.dim, e.expected, e.actual);
   add(std::move(e), key);
 }
 
@@ -72,7 +75,8 @@ void Scanner::same_device(std::uint64_t) {
   } else {
     const auto on = util::between(m_line, " is on ", ",");
     const auto other = util::first_word(util::after(m_line, "different from other tensors on "));
-    if (!on.empty() && !other.empty()) e.value = util::clean_text(fmt::format("{} and {}", on, other), k_max_field);
+    if (!on.empty() && !other.empty())
+      e.value = util::clean_text(fmt::format("{} and {}", on, other), k_max_field);
   }
   const auto key = e.value;
   add(std::move(e), key);
@@ -86,9 +90,10 @@ void Scanner::host_pointer(std::uint64_t) {
   add(std::move(e), e.problem);
 }
 
-// ExecuTorch's CUDA backend: `Tensor 0 has device_type=CUDA but its data pointer 0x... is not backed
-// by CUDA device memory (cudaPointerGetAttributes err=0, cudaMemoryType=0).` — a tensor that says
-// CUDA whose memory is the host's, often broken over lines; the sentence's further lines are kept.
+// ExecuTorch's CUDA backend: `Tensor 0 has device_type=CUDA but its data pointer 0x... is not
+// backed by CUDA device memory (cudaPointerGetAttributes err=0, cudaMemoryType=0).` — a tensor that
+// says CUDA whose memory is the host's, often broken over lines; the sentence's further lines are
+// kept.
 void Scanner::tagged_cuda_on_host(std::uint64_t) {
   auto e = event(LogEventKind::pointer_on_host);
   e.problem = "tensor on host";
@@ -99,7 +104,8 @@ void Scanner::tagged_cuda_on_host(std::uint64_t) {
 
 void Scanner::continue_statement() {
   auto& e = m_events[static_cast<std::size_t>(m_statement_event)];
-  if (static_cast<int>(e.detail.size()) != m_number - e.where.line - 1 || e.detail.size() >= 3 || util::trim(m_line).empty()) {
+  if (static_cast<int>(e.detail.size()) != m_number - e.where.line - 1 || e.detail.size() >= 3 ||
+      util::trim(m_line).empty()) {
     m_statement_event = -1;
     return;
   }
@@ -110,7 +116,8 @@ void Scanner::continue_statement() {
 // Expected out tensor to have device cuda:0, but got cpu instead
 void Scanner::out_tensor(std::uint64_t) {
   auto e = event(LogEventKind::out_tensor_device);
-  e.expected = util::clean_text(util::between(m_line, "Expected out tensor to have device ", ","), k_max_field);
+  e.expected = util::clean_text(util::between(m_line, "Expected out tensor to have device ", ","),
+                                k_max_field);
   e.actual = util::clean_text(util::first_word(util::after(m_line, "but got ")), k_max_field);
   e.value = e.actual;
   const auto key = e.expected + "|" + e.actual;

@@ -26,7 +26,8 @@ std::string_view cuda_enum_message(std::string_view name) {
       {"cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
       {"cudaErrorMisalignedAddress", "misaligned address"},
       {"cudaErrorIllegalInstruction", "an illegal instruction was encountered"},
-      {"cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
+      {"cudaErrorNoKernelImageForDevice",
+       "no kernel image is available for execution on the device"},
   }};
   for (const auto& [enum_name, message] : k_messages)
     if (enum_name == name) return message;
@@ -35,9 +36,11 @@ std::string_view cuda_enum_message(std::string_view name) {
 
 // `path/to/file.py:33: ...` anywhere in `prefix`: the first `:<digits>:` and the path before it.
 bool find_source_location(std::string_view prefix, std::string& file, int& line) {
-  for (auto colon = prefix.find(':'); colon != std::string_view::npos; colon = prefix.find(':', colon + 1)) {
+  for (auto colon = prefix.find(':'); colon != std::string_view::npos;
+       colon = prefix.find(':', colon + 1)) {
     const auto digits = util::digits_at(prefix, colon + 1);
-    if (digits.empty() || colon + 1 + digits.size() >= prefix.size() || prefix[colon + 1 + digits.size()] != ':')
+    if (digits.empty() || colon + 1 + digits.size() >= prefix.size() ||
+        prefix[colon + 1 + digits.size()] != ':')
       continue;
     const auto start = prefix.find_last_of(" \t", colon);
     const auto path = prefix.substr(start == std::string_view::npos ? 0 : start + 1,
@@ -95,7 +98,8 @@ void Scanner::index_check(std::uint64_t) {
   if (prefix.ends_with(", ")) {
     prefix.remove_suffix(2);
     const auto colon = prefix.rfind(':');
-    const auto digits = colon == std::string_view::npos ? std::string_view{} : util::digits_at(prefix, colon + 1);
+    const auto digits =
+        colon == std::string_view::npos ? std::string_view{} : util::digits_at(prefix, colon + 1);
     if (!digits.empty() && colon + 1 + digits.size() == prefix.size()) {
       const auto start = prefix.find_last_of(" \t", colon);
       const auto path = prefix.substr(start == std::string_view::npos ? 0 : start + 1,
@@ -114,13 +118,16 @@ void Scanner::index_check(std::uint64_t) {
 // `Exception raised from cpp_fused_embedding_mul_0 at /tmp/.../<hash>.kernel.cpp:26 (most recent
 // call first):` right after a C++ index check's message names its kernel and the check's line.
 void Scanner::exception_from(std::uint64_t) {
-  if (m_index_check_line == 0 || m_number != m_index_check_line + 1 || m_index_check >= m_events.size()) return;
+  if (m_index_check_line == 0 || m_number != m_index_check_line + 1 ||
+      m_index_check >= m_events.size())
+    return;
   LogEvent& e = m_events[m_index_check];
   m_index_check_line = 0;
   if (!e.kernel.empty()) return;
   const auto rest = util::after(m_line, "Exception raised from ");
   const auto function = rest.substr(0, rest.find(' '));
-  if (function.empty() || !std::all_of(function.begin(), function.end(), util::is_identifier_char)) return;
+  if (function.empty() || !std::all_of(function.begin(), function.end(), util::is_identifier_char))
+    return;
   e.kernel = std::string(function);
   auto location = util::after(rest, " at ");
   location = location.substr(0, location.find(" ("));
@@ -167,7 +174,8 @@ void Scanner::cuda_error(std::uint64_t found) {
 void Scanner::terminate(std::uint64_t) {
   auto e = event(LogEventKind::terminate);
   e.subject = util::clean_text(util::between(m_line, "an instance of '", "'"), k_max_field);
-  e.text = util::clean_text(util::trim(m_raw), k_max_text);  // added only once the next line is read
+  e.text =
+      util::clean_text(util::trim(m_raw), k_max_text);  // added only once the next line is read
   m_pending_terminate = std::move(e);
 }
 

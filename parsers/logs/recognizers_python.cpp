@@ -13,7 +13,8 @@ namespace aoti::parsers::logs {
 // was that exception line.
 bool Scanner::continue_traceback() {
   auto body = m_line;
-  if (!m_traceback_prefix.empty() && body.starts_with(m_traceback_prefix)) body.remove_prefix(m_traceback_prefix.size());
+  if (!m_traceback_prefix.empty() && body.starts_with(m_traceback_prefix))
+    body.remove_prefix(m_traceback_prefix.size());
   if (const auto frame = python_frame(body)) {
     push_frame(m_frames, *frame);
     return false;
@@ -49,7 +50,8 @@ void Scanner::classify_exception(LogEvent& e, std::string_view body) {
   } else if (body.find("Constraints violated (") != std::string_view::npos) {
     e.problem = "constraint violation";
   } else if (body.find("There was no fake impl registered for ") != std::string_view::npos ||
-             body.find(": attempted to run this operator with Meta tensors") != std::string_view::npos) {
+             body.find(": attempted to run this operator with Meta tensors") !=
+                 std::string_view::npos) {
     // torch.library.custom_op's fake_impl, and the Meta fallback for an op without a Meta kernel.
     e.problem = "missing fake";
   } else if (load_failure(body)) {
@@ -65,14 +67,16 @@ void Scanner::exception_added(const LogEvent* e) {
 
 void Scanner::push_frame(std::vector<model::LogFrame>& frames, const PythonFrame& frame) {
   if (frames.size() >= k_max_frames) frames.erase(frames.begin());
-  frames.push_back({util::clean_text(frame.file, k_max_field), frame.line, util::clean_text(frame.function, k_max_field), "", m_number,
-                    false, util::clean_text(util::trim(m_raw), k_max_text)});
+  frames.push_back({util::clean_text(frame.file, k_max_field), frame.line,
+                    util::clean_text(frame.function, k_max_field), "", m_number, false,
+                    util::clean_text(util::trim(m_raw), k_max_text)});
 }
 
 // The code line under a frame (`    gm = _export_to_torch_ir(`), not the caret line under it.
 void Scanner::set_code(std::vector<model::LogFrame>& frames, std::string_view body) {
   const auto code = util::trim(body);
-  if (frames.empty() || code.empty() || code.find_first_not_of("^~ ") == std::string_view::npos) return;
+  if (frames.empty() || code.empty() || code.find_first_not_of("^~ ") == std::string_view::npos)
+    return;
   auto& frame = frames.back();
   if (frame.native || !frame.code.empty() || frame.log_line != m_number - 1) return;
   frame.code = util::clean_text(code, k_max_field);
@@ -95,11 +99,14 @@ void Scanner::start_traceback(std::uint64_t) {
 // A frame or an exception line outside any traceback and any exception's message.
 void Scanner::exception_outside_traceback(std::uint64_t found) {
   if (m_in_traceback || m_exception_line || m_message_line) return;
-  if (found & a_python_frame) start_traceback_at_frame();
-  else bare_exception();
+  if (found & a_python_frame)
+    start_traceback_at_frame();
+  else
+    bare_exception();
 }
 
-// A log that starts inside a traceback (a paste that lost its first lines): its first frame starts it.
+// A log that starts inside a traceback (a paste that lost its first lines): its first frame starts
+// it.
 void Scanner::start_traceback_at_frame() {
   const auto frame = python_frame(m_line);
   if (!frame) return;
@@ -117,9 +124,11 @@ void Scanner::start_traceback_at_frame() {
 bool Scanner::continue_detail(std::uint64_t found) {
   auto& e = m_events[static_cast<std::size_t>(m_detail_event)];
   const auto body = m_line;
-  const bool stop = (found & a_traceback) || body.starts_with("The above exception was the direct cause") ||
-                    body.starts_with("During handling of the above exception") || is_log_record_start(body) ||
-                    e.detail.size() >= k_max_detail_lines || static_cast<int>(e.detail.size()) != m_number - e.where.line - 1;
+  const bool stop = (found & a_traceback) ||
+                    body.starts_with("The above exception was the direct cause") ||
+                    body.starts_with("During handling of the above exception") ||
+                    is_log_record_start(body) || e.detail.size() >= k_max_detail_lines ||
+                    static_cast<int>(e.detail.size()) != m_number - e.where.line - 1;
   if (stop) {
     end_detail(e);
     return false;
@@ -149,10 +158,12 @@ void Scanner::end_detail(LogEvent& e) {
   m_detail_event = -1;
 }
 
-// `V0815 19:38:37.056000 8614645568 torch/...] ...` (torch's logging), `[E1119 16:44:43.826 ...]` (glog).
+// `V0815 19:38:37.056000 8614645568 torch/...] ...` (torch's logging), `[E1119 16:44:43.826 ...]`
+// (glog).
 bool Scanner::is_log_record_start(std::string_view line) {
   if (line.starts_with('[')) line.remove_prefix(1);
-  if (line.size() < 6 || std::string_view("DIWEFV").find(line[0]) == std::string_view::npos) return false;
+  if (line.size() < 6 || std::string_view("DIWEFV").find(line[0]) == std::string_view::npos)
+    return false;
   return util::digits_at(line, 1).size() == 4 && line[5] == ' ';
 }
 
@@ -162,23 +173,28 @@ bool Scanner::is_log_record_start(std::string_view line) {
 void Scanner::bare_exception() {
   const auto line = util::trim(m_line);
   const auto is_error_type = [](std::string_view type) {
-    const auto last = type.substr(type.rfind('.') == std::string_view::npos ? 0 : type.rfind('.') + 1);
-    return (last.ends_with("Error") && last != "Error") || (last.ends_with("Exception") && last != "Exception");
+    const auto last =
+        type.substr(type.rfind('.') == std::string_view::npos ? 0 : type.rfind('.') + 1);
+    return (last.ends_with("Error") && last != "Error") ||
+           (last.ends_with("Exception") && last != "Exception");
   };
   std::size_t start = 0;
   auto type = exception_type_at_start(line);
   if (type.empty() || !is_error_type(type)) {
     type = {};
     // After the program's own words: `<words>: <Type>: message`, the first two colons only.
-    for (std::size_t colon = line.find(": "), n = 0; colon != std::string_view::npos && n < 2; colon = line.find(": ", colon + 2), ++n) {
+    for (std::size_t colon = line.find(": "), n = 0; colon != std::string_view::npos && n < 2;
+         colon = line.find(": ", colon + 2), ++n) {
       const auto candidate = exception_type_at_start(line.substr(colon + 2));
-      if (!candidate.empty() && is_error_type(candidate) && line.size() > colon + 2 + candidate.size()) {
+      if (!candidate.empty() && is_error_type(candidate) &&
+          line.size() > colon + 2 + candidate.size()) {
         type = candidate, start = colon + 2;
         break;
       }
     }
   }
-  if (type.empty() || line.size() <= start + type.size() || line[start + type.size()] != ':') return;
+  if (type.empty() || line.size() <= start + type.size() || line[start + type.size()] != ':')
+    return;
   // A line that already said something more specific (`ImportError: x.so: undefined symbol: f`).
   if (m_line_had_event) return;
   auto e = event(LogEventKind::python_exception);
@@ -193,24 +209,28 @@ void Scanner::bare_exception() {
   if (start == 0 && appended(added)) m_detail_event = index_of(added), m_detail_blank = 0;
 }
 
-// torch.fx's Interpreter adds `While executing %add_ : [...] = call_function[target=...](...)` under
-// an exception raised while it ran a graph node. Without the exception's own line (a paste that
-// kept only its message), the non-blank line above is that message.
+// torch.fx's Interpreter adds `While executing %add_ : [...] = call_function[target=...](...)`
+// under an exception raised while it ran a graph node. Without the exception's own line (a paste
+// that kept only its message), the non-blank line above is that message.
 void Scanner::while_executing(std::uint64_t) {
   if (m_message_line || m_exception_line) return;
   if (!util::trim(m_line).starts_with("While executing %")) return;
-  if (m_last_exception >= 0 && m_number - m_events[static_cast<std::size_t>(m_last_exception)].where.line <= 3) return;
+  if (m_last_exception >= 0 &&
+      m_number - m_events[static_cast<std::size_t>(m_last_exception)].where.line <= 3)
+    return;
   int message_line = 0;
   std::string message;
   for (const auto& [number, text] : m_recent)
-    if (number < m_number && number >= m_number - 3 && !util::trim(text).empty()) message_line = number, message = text;
+    if (number < m_number && number >= m_number - 3 && !util::trim(text).empty())
+      message_line = number, message = text;
   if (message_line == 0) return;
   auto e = event(LogEventKind::python_exception);
   e.where.line = message_line;
   e.text = util::clean_text(util::trim(message), k_max_text);
   e.value = util::clean_text(util::trim(strip_log_prefix(message)), k_max_field);
   for (const auto& [number, text] : m_recent)
-    if (number > message_line && number < m_number) e.detail.push_back(util::clean_text(text, k_max_text));
+    if (number > message_line && number < m_number)
+      e.detail.push_back(util::clean_text(text, k_max_text));
   e.detail.push_back(util::clean_text(m_raw, k_max_text));
   const auto key = "|" + e.value;
   exception_added(add(std::move(e), key));
@@ -221,14 +241,18 @@ void Scanner::while_executing(std::uint64_t) {
 void Scanner::test_result(std::uint64_t) {
   const auto line = util::trim(m_line);
   std::string_view rest;
-  if (line.starts_with("ERROR: test")) rest = line.substr(7);
-  else if (line.starts_with("FAIL: test")) rest = line.substr(6);
-  else return;
+  if (line.starts_with("ERROR: test"))
+    rest = line.substr(7);
+  else if (line.starts_with("FAIL: test"))
+    rest = line.substr(6);
+  else
+    return;
   const auto name = util::identifier_at(rest, 0);
   if (name.empty() || !rest.substr(name.size()).starts_with(" (") || !rest.ends_with(")")) return;
   auto e = event(LogEventKind::test_failure);
   e.subject = util::clean_text(name, k_max_field);
-  e.value = util::clean_text(rest.substr(name.size() + 2, rest.size() - name.size() - 3), k_max_field);
+  e.value =
+      util::clean_text(rest.substr(name.size() + 2, rest.size() - name.size() - 3), k_max_field);
   e.problem = line.starts_with("ERROR") ? "error" : "failure";
   const auto key = e.subject;
   add(std::move(e), key);

@@ -18,7 +18,8 @@ void Scanner::api_call_failed(std::uint64_t) {
   if (call.starts_with("what():")) call = util::trim(call.substr(7));
   if (const auto paren = call.find('('); paren != std::string_view::npos) {
     auto start = paren;
-    while (start > 0 && (util::is_identifier_char(call[start - 1]) || call[start - 1] == ':' || call[start - 1] == '.'))
+    while (start > 0 && (util::is_identifier_char(call[start - 1]) || call[start - 1] == ':' ||
+                         call[start - 1] == '.'))
       --start;
     call.remove_prefix(start);
   }
@@ -39,13 +40,13 @@ void Scanner::runtime_line(std::uint64_t found) {
   const auto line = util::trim(m_line);
   auto e = event(LogEventKind::runtime_error);
   if ((found & a_raised_from) && line.starts_with("Exception raised from ")) {
-    // c10: `Exception raised from make_tensor at aten/src/ATen/Functions.cpp:25 (most recent call first):`
-    // right under the error it locates is a line of that error (its frames follow); alone, the
-    // location states no error of its own.
+    // c10: `Exception raised from make_tensor at aten/src/ATen/Functions.cpp:25 (most recent call
+    // first):` right under the error it locates is a line of that error (its frames follow); alone,
+    // the location states no error of its own.
     if (m_last_error >= 0) {
       auto& error = m_events[static_cast<std::size_t>(m_last_error)];
-      if (static_cast<int>(error.detail.size()) == m_number - error.where.line - 1 && m_number - error.where.line <= 2 &&
-          m_detail_event != m_last_error)
+      if (static_cast<int>(error.detail.size()) == m_number - error.where.line - 1 &&
+          m_number - error.where.line <= 2 && m_detail_event != m_last_error)
         error.detail.push_back(util::clean_text(m_raw, k_max_text));
     }
     return;
@@ -53,10 +54,13 @@ void Scanner::runtime_line(std::uint64_t found) {
     // `[E1119 16:44:43.826 shim_common.cpp:403] Exception in aoti_torch: Specified device ...`
     e.problem = "shim exception";
     e.subject = "aoti_torch";
-    e.value = util::clean_text(util::trim(util::after(m_line, "Exception in aoti_torch: ")), k_max_field);
+    e.value =
+        util::clean_text(util::trim(util::after(m_line, "Exception in aoti_torch: ")), k_max_field);
     find_glog_location(m_line, e.source_file, e.source_line);
-  } else if ((found & a_device_guard) && line.find("GuardImpl initialized with non-") != std::string_view::npos) {
-    // c10's device guard of one device type given another: `CUDAGuardImpl initialized with non-CUDA DeviceType: cpu`.
+  } else if ((found & a_device_guard) &&
+             line.find("GuardImpl initialized with non-") != std::string_view::npos) {
+    // c10's device guard of one device type given another: `CUDAGuardImpl initialized with non-CUDA
+    // DeviceType: cpu`.
     e.problem = "device guard";
     e.value = util::clean_text(line, k_max_field);
   } else if ((found & a_unknown_exception) && line.starts_with("Unknown exception occurred.")) {
@@ -87,15 +91,18 @@ void Scanner::find_glog_location(std::string_view line, std::string& file, int& 
 // c10's and gdb's native frames belong to the error or crash just before them.
 void Scanner::native_frame_line(std::uint64_t found) {
   const auto line = util::trim(m_line);
-  if (!(found & a_c10_frame) && !(line.size() > 2 && line[0] == '#' && line[1] >= '0' && line[1] <= '9')) return;
+  if (!(found & a_c10_frame) &&
+      !(line.size() > 2 && line[0] == '#' && line[1] >= '0' && line[1] <= '9'))
+    return;
   const auto frame = native_frame(m_line);
   if (!frame) return;
   const int target = frame->from_gdb && m_last_crash >= 0 ? m_last_crash : m_last_error;
   if (target < 0) return;
   auto& frames = m_events[static_cast<std::size_t>(target)].frames;
   if (frames.size() >= k_max_frames) return;
-  frames.push_back({util::clean_text(frame->module, k_max_field), 0, util::clean_text(frame->symbol, k_max_field), "", m_number,
-                    true, util::clean_text(util::trim(m_raw), k_max_text)});
+  frames.push_back({util::clean_text(frame->module, k_max_field), 0,
+                    util::clean_text(frame->symbol, k_max_field), "", m_number, true,
+                    util::clean_text(util::trim(m_raw), k_max_text)});
 }
 
 }  // namespace aoti::parsers::logs

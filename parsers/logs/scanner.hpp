@@ -95,8 +95,9 @@ enum AnchorFlag : std::uint64_t {
   a_printed_size = 1ull << 58,
   a_resized = 1ull << 59,
 };
-inline constexpr std::uint64_t k_load_anchors = a_undefined_symbol | a_cannot_open_object | a_symbol_version | a_wrong_elf_class |
-                                         a_invalid_elf | a_missing_schema | a_dlopen | a_package_loader;
+inline constexpr std::uint64_t k_load_anchors =
+    a_undefined_symbol | a_cannot_open_object | a_symbol_version | a_wrong_elf_class |
+    a_invalid_elf | a_missing_schema | a_dlopen | a_package_loader;
 
 // What CI systems and loggers put before every line, removed (log_scanner.cpp).
 std::string_view strip_log_prefix(std::string_view line);
@@ -211,28 +212,29 @@ class Scanner {
   bool m_in_suggested_fixes = false;
   bool m_saw_data_dependent = false;
   std::vector<model::LogFrame> m_frames;  // the current traceback's frames
-  int m_detail_event = -1;               // the exception whose message the next lines may continue
+  int m_detail_event = -1;                // the exception whose message the next lines may continue
   int m_detail_blank = 0;
-  int m_last_exception = -1;             // the last Python exception: the one that ended the run
-  int m_last_error = -1;                 // the last error event, for the native frames after it
-  int m_last_crash = -1;                 // the last crash signal, for a debugger's backtrace after it
-  int m_diagnostic_event = -1;           // the compiler diagnostic whose excerpt may follow
+  int m_last_exception = -1;    // the last Python exception: the one that ended the run
+  int m_last_error = -1;        // the last error event, for the native frames after it
+  int m_last_crash = -1;        // the last crash signal, for a debugger's backtrace after it
+  int m_diagnostic_event = -1;  // the compiler diagnostic whose excerpt may follow
   int m_diagnostic_line = 0;
   std::optional<LogEvent> m_pending_bare;  // a bare `error:` waiting for its source excerpt
   bool m_saw_compiler = false;
-  std::string m_include_root;            // the outermost file of the last `In file included from` chain
+  std::string m_include_root;  // the outermost file of the last `In file included from` chain
   int m_include_line = 0;
-  std::string_view m_raw;                // the line as the log holds it (m_line: without its prefix)
-  int m_version_event = -1;              // a missing symbol version whose `(required by` may follow
-  int m_draft_event = -1;                // a draft_export report item whose frames may follow
+  std::string_view m_raw;    // the line as the log holds it (m_line: without its prefix)
+  int m_version_event = -1;  // a missing symbol version whose `(required by` may follow
+  int m_draft_event = -1;    // a draft_export report item whose frames may follow
   std::unordered_map<std::string, std::string> m_descriptors;  // strace: descriptor -> opened path
-  std::array<std::pair<int, std::string>, 4> m_recent{};      // the last lines, as the log holds them
+  std::array<std::pair<int, std::string>, 4> m_recent{};  // the last lines, as the log holds them
   std::size_t m_recent_next = 0;
   bool m_line_had_event = false;  // the current line gave an event already
   bool m_exception_line = false;  // the current line was the exception line that ends a traceback
   bool m_message_line = false;    // the current line continued an exception's message
   int m_statement_event = -1;     // an event whose sentence continues on the next lines
-  std::size_t m_index_check = 0;  // the last C++ index-check event and its line, for exception_from()
+  std::size_t m_index_check =
+      0;  // the last C++ index-check event and its line, for exception_from()
   int m_index_check_line = 0;
 };
 

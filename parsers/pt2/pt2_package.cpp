@@ -124,8 +124,9 @@ std::vector<model::ExternNode> extern_nodes_from(const json& document) {
     node.target = string_field(body, "target");
     if (const auto inputs = body.find("inputs"); inputs != body.end() && inputs->is_array())
       for (const json& input : *inputs)
-        node.inputs.push_back({string_field(input, "name"),
-                               input.is_object() && input.contains("arg") ? argument_text(input["arg"]) : ""});
+        node.inputs.push_back(
+            {string_field(input, "name"),
+             input.is_object() && input.contains("arg") ? argument_text(input["arg"]) : ""});
     if (const auto outputs = body.find("outputs"); outputs != body.end() && outputs->is_array())
       for (const json& output : *outputs) collect_tensor_names(output, node.outputs);
     nodes.push_back(std::move(node));
@@ -156,7 +157,8 @@ const ZipEntry* pick(const std::vector<const ZipEntry*>& files, std::string_view
 ModelFiles pick_files(const std::vector<const ZipEntry*>& files) {
   ModelFiles picked;
   picked.wrapper = pick(files, ".wrapper.cpp", ".cpp", ".kernel.cpp");
-  picked.metadata = pick(files, ".wrapper_metadata.json", "_metadata.json", ".kernel_metadata.json");
+  picked.metadata =
+      pick(files, ".wrapper_metadata.json", "_metadata.json", ".kernel_metadata.json");
   picked.so = pick(files, ".wrapper.so", ".so", "");
   for (const ZipEntry* entry : files)
     if (entry->name.ends_with(".kernel.cpp")) picked.kernels = entry;
@@ -212,7 +214,8 @@ class PackageReader {
 
     m_contents.models.push_back(std::move(model));
     m_contents.wrapper_sources.push_back(std::move(wrapper_source));
-    m_contents.kernel_entries.push_back(kernel_source.empty() ? std::string() : picked.kernels->name);
+    m_contents.kernel_entries.push_back(kernel_source.empty() ? std::string()
+                                                              : picked.kernels->name);
     m_contents.kernel_sources.push_back(std::move(kernel_source));
   }
 
@@ -314,8 +317,8 @@ Parsed<Pt2Contents> read_package(const std::filesystem::path& path, const std::s
   Pt2Contents contents;
   model::PackageFacts& package = contents.package;
   package.path = display;
-  package.layout = root->prefix.empty() ? "legacy (no root folder)"
-                                        : "root folder '" + root->prefix + "'";
+  package.layout =
+      root->prefix.empty() ? "legacy (no root folder)" : "root folder '" + root->prefix + "'";
   package.archive_format = format;
   package.zip64 = archive.is_zip64();
   for (const char* record : {"archive_version", "version"}) {

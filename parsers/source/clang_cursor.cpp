@@ -44,12 +44,15 @@ std::vector<CXCursor> children(CXCursor c) {
   return std::move(list.cursors);
 }
 
-bool in_system_header(CXCursor c) { return clang_Location_isInSystemHeader(clang_getCursorLocation(c)) != 0; }
+bool in_system_header(CXCursor c) {
+  return clang_Location_isInSystemHeader(clang_getCursorLocation(c)) != 0;
+}
 
 std::string parent_name(CXCursor c) { return spelling(clang_getCursorSemanticParent(c)); }
 
 std::string enclosing_namespace(CXCursor c) {
-  for (CXCursor p = clang_getCursorSemanticParent(c); !clang_Cursor_isNull(p) && clang_getCursorKind(p) != CXCursor_TranslationUnit;
+  for (CXCursor p = clang_getCursorSemanticParent(c);
+       !clang_Cursor_isNull(p) && clang_getCursorKind(p) != CXCursor_TranslationUnit;
        p = clang_getCursorSemanticParent(p)) {
     if (clang_getCursorKind(p) == CXCursor_Namespace) return spelling(p);
   }

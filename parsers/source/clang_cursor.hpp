@@ -51,7 +51,9 @@ class MainFile {
 
   std::string_view text() const { return m_text; }
   Place place_of(CXSourceLocation loc) const;
-  Place start_of(CXCursor c) const { return place_of(clang_getRangeStart(clang_getCursorExtent(c))); }
+  Place start_of(CXCursor c) const {
+    return place_of(clang_getRangeStart(clang_getCursorExtent(c)));
+  }
   Place end_of(CXCursor c) const { return place_of(clang_getRangeEnd(clang_getCursorExtent(c))); }
 
  private:

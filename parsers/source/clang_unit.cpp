@@ -21,10 +21,12 @@ bool has_torch_headers(const std::vector<std::string>& dirs) {
 }
 
 // The compile command's flags for `file`, without the compiler, the file, and output options.
-std::vector<std::string> compile_flags(const std::filesystem::path& database, const std::filesystem::path& file,
+std::vector<std::string> compile_flags(const std::filesystem::path& database,
+                                       const std::filesystem::path& file,
                                        std::vector<std::string>& include_dirs) {
   std::vector<std::string> flags;
-  const std::filesystem::path dir = std::filesystem::is_directory(database) ? database : database.parent_path();
+  const std::filesystem::path dir =
+      std::filesystem::is_directory(database) ? database : database.parent_path();
   CXCompilationDatabase_Error error = CXCompilationDatabase_NoError;
   CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir.c_str(), &error);
   if (error != CXCompilationDatabase_NoError || !db) return flags;
@@ -37,7 +39,10 @@ std::vector<std::string> compile_flags(const std::filesystem::path& database, co
     for (unsigned i = 1; i < n; ++i) {
       std::string arg = take(clang_CompileCommand_getArg(command, i));
       if (arg == "-c" || arg == file.string() || arg == file.filename().string()) continue;
-      if (arg == "-o" || arg == "-MF" || arg == "-MT" || arg == "-MQ") { ++i; continue; }
+      if (arg == "-o" || arg == "-MF" || arg == "-MT" || arg == "-MQ") {
+        ++i;
+        continue;
+      }
       if (arg.starts_with("-o") || arg == "-MD" || arg == "-MMD") continue;
       if (arg.starts_with("-I") || arg.starts_with("-isystem")) {
         std::string d = arg.starts_with("-I") ? arg.substr(2) : arg.substr(8);
@@ -53,12 +58,15 @@ std::vector<std::string> compile_flags(const std::filesystem::path& database, co
   return flags;
 }
 
-std::string severity_name(CXDiagnosticSeverity s) { return s == CXDiagnostic_Fatal ? "fatal error" : "error"; }
+std::string severity_name(CXDiagnosticSeverity s) {
+  return s == CXDiagnostic_Fatal ? "fatal error" : "error";
+}
 
 }  // namespace
 
-Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::string_view text, const std::string& display,
-                                   const SourceOptions& options, std::vector<model::Diagnostic>& diagnostics) {
+Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::string_view text,
+                                   const std::string& display, const SourceOptions& options,
+                                   std::vector<model::Diagnostic>& diagnostics) {
   std::error_code ec;
   std::filesystem::path absolute = std::filesystem::absolute(path, ec);
   if (ec) absolute = path;
@@ -66,8 +74,10 @@ Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::strin
 
   std::vector<std::string> include_dirs = options.include_dirs;
   std::vector<std::string> flags;
-  if (options.compile_commands) flags = compile_flags(*options.compile_commands, absolute, include_dirs);
-  const bool has_std = std::any_of(flags.begin(), flags.end(), [](const std::string& f) { return f.starts_with("-std="); });
+  if (options.compile_commands)
+    flags = compile_flags(*options.compile_commands, absolute, include_dirs);
+  const bool has_std = std::any_of(flags.begin(), flags.end(),
+                                   [](const std::string& f) { return f.starts_with("-std="); });
   std::vector<std::string> args = {"-x", "c++", "-w", "-ferror-limit=50"};
   if (!has_std) args.push_back("-std=c++17");
   args.insert(args.end(), flags.begin(), flags.end());
@@ -88,7 +98,8 @@ Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::strin
       index.get(), main_path.c_str(), argv.data(), static_cast<int>(argv.size()), unsaved.data(),
       static_cast<unsigned>(unsaved.size()), CXTranslationUnit_KeepGoing, &raw);
   std::unique_ptr<CXTranslationUnitImpl, UnitDeleter> tu(raw);
-  if (code != CXError_Success || !tu) return fail("libclang could not parse the file (error " + std::to_string(code) + ")");
+  if (code != CXError_Success || !tu)
+    return fail("libclang could not parse the file (error " + std::to_string(code) + ")");
 
   std::size_t errors = 0;
   const unsigned count = clang_getNumDiagnostics(tu.get());
@@ -99,15 +110,18 @@ Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::strin
       CXFile file = nullptr;
       unsigned line = 0, column = 0;
       clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, &line, &column, nullptr);
-      const std::string where = file && take(clang_getFileName(file)) != main_path ? take(clang_getFileName(file)) : display;
-      diagnostics.push_back({display, where + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
-                                              severity_name(severity) + ": " + take(clang_getDiagnosticSpelling(d))});
+      const std::string where = file && take(clang_getFileName(file)) != main_path
+                                    ? take(clang_getFileName(file))
+                                    : display;
+      diagnostics.push_back({display, where + ":" + std::to_string(line) + ":" +
+                                          std::to_string(column) + ": " + severity_name(severity) +
+                                          ": " + take(clang_getDiagnosticSpelling(d))});
     }
     clang_disposeDiagnostic(d);
   }
   if (errors > k_max_diagnostics)
     diagnostics.push_back({display, std::to_string(errors - k_max_diagnostics) +
-                                            " more compile errors; analyzed what clang recovered"});
+                                        " more compile errors; analyzed what clang recovered"});
   else if (errors > 0)
     diagnostics.back().message += " (analyzed what clang recovered)";
 

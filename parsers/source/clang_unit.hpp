@@ -1,5 +1,6 @@
 // A translation unit of a C++ source, parsed by libclang against the bundled torch declarations
-// (or the real headers given, with the flags of a compile_commands.json). Internal to parsers/source.
+// (or the real headers given, with the flags of a compile_commands.json). Internal to
+// parsers/source.
 #pragma once
 
 #include <clang-c/Index.h>
@@ -20,11 +21,14 @@ class ClangUnit {
  public:
   // Compile errors do not fail the parse: clang recovers what it can, and the first errors go to
   // `diagnostics` (they say what may be missing). Fails when libclang cannot parse at all.
-  static Parsed<ClangUnit> parse(const std::filesystem::path& path, std::string_view text, const std::string& display,
-                                 const SourceOptions& options, std::vector<model::Diagnostic>& diagnostics);
+  static Parsed<ClangUnit> parse(const std::filesystem::path& path, std::string_view text,
+                                 const std::string& display, const SourceOptions& options,
+                                 std::vector<model::Diagnostic>& diagnostics);
 
   CXTranslationUnit get() const { return m_unit.get(); }
-  const std::string& main_path() const { return m_main_path; }  // the file as clang knows it (absolute)
+  const std::string& main_path() const {
+    return m_main_path;
+  }  // the file as clang knows it (absolute)
 
  private:
   struct IndexDeleter {
@@ -34,8 +38,8 @@ class ClangUnit {
     void operator()(CXTranslationUnitImpl* tu) const { clang_disposeTranslationUnit(tu); }
   };
 
-  ClangUnit(std::unique_ptr<void, IndexDeleter> index, std::unique_ptr<CXTranslationUnitImpl, UnitDeleter> unit,
-            std::string main_path)
+  ClangUnit(std::unique_ptr<void, IndexDeleter> index,
+            std::unique_ptr<CXTranslationUnitImpl, UnitDeleter> unit, std::string main_path)
       : m_index(std::move(index)), m_unit(std::move(unit)), m_main_path(std::move(main_path)) {}
 
   // Declared in this order so that the unit is disposed before its index.

@@ -14,8 +14,8 @@
 
 namespace aoti::parsers::source {
 
-Parsed<SourceRead> read_cpp(const std::filesystem::path& path, std::string_view text, const std::string& display,
-                            const SourceOptions& options) {
+Parsed<SourceRead> read_cpp(const std::filesystem::path& path, std::string_view text,
+                            const std::string& display, const SourceOptions& options) {
   SourceRead out;
   out.facts.artifact = display;
   out.facts.language = "c++";
@@ -23,7 +23,8 @@ Parsed<SourceRead> read_cpp(const std::filesystem::path& path, std::string_view 
     auto unit = ClangUnit::parse(path, text, display, options, out.diagnostics);
     if (!unit) return tl::unexpected(std::move(unit.error()));
     const MainFile file(unit->get(), unit->main_path(), text);
-    const CppRegistrations registrations = collect_cpp_registrations(unit->get(), file, out.facts.ops);
+    const CppRegistrations registrations =
+        collect_cpp_registrations(unit->get(), file, out.facts.ops);
     find_cpp_patterns(registrations, file, display, out.facts);
   } catch (const std::exception& e) {
     // Out of memory on a hostile file (rethrown past libclang's frames by children()): this file

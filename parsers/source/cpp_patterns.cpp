@@ -18,7 +18,8 @@ namespace {
 
 using model::PatternForm;
 
-constexpr std::size_t k_max_call_depth = 4;  // helpers followed from a kernel: kernel → a → b → c → d
+constexpr std::size_t k_max_call_depth =
+    4;  // helpers followed from a kernel: kernel → a → b → c → d
 
 bool is_tensor_method(CXCursor method) {
   if (clang_getCursorKind(method) != CXCursor_CXXMethod) return false;
@@ -31,8 +32,8 @@ constexpr std::array<std::string_view, 6> k_concrete_accessors{
 constexpr std::array<std::string_view, 6> k_symbolic_accessors{
     "sym_size", "sym_sizes", "sym_numel", "sym_stride", "sym_strides", "sym_storage_offset"};
 constexpr std::array<std::string_view, 8> k_data_accessors{
-    "item", "data_ptr", "const_data_ptr", "mutable_data_ptr", "accessor", "packed_accessor32",
-    "packed_accessor64", "cpu"};
+    "item",     "data_ptr",          "const_data_ptr",    "mutable_data_ptr",
+    "accessor", "packed_accessor32", "packed_accessor64", "cpu"};
 constexpr std::array<std::string_view, 7> k_concrete_factories{
     "empty", "zeros", "ones", "full", "empty_strided", "rand", "randn"};
 constexpr std::array<std::string_view, 2> k_concrete_tensor_factories{"new_empty", "new_zeros"};
@@ -57,14 +58,17 @@ bool traced_key(std::string_view key) {
 // `int64_t`, `const int64_t&`, `std::optional<int64_t>`, `IntArrayRef` as the canonical type
 // shows them, so that typedefs and `using` do not hide an int64.
 std::string canonical_type(CXType t) {
-  if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference) t = clang_getPointeeType(t);
+  if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+    t = clang_getPointeeType(t);
   return take(clang_getTypeSpelling(clang_getCanonicalType(t)));
 }
 bool is_int64(const std::string& canonical) {
-  return canonical == "long" || canonical == "const long" || canonical == "long long" || canonical == "const long long";
+  return canonical == "long" || canonical == "const long" || canonical == "long long" ||
+         canonical == "const long long";
 }
 bool is_optional_int64(const std::string& canonical) {
-  return canonical.find("optional<long>") != std::string::npos || canonical.find("optional<long long>") != std::string::npos;
+  return canonical.find("optional<long>") != std::string::npos ||
+         canonical.find("optional<long long>") != std::string::npos;
 }
 bool is_int_list(const std::string& canonical) {
   return canonical.find("ArrayRef<long>") != std::string::npos ||
@@ -95,7 +99,11 @@ std::vector<Param> params_of(CXCursor fn) {
 class PatternFinder {
  public:
   PatternFinder(const MainFile& file, const std::string& display, model::SourceFacts& facts)
-      : m_file(file), m_text(file.text()), m_lines(file.text()), m_display(display), m_facts(facts) {}
+      : m_file(file),
+        m_text(file.text()),
+        m_lines(file.text()),
+        m_display(display),
+        m_facts(facts) {}
 
   void run(const CppRegistrations& registrations) {
     for (const KernelRef& k : registrations.kernels) analyze_kernel(k);
@@ -105,14 +113,15 @@ class PatternFinder {
  private:
   struct Walk {
     const KernelRef* kernel = nullptr;
-    std::string function;  // the function being walked (the kernel or a helper)
+    std::string function;           // the function being walked (the kernel or a helper)
     std::set<std::string> visited;  // USRs of functions already walked for this kernel
     std::set<std::string>* shape_params = nullptr;  // kernel params used to build a shape
     std::size_t found = 0;
   };
 
   void analyze_kernel(const KernelRef& k) {
-    model::SourceKernel kernel{k.op, k.key, k.name, k.registration_line, 0, 0, traced_key(k.key), true};
+    model::SourceKernel kernel{k.op, k.key, k.name, k.registration_line, 0, 0, traced_key(k.key),
+                               true};
     CXCursor body_owner = k.function;
     if (!clang_Cursor_isNull(body_owner) && clang_getCursorKind(body_owner) != CXCursor_LambdaExpr)
       body_owner = clang_getCursorDefinition(body_owner);
@@ -142,16 +151,19 @@ class PatternFinder {
     for (std::size_t i = 0; i < op->args.size(); ++i) {
       const model::SchemaArg& arg = op->args[i];
       const Param* param = nullptr;
-      if (params.size() == op->args.size()) param = &params[i];
+      if (params.size() == op->args.size())
+        param = &params[i];
       else
         for (const Param& p : params)
           if (p.name == arg.name) param = &p;
       if (!param) continue;
       const std::string type = canonical_type(clang_getCursorType(param->cursor));
       const std::string written = take(clang_getTypeSpelling(clang_getCursorType(param->cursor)));
-      const char* id = (arg.type == "SymInt" && is_int64(type)) || (arg.type == "SymInt?" && is_optional_int64(type)) ? "C3"
-                       : is_symint_list_type(arg.type) && is_int_list(type)                                          ? "C4"
-                                                                                                                     : nullptr;
+      const char* id = (arg.type == "SymInt" && is_int64(type)) ||
+                               (arg.type == "SymInt?" && is_optional_int64(type))
+                           ? "C3"
+                       : is_symint_list_type(arg.type) && is_int_list(type) ? "C4"
+                                                                            : nullptr;
       if (!id) continue;
       model::SourcePattern p = matched(id, PatternForm::int_parameter, param->name);
       p.written_type = written;
@@ -168,7 +180,8 @@ class PatternFinder {
 
   static bool is_condition_owner(CXCursorKind kind) {
     return kind == CXCursor_IfStmt || kind == CXCursor_WhileStmt || kind == CXCursor_ForStmt ||
-           kind == CXCursor_DoStmt || kind == CXCursor_SwitchStmt || kind == CXCursor_ConditionalOperator;
+           kind == CXCursor_DoStmt || kind == CXCursor_SwitchStmt ||
+           kind == CXCursor_ConditionalOperator;
   }
 
   // The macro a condition was written in, read at its expansion site.
@@ -177,7 +190,8 @@ class PatternFinder {
     if (!p.in_main || p.offset >= m_text.size()) return {};
     const std::string_view s = m_text.substr(p.offset, 32);
     if (s.starts_with("TORCH_SYM_CHECK")) return "TORCH_SYM_CHECK";
-    if (s.starts_with("TORCH_CHECK") || s.starts_with("TORCH_INTERNAL_ASSERT")) return "TORCH_CHECK";
+    if (s.starts_with("TORCH_CHECK") || s.starts_with("TORCH_INTERNAL_ASSERT"))
+      return "TORCH_CHECK";
     return {};
   }
 
@@ -187,7 +201,8 @@ class PatternFinder {
     if (!any_descendant(cond, is_size_accessor_call) && !is_size_accessor_call(cond)) return false;
     if (is_check_macro) {
       const bool deferred = any_descendant(cond, [](CXCursor c) {
-        return clang_getCursorKind(c) == CXCursor_CallExpr && spelling(callee_of(c)) == "expect_true";
+        return clang_getCursorKind(c) == CXCursor_CallExpr &&
+               spelling(callee_of(c)) == "expect_true";
       });
       if (deferred) return false;
       report(matched("C6", PatternForm::size_check), walk, cond);
@@ -200,8 +215,10 @@ class PatternFinder {
   void walk_node(CXCursor node, Walk& walk, bool in_check, int depth) {
     if (depth > k_max_ast_depth) return;
     const CXCursorKind kind = clang_getCursorKind(node);
-    if (kind == CXCursor_CallExpr) check_call(node, walk);
-    else if (kind == CXCursor_VarDecl) check_shape_container(node, walk);
+    if (kind == CXCursor_CallExpr)
+      check_call(node, walk);
+    else if (kind == CXCursor_VarDecl)
+      check_shape_container(node, walk);
     const std::vector<CXCursor> kids = children(node);
     if (is_condition_owner(kind)) {
       // The condition is the first expression child of if/while/switch/?:, the middle one of for.
@@ -215,10 +232,12 @@ class PatternFinder {
       if (macro != "TORCH_SYM_CHECK")
         for (CXCursor cond : exprs)
           if (check_condition(cond, walk, macro == "TORCH_CHECK")) break;
-    } else if (kind == CXCursor_CallExpr && !in_check && spelling(callee_of(node)) == "torch_check" &&
+    } else if (kind == CXCursor_CallExpr && !in_check &&
+               spelling(callee_of(node)) == "torch_check" &&
                clang_Cursor_getNumArguments(node) > 0) {
       const std::string_view macro = macro_at(node);
-      if (macro != "TORCH_SYM_CHECK") check_condition(clang_Cursor_getArgument(node, 0), walk, true);
+      if (macro != "TORCH_SYM_CHECK")
+        check_condition(clang_Cursor_getArgument(node, 0), walk, true);
       in_check = true;
     }
     for (CXCursor c : kids) walk_node(c, walk, in_check, depth + 1);
@@ -261,14 +280,16 @@ class PatternFinder {
   // C1: `x.size(0)`; `x.sizes().size()` is the rank read through the sizes.
   void size_read(CXCursor call, Walk& walk, const std::string& name) {
     model::SourcePattern p = matched("C1", PatternForm::size_read, name, call_text(call));
-    if (name == "sizes" && !p.matched_text.empty() && m_text.substr(m_file.end_of(call).offset, 8).starts_with(".size()"))
+    if (name == "sizes" && !p.matched_text.empty() &&
+        m_text.substr(m_file.end_of(call).offset, 8).starts_with(".size()"))
       p.form = PatternForm::rank_read;
     report(std::move(p), walk, call);
   }
 
-  // C2: a concrete-int factory, `at::empty(...)` (namespace "at") or `x.new_empty(...)` (namespace "").
-  // Shapes made only of literals are static on purpose: not flagged.
-  void concrete_factory(CXCursor call, Walk& walk, const std::string& name, const std::string& callee_namespace) {
+  // C2: a concrete-int factory, `at::empty(...)` (namespace "at") or `x.new_empty(...)` (namespace
+  // ""). Shapes made only of literals are static on purpose: not flagged.
+  void concrete_factory(CXCursor call, Walk& walk, const std::string& name,
+                        const std::string& callee_namespace) {
     if (clang_Cursor_getNumArguments(call) < 1) return;
     const CXCursor shape = clang_Cursor_getArgument(call, 0);
     bool literal_only = true;
@@ -276,9 +297,11 @@ class PatternFinder {
       const CXCursorKind k = clang_getCursorKind(c);
       if (k == CXCursor_DeclRefExpr) {
         const CXCursor ref = clang_getCursorReferenced(c);
-        if (clang_getCursorKind(ref) == CXCursor_ParmDecl && walk.shape_params) walk.shape_params->insert(spelling(ref));
+        if (clang_getCursorKind(ref) == CXCursor_ParmDecl && walk.shape_params)
+          walk.shape_params->insert(spelling(ref));
         if (clang_getCursorKind(ref) != CXCursor_EnumConstantDecl) literal_only = false;
-      } else if ((k == CXCursor_CallExpr && clang_getCursorKind(callee_of(c)) != CXCursor_Constructor) ||
+      } else if ((k == CXCursor_CallExpr &&
+                  clang_getCursorKind(callee_of(c)) != CXCursor_Constructor) ||
                  k == CXCursor_MemberRefExpr) {
         literal_only = false;
       }
@@ -295,15 +318,17 @@ class PatternFinder {
   // C2: std::vector<int64_t> / SmallVector<int64_t> built in a traced kernel hold concrete sizes.
   void check_shape_container(CXCursor var, Walk& walk) {
     const std::string type = canonical_type(clang_getCursorType(var));
-    if (type.find("vector<long") == std::string::npos && type.find("SmallVector<long") == std::string::npos) return;
+    if (type.find("vector<long") == std::string::npos &&
+        type.find("SmallVector<long") == std::string::npos)
+      return;
     report(matched("C2", PatternForm::size_container, spelling(var)), walk, var);
   }
 
   // A call as written, when it is short and on one line of the analyzed file; "" otherwise.
   std::string call_text(CXCursor call) const {
     const Place b = m_file.start_of(call), e = m_file.end_of(call);
-    if (b.in_main && e.in_main && b.line == e.line && e.offset > b.offset && e.offset <= m_text.size() &&
-        e.offset - b.offset <= k_max_matched_text)
+    if (b.in_main && e.in_main && b.line == e.line && e.offset > b.offset &&
+        e.offset <= m_text.size() && e.offset - b.offset <= k_max_matched_text)
       return std::string(m_text.substr(b.offset, e.offset - b.offset));
     return {};
   }
@@ -377,15 +402,16 @@ class PatternFinder {
   LineIndex m_lines;
   const std::string& m_display;
   model::SourceFacts& m_facts;
-  std::map<std::string, std::set<std::string>> m_shape_params;  // op → params a kernel builds a shape from
+  std::map<std::string, std::set<std::string>>
+      m_shape_params;  // op → params a kernel builds a shape from
   std::set<std::tuple<std::string, int, int>> m_reported;
   std::vector<std::string> m_call_stack;
 };
 
 }  // namespace
 
-void find_cpp_patterns(const CppRegistrations& registrations, const MainFile& file, const std::string& display,
-                       model::SourceFacts& facts) {
+void find_cpp_patterns(const CppRegistrations& registrations, const MainFile& file,
+                       const std::string& display, model::SourceFacts& facts) {
   PatternFinder(file, display, facts).run(registrations);
 }
 

@@ -11,7 +11,7 @@ namespace aoti::parsers::source {
 
 // Appends a SourceKernel per registered kernel to `facts.kernels` (traced ones analyzed) and the
 // patterns found to `facts.violations`, unsorted; `facts.ops` holds the registered ops.
-void find_cpp_patterns(const CppRegistrations& registrations, const MainFile& file, const std::string& display,
-                       model::SourceFacts& facts);
+void find_cpp_patterns(const CppRegistrations& registrations, const MainFile& file,
+                       const std::string& display, model::SourceFacts& facts);
 
 }  // namespace aoti::parsers::source

@@ -21,16 +21,23 @@ std::optional<Block> block_at(std::string_view text, unsigned offset) {
   std::string_view s = text.substr(offset, 512);
   std::string_view macro;
   for (std::string_view m : {"TORCH_LIBRARY_FRAGMENT", "TORCH_LIBRARY_IMPL", "TORCH_LIBRARY"})
-    if (s.starts_with(m)) { macro = m; break; }
+    if (s.starts_with(m)) {
+      macro = m;
+      break;
+    }
   if (macro.empty()) return std::nullopt;
   const std::size_t open = s.find('(', macro.size());
   const std::size_t close = s.find(')', macro.size());
-  if (open == std::string_view::npos || close == std::string_view::npos || close < open) return std::nullopt;
+  if (open == std::string_view::npos || close == std::string_view::npos || close < open)
+    return std::nullopt;
   std::vector<std::string> args;
   std::string current;
   for (char ch : s.substr(open + 1, close - open - 1)) {
-    if (ch == ',') { args.push_back(current); current.clear(); }
-    else if (!std::isspace(static_cast<unsigned char>(ch))) current += ch;
+    if (ch == ',') {
+      args.push_back(current);
+      current.clear();
+    } else if (!std::isspace(static_cast<unsigned char>(ch)))
+      current += ch;
   }
   args.push_back(current);
   if (args.size() < 2 || args[0].empty()) return std::nullopt;
@@ -53,7 +60,8 @@ std::string unquote(std::string_view spelled) {
     if (quote > 0 && spelled[quote - 1] == 'R') {  // R"delim( ... )delim"
       const std::size_t open = spelled.find('(', quote);
       if (open == std::string_view::npos) break;
-      std::string close = ")";  // appended piece by piece: GCC 12 -Wrestrict misreads the one-expression form
+      std::string close =
+          ")";  // appended piece by piece: GCC 12 -Wrestrict misreads the one-expression form
       close += spelled.substr(quote + 1, open - quote - 1);
       close += '"';
       const std::size_t end = spelled.find(close, open);
@@ -99,7 +107,8 @@ std::optional<std::string> key_in(CXCursor arg) {
         (parent_name(ref) == "DispatchKey" || parent_name(ref) == "DeviceType")) {
       key = name;
     } else if (clang_getCursorKind(ref) == CXCursor_VarDecl && name.size() > 1 && name[0] == 'k' &&
-               std::isupper(static_cast<unsigned char>(name[1])) && enclosing_namespace(ref) == "c10") {
+               std::isupper(static_cast<unsigned char>(name[1])) &&
+               enclosing_namespace(ref) == "c10") {
       key = name.substr(1);
     }
     return key.has_value();
@@ -113,11 +122,15 @@ std::optional<CXCursor> kernel_in(CXCursor arg) {
   std::optional<CXCursor> found;
   auto visit = [&](CXCursor c) {
     const CXCursorKind kind = clang_getCursorKind(c);
-    if (kind == CXCursor_LambdaExpr) { found = c; return true; }
+    if (kind == CXCursor_LambdaExpr) {
+      found = c;
+      return true;
+    }
     if (kind != CXCursor_DeclRefExpr) return false;
     const CXCursor ref = clang_getCursorReferenced(c);
     const CXCursorKind ref_kind = clang_getCursorKind(ref);
-    if ((ref_kind == CXCursor_FunctionDecl || ref_kind == CXCursor_CXXMethod) && !in_system_header(ref)) {
+    if ((ref_kind == CXCursor_FunctionDecl || ref_kind == CXCursor_CXXMethod) &&
+        !in_system_header(ref)) {
       found = ref;
       return true;
     }
@@ -142,7 +155,8 @@ class Collector {
       } else if (kind == CXCursor_FunctionDecl && clang_isCursorDefinition(c)) {
         const Place p = m_file.start_of(c);
         if (!p.in_main) continue;
-        if (const auto block = block_at(m_file.text(), p.offset)) collect_registrations(c, *block, 0);
+        if (const auto block = block_at(m_file.text(), p.offset))
+          collect_registrations(c, *block, 0);
       }
     }
   }
@@ -175,7 +189,8 @@ class Collector {
       op_name = qualify(block.ns, schema.name);
       if (first->find('(') != std::string::npos) {
         m_ops.push_back({op_name, *first, schema.args, where.line});
-        m_found.schema_literals.push_back({m_ops.size() - 1, clang_Cursor_getArgument(call, 0), schema});
+        m_found.schema_literals.push_back(
+            {m_ops.size() - 1, clang_Cursor_getArgument(call, 0), schema});
       }
       if (n < 2) return;
     } else {
@@ -203,7 +218,8 @@ class Collector {
 
 }  // namespace
 
-CppRegistrations collect_cpp_registrations(CXTranslationUnit tu, const MainFile& file, std::vector<model::SourceOp>& ops) {
+CppRegistrations collect_cpp_registrations(CXTranslationUnit tu, const MainFile& file,
+                                           std::vector<model::SourceOp>& ops) {
   Collector collector(file, ops);
   collector.collect_blocks(clang_getTranslationUnitCursor(tu), 0);
   return collector.release();

@@ -35,6 +35,7 @@ struct CppRegistrations {
 };
 
 // Appends the ops the file defines to `ops`; the kernels and schema literals in source order.
-CppRegistrations collect_cpp_registrations(CXTranslationUnit tu, const MainFile& file, std::vector<model::SourceOp>& ops);
+CppRegistrations collect_cpp_registrations(CXTranslationUnit tu, const MainFile& file,
+                                           std::vector<model::SourceOp>& ops);
 
 }  // namespace aoti::parsers::source

@@ -10,17 +10,23 @@ namespace aoti::parsers::source::py {
 namespace {
 
 constexpr std::array<std::string_view, 35> k_keywords{
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def",
-    "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is",
-    "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield"};
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
 
 }  // namespace
 
-bool is_keyword(std::string_view s) { return std::find(k_keywords.begin(), k_keywords.end(), s) != k_keywords.end(); }
+bool is_keyword(std::string_view s) {
+  return std::find(k_keywords.begin(), k_keywords.end(), s) != k_keywords.end();
+}
 
 void TokenCursor::failure(const std::string& message) const {
   const Token& t = peek();
-  throw ParseFailure{{t.line, t.column, message + (t.kind == Tok::end ? " at end of file" : " near '" + std::string(t.text.substr(0, 40)) + "'")}};
+  throw ParseFailure{
+      {t.line, t.column,
+       message + (t.kind == Tok::end ? " at end of file"
+                                     : " near '" + std::string(t.text.substr(0, 40)) + "'")}};
 }
 
 std::string TokenCursor::expect_name() {
@@ -51,9 +57,14 @@ ExprPtr ExpressionParser::wrap(Expr::Kind kind, ExprPtr first, std::string text)
   return e;
 }
 
-void ExpressionParser::close(Expr& e) { e.end = std::max(e.end, m_tokens[m_pos > 0 ? m_pos - 1 : 0].offset + m_tokens[m_pos > 0 ? m_pos - 1 : 0].text.size()); }
+void ExpressionParser::close(Expr& e) {
+  e.end = std::max(e.end, m_tokens[m_pos > 0 ? m_pos - 1 : 0].offset +
+                              m_tokens[m_pos > 0 ? m_pos - 1 : 0].text.size());
+}
 
-ExprPtr ExpressionParser::name_expr(const Token& t) { return make(Expr::Kind::name, t, std::string(t.text)); }
+ExprPtr ExpressionParser::name_expr(const Token& t) {
+  return make(Expr::Kind::name, t, std::string(t.text));
+}
 
 // a, b, c (a tuple when there is a comma)
 ExprPtr ExpressionParser::expression_list() {
@@ -62,7 +73,8 @@ ExprPtr ExpressionParser::expression_list() {
   ExprPtr tuple = wrap(Expr::Kind::tuple, std::move(first));
   while (at_op(",")) {
     next();
-    if (at(Tok::newline) || at_op("=") || at_op(")") || at_op(";") || at(Tok::end) || at_op(":")) break;
+    if (at(Tok::newline) || at_op("=") || at_op(")") || at_op(";") || at(Tok::end) || at_op(":"))
+      break;
     tuple->items.push_back(star_or_expression());
   }
   close(*tuple);
@@ -122,7 +134,8 @@ ExprPtr ExpressionParser::expression() {
     const Token& t = next();
     ExprPtr e = make(Expr::Kind::other, t, "yield");
     if (at_kw("from")) next();
-    if (!at(Tok::newline) && !at_op(")") && !at_op(";") && !at_op("=")) e->items.push_back(expression_list());
+    if (!at(Tok::newline) && !at_op(")") && !at_op(";") && !at_op("="))
+      e->items.push_back(expression_list());
     close(*e);
     return e;
   }
@@ -176,19 +189,24 @@ ExprPtr ExpressionParser::comparison() {
   ExprPtr left = binary(0);
   while (true) {
     std::string op;
-    if (peek().kind == Tok::op && (peek().text == "<" || peek().text == ">" || peek().text == "==" || peek().text == ">=" ||
-                                   peek().text == "<=" || peek().text == "!=")) {
+    if (peek().kind == Tok::op &&
+        (peek().text == "<" || peek().text == ">" || peek().text == "==" || peek().text == ">=" ||
+         peek().text == "<=" || peek().text == "!=")) {
       op = std::string(next().text);
     } else if (at_kw("in")) {
       next();
       op = "in";
     } else if (at_kw("not") && peek(1).kind == Tok::name && peek(1).text == "in") {
-      next(); next();
+      next();
+      next();
       op = "not in";
     } else if (at_kw("is")) {
       next();
       op = "is";
-      if (at_kw("not")) { next(); op = "is not"; }
+      if (at_kw("not")) {
+        next();
+        op = "is not";
+      }
     } else {
       break;
     }
@@ -206,8 +224,8 @@ ExprPtr ExpressionParser::joined(ExprPtr left, std::string op, ExprPtr right) {
 
 // Binary operators by precedence: | ^ & (<< >>) (+ -) (* / // % @); then unary, **, await.
 ExprPtr ExpressionParser::binary(int level) {
-  static constexpr std::array<std::array<std::string_view, 5>, 6> k_levels{{
-      {"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "//", "%", "@"}}};
+  static constexpr std::array<std::array<std::string_view, 5>, 6> k_levels{
+      {{"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "//", "%", "@"}}};
   if (level == static_cast<int>(k_levels.size())) return unary();
   DepthGuard guard(*this);
   ExprPtr left = binary(level + 1);
@@ -240,7 +258,8 @@ ExprPtr ExpressionParser::unary() {
 ExprPtr ExpressionParser::atom() {
   const Token& t = peek();
   if (t.kind == Tok::name) {
-    if (is_keyword(t.text) && t.text != "None" && t.text != "True" && t.text != "False") failure("unexpected keyword");
+    if (is_keyword(t.text) && t.text != "None" && t.text != "True" && t.text != "False")
+      failure("unexpected keyword");
     next();
     return name_expr(t);
   }
@@ -309,7 +328,9 @@ ExprPtr ExpressionParser::collection(Expr::Kind kind, std::string_view closer) {
   return e;
 }
 
-ExprPtr ExpressionParser::named_or_yield() { return at_kw("yield") ? expression() : at_op("*") ? star_or_expression() : named_expression(); }
+ExprPtr ExpressionParser::named_or_yield() {
+  return at_kw("yield") ? expression() : at_op("*") ? star_or_expression() : named_expression();
+}
 
 ExprPtr ExpressionParser::comprehension(ExprPtr element) {
   ExprPtr e = wrap(Expr::Kind::comprehension, std::move(element));
@@ -382,8 +403,10 @@ ExprPtr ExpressionParser::call(ExprPtr func) {
       if (at_kw("for") || at_kw("async")) arg = comprehension(std::move(arg));
       e->items.push_back(std::move(arg));
     }
-    if (at_op(",")) next();
-    else if (!at_op(")")) failure("expected ',' or ')'");
+    if (at_op(","))
+      next();
+    else if (!at_op(")"))
+      failure("expected ',' or ')'");
   }
   next();
   close(*e);

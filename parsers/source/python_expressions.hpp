@@ -20,14 +20,17 @@ struct ParseFailure {
 
 bool is_keyword(std::string_view s);
 
-// Lookahead over the lexed tokens; the expectations throw ParseFailure at the token that broke them.
+// Lookahead over the lexed tokens; the expectations throw ParseFailure at the token that broke
+// them.
 class TokenCursor {
  public:
   TokenCursor(std::string_view text, Lexed lexed)
       : m_text(text), m_tokens(std::move(lexed.tokens)), m_errors(std::move(lexed.errors)) {}
 
  protected:
-  const Token& peek(std::size_t ahead = 0) const { return m_tokens[std::min(m_pos + ahead, m_tokens.size() - 1)]; }
+  const Token& peek(std::size_t ahead = 0) const {
+    return m_tokens[std::min(m_pos + ahead, m_tokens.size() - 1)];
+  }
   bool at(Tok kind) const { return peek().kind == kind; }
   bool at_op(std::string_view s) const { return peek().kind == Tok::op && peek().text == s; }
   bool at_kw(std::string_view s) const { return peek().kind == Tok::name && peek().text == s; }
@@ -69,11 +72,11 @@ class ExpressionParser : protected TokenCursor {
  protected:
   // What statements start from.
   ExprPtr expression();
-  ExprPtr named_expression();    // `x := value` where Python allows it: if / while tests
-  ExprPtr expression_list();     // a, b, c (a tuple when there is a comma)
-  ExprPtr target_list();         // for-loop and comprehension targets, up to `in`
-  ExprPtr binary(int level);     // a `with ... as` target: no comparison, no conditional
-  ExprPtr postfix(ExprPtr base); // a class's bases: the `(...)` after its name
+  ExprPtr named_expression();     // `x := value` where Python allows it: if / while tests
+  ExprPtr expression_list();      // a, b, c (a tuple when there is a comma)
+  ExprPtr target_list();          // for-loop and comprehension targets, up to `in`
+  ExprPtr binary(int level);      // a `with ... as` target: no comparison, no conditional
+  ExprPtr postfix(ExprPtr base);  // a class's bases: the `(...)` after its name
   ExprPtr name_expr(const Token& t);
 
  private:

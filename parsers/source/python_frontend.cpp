@@ -16,8 +16,9 @@ SourceRead read_python(std::string_view text, const std::string& display) {
   out.facts.language = "python";
   const py::Module module = py::parse(text);
   for (const py::SyntaxError& e : module.errors)
-    out.diagnostics.push_back({display, display + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) +
-                                            ": syntax error: " + e.message + " (the rest of the file was analyzed)"});
+    out.diagnostics.push_back(
+        {display, display + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) +
+                      ": syntax error: " + e.message + " (the rest of the file was analyzed)"});
   const PythonRegistrations registrations = collect_python_registrations(module, out.facts.ops);
   find_python_patterns(registrations, text, display, out.facts);
   sort_by_place(out.facts.violations);

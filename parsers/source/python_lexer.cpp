@@ -33,25 +33,32 @@ class Lexer {
         ++m_pos;
       } else if (c == '#') {
         skip_to_eol();
-      } else if (c == '\\' && m_pos + 1 < m_text.size() && (m_text[m_pos + 1] == '\n' || m_text[m_pos + 1] == '\r')) {
-        m_pos += m_text[m_pos + 1] == '\r' && m_pos + 2 < m_text.size() && m_text[m_pos + 2] == '\n' ? 3 : 2;
+      } else if (c == '\\' && m_pos + 1 < m_text.size() &&
+                 (m_text[m_pos + 1] == '\n' || m_text[m_pos + 1] == '\r')) {
+        m_pos += m_text[m_pos + 1] == '\r' && m_pos + 2 < m_text.size() && m_text[m_pos + 2] == '\n'
+                     ? 3
+                     : 2;
         ++m_line;
         m_line_start = m_pos;
       } else if (string_start()) {
         string_literal();
       } else if (is_name_start(static_cast<unsigned char>(c))) {
         const std::size_t b = m_pos;
-        while (m_pos < m_text.size() && is_name_char(static_cast<unsigned char>(m_text[m_pos]))) ++m_pos;
+        while (m_pos < m_text.size() && is_name_char(static_cast<unsigned char>(m_text[m_pos])))
+          ++m_pos;
         push(Tok::name, b, m_pos - b);
       } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-                 (c == '.' && m_pos + 1 < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_pos + 1])))) {
+                 (c == '.' && m_pos + 1 < m_text.size() &&
+                  std::isdigit(static_cast<unsigned char>(m_text[m_pos + 1])))) {
         number();
       } else {
         op();
       }
     }
     if (last_is_code()) push(Tok::newline, m_pos, 0);
-    if (m_depth > 0) error(m_line, 1, "unexpected end of file: " + std::to_string(m_depth) + " bracket(s) not closed");
+    if (m_depth > 0)
+      error(m_line, 1,
+            "unexpected end of file: " + std::to_string(m_depth) + " bracket(s) not closed");
     while (m_indents.size() > 1) {
       m_indents.pop_back();
       push(Tok::dedent, m_pos, 0);
@@ -68,11 +75,13 @@ class Lexer {
   }
 
   void push(Tok kind, std::size_t begin, std::size_t length) {
-    m_out.tokens.push_back({kind, m_text.substr(begin, length), m_line, static_cast<int>(begin - m_line_start) + 1, begin});
+    m_out.tokens.push_back({kind, m_text.substr(begin, length), m_line,
+                            static_cast<int>(begin - m_line_start) + 1, begin});
   }
 
   void error(int line, int column, std::string message) {
-    if (m_out.errors.size() < k_max_syntax_errors) m_out.errors.push_back({line, column, std::move(message)});
+    if (m_out.errors.size() < k_max_syntax_errors)
+      m_out.errors.push_back({line, column, std::move(message)});
   }
 
   void advance_line() {
@@ -91,10 +100,14 @@ class Lexer {
     int width = 0;
     std::size_t p = m_pos;
     for (; p < m_text.size(); ++p) {
-      if (m_text[p] == ' ') ++width;
-      else if (m_text[p] == '\t') width = (width / 8 + 1) * 8;
-      else if (m_text[p] == '\f') width = 0;
-      else break;
+      if (m_text[p] == ' ')
+        ++width;
+      else if (m_text[p] == '\t')
+        width = (width / 8 + 1) * 8;
+      else if (m_text[p] == '\f')
+        width = 0;
+      else
+        break;
     }
     if (p >= m_text.size() || m_text[p] == '\n' || m_text[p] == '#' ||
         (m_text[p] == '\r' && p + 1 < m_text.size() && m_text[p + 1] == '\n')) {
@@ -124,9 +137,12 @@ class Lexer {
   // A quote, or a prefix of up to two letters (r, b, u, f, rb, br, fr, rf in any case) then one.
   bool string_start() const {
     std::size_t p = m_pos;
-    for (int i = 0; i < 2 && p < m_text.size() && m_text[p] != '\0' && std::strchr("rRbBuUfF", m_text[p]); ++i) ++p;
+    for (int i = 0;
+         i < 2 && p < m_text.size() && m_text[p] != '\0' && std::strchr("rRbBuUfF", m_text[p]); ++i)
+      ++p;
     return p < m_text.size() && (m_text[p] == '\'' || m_text[p] == '"') &&
-           (p == m_pos || m_pos == 0 || !is_name_char(static_cast<unsigned char>(m_text[m_pos - 1])));
+           (p == m_pos || m_pos == 0 ||
+            !is_name_char(static_cast<unsigned char>(m_text[m_pos - 1])));
   }
 
   void string_literal() {
@@ -147,7 +163,12 @@ class Lexer {
       const char c = m_text[m_pos];
       // Raw strings too: a backslash still keeps the next quote from closing the literal.
       if (c == '\\' && m_pos + 1 < m_text.size()) {
-        if (m_text[m_pos + 1] == '\n') { m_pos += 2; ++m_line; m_line_start = m_pos; continue; }
+        if (m_text[m_pos + 1] == '\n') {
+          m_pos += 2;
+          ++m_line;
+          m_line_start = m_pos;
+          continue;
+        }
         m_pos += 2;
         continue;
       }
@@ -159,24 +180,31 @@ class Lexer {
         continue;
       }
       if (formatted && c == '{') {
-        if (braces == 0 && m_pos + 1 < m_text.size() && m_text[m_pos + 1] == '{') { m_pos += 2; continue; }
+        if (braces == 0 && m_pos + 1 < m_text.size() && m_text[m_pos + 1] == '{') {
+          m_pos += 2;
+          continue;
+        }
         ++braces;
       } else if (formatted && c == '}' && braces > 0) {
         --braces;
       } else if (formatted && braces > 0 && (c == '\'' || c == '"') && c != quote) {
         const std::size_t end = m_text.find(c, m_pos + 1);
-        if (end != std::string_view::npos && m_text.substr(m_pos, end - m_pos).find('\n') == std::string_view::npos) {
+        if (end != std::string_view::npos &&
+            m_text.substr(m_pos, end - m_pos).find('\n') == std::string_view::npos) {
           m_pos = end + 1;
           continue;
         }
-      } else if (c == quote && braces == 0 && (!triple || m_text.substr(m_pos, 3) == std::string(3, quote))) {
+      } else if (c == quote && braces == 0 &&
+                 (!triple || m_text.substr(m_pos, 3) == std::string(3, quote))) {
         m_pos += triple ? 3 : 1;
         closed = true;
         break;
       }
       ++m_pos;
     }
-    if (!closed) error(line, column, triple ? "unterminated triple-quoted string" : "unterminated string literal");
+    if (!closed)
+      error(line, column,
+            triple ? "unterminated triple-quoted string" : "unterminated string literal");
     m_out.tokens.push_back({Tok::string, m_text.substr(begin, m_pos - begin), line, column, begin});
   }
 
@@ -198,8 +226,9 @@ class Lexer {
 
   void op() {
     static constexpr std::array<std::string_view, 5> k_three{"**=", "//=", ">>=", "<<=", "..."};
-    static constexpr std::array<std::string_view, 20> k_two{"**", "//", "==", "!=", "<=", ">=", "->", "+=", "-=", "*=",
-                                                            "/=", "%=", "&=", "|=", "^=", "@=", ":=", "<<", ">>", "<>"};
+    static constexpr std::array<std::string_view, 20> k_two{
+        "**", "//", "==", "!=", "<=", ">=", "->", "+=", "-=", "*=",
+        "/=", "%=", "&=", "|=", "^=", "@=", ":=", "<<", ">>", "<>"};
     const std::string_view rest = m_text.substr(m_pos, 3);
     for (std::string_view t : k_three)
       if (rest.starts_with(t)) return emit_op(t.size());
@@ -207,7 +236,8 @@ class Lexer {
       if (rest.starts_with(t)) return emit_op(t.size());
     const char c = m_text[m_pos];
     if (c != '\0' && std::strchr("()[]{}:,;.+-*/%&|^~<>=@!", c)) return emit_op(1);
-    error(m_line, static_cast<int>(m_pos - m_line_start) + 1, std::string("invalid character '") + c + "'");
+    error(m_line, static_cast<int>(m_pos - m_line_start) + 1,
+          std::string("invalid character '") + c + "'");
     ++m_pos;
   }
 
@@ -215,8 +245,11 @@ class Lexer {
     const char c = m_text[m_pos];
     if (length == 1 && (c == '(' || c == '[' || c == '{')) ++m_depth;
     if (length == 1 && (c == ')' || c == ']' || c == '}')) {
-      if (m_depth == 0) error(m_line, static_cast<int>(m_pos - m_line_start) + 1, std::string("unmatched '") + c + "'");
-      else --m_depth;
+      if (m_depth == 0)
+        error(m_line, static_cast<int>(m_pos - m_line_start) + 1,
+              std::string("unmatched '") + c + "'");
+      else
+        --m_depth;
     }
     push(Tok::op, m_pos, length);
     m_pos += length;

@@ -15,7 +15,10 @@ class Parser : ExpressionParser {
   Module run() {
     Module m;
     while (!at(Tok::end)) {
-      if (at(Tok::dedent)) { ++m_pos; continue; }
+      if (at(Tok::dedent)) {
+        ++m_pos;
+        continue;
+      }
       statement(m.body);
     }
     m.errors = std::move(m_errors);
@@ -41,7 +44,8 @@ class Parser : ExpressionParser {
     if (m_errors.size() < k_max_syntax_errors) m_errors.push_back(e);
   }
 
-  // ---- statements --------------------------------------------------------------------------------
+  // ---- statements
+  // --------------------------------------------------------------------------------
 
   void statement(std::vector<StmtPtr>& out) {
     const std::size_t start = m_pos;
@@ -52,7 +56,10 @@ class Parser : ExpressionParser {
         block_until_dedent(out);
         return;
       }
-      if (at(Tok::newline)) { next(); return; }
+      if (at(Tok::newline)) {
+        next();
+        return;
+      }
       if (soft_keyword_block()) {
         compound(out);
         return;
@@ -73,16 +80,20 @@ class Parser : ExpressionParser {
   bool soft_keyword_block() const {
     if (!at_kw("match") && !at_kw("case")) return false;
     const Token& second = peek(1);
-    if (second.kind == Tok::newline || (second.kind == Tok::op && second.text != "(" && second.text != "[" &&
-                                        second.text != "{" && second.text != "-" && second.text != "*"))
+    if (second.kind == Tok::newline ||
+        (second.kind == Tok::op && second.text != "(" && second.text != "[" && second.text != "{" &&
+         second.text != "-" && second.text != "*"))
       return false;
     std::size_t i = m_pos;
-    while (i + 1 < m_tokens.size() && m_tokens[i + 1].kind != Tok::newline && m_tokens[i + 1].kind != Tok::end) ++i;
+    while (i + 1 < m_tokens.size() && m_tokens[i + 1].kind != Tok::newline &&
+           m_tokens[i + 1].kind != Tok::end)
+      ++i;
     return m_tokens[i].kind == Tok::op && m_tokens[i].text == ":";
   }
 
   bool compound_keyword() const {
-    for (std::string_view k : {"if", "elif", "else", "while", "for", "with", "try", "except", "finally"})
+    for (std::string_view k :
+         {"if", "elif", "else", "while", "for", "with", "try", "except", "finally"})
       if (at_kw(k)) return true;
     return false;
   }
@@ -119,7 +130,8 @@ class Parser : ExpressionParser {
     if (at_kw("async")) next();
     const Token& head = next();
     const std::string_view kw = head.text;
-    if (!s->decorators.empty() && kw != "def" && kw != "class") failure("expected def or class after decorators");
+    if (!s->decorators.empty() && kw != "def" && kw != "class")
+      failure("expected def or class after decorators");
     if (kw == "def") {
       s->kind = Stmt::Kind::def;
       s->line = head.line;
@@ -147,7 +159,10 @@ class Parser : ExpressionParser {
       s->kind = Stmt::Kind::with;
       do {
         s->exprs.push_back(expression());
-        if (at_kw("as")) { next(); s->exprs.push_back(binary(0)); }
+        if (at_kw("as")) {
+          next();
+          s->exprs.push_back(binary(0));
+        }
       } while (at_op(",") && (next(), true));
     } else if (kw == "match" || kw == "case") {
       s->kind = Stmt::Kind::block;
@@ -160,7 +175,10 @@ class Parser : ExpressionParser {
       if (kw == "except") {
         if (at_op("*")) next();
         if (!at_op(":")) s->exprs.push_back(expression());
-        if (at_kw("as")) { next(); expect_name(); }
+        if (at_kw("as")) {
+          next();
+          expect_name();
+        }
       }
     }
     expect_op(":");
@@ -172,11 +190,18 @@ class Parser : ExpressionParser {
     expect_op("(");
     while (!at_op(")")) {
       Param p;
-      if (at_op("/")) { next(); if (!at_op(")")) expect_op(","); continue; }
+      if (at_op("/")) {
+        next();
+        if (!at_op(")")) expect_op(",");
+        continue;
+      }
       if (at_op("*") || at_op("**")) {
         p.variadic = true;
         next();
-        if (at_op(",") || at_op(")")) { if (at_op(",")) next(); continue; }  // bare *
+        if (at_op(",") || at_op(")")) {
+          if (at_op(",")) next();
+          continue;
+        }  // bare *
       }
       p.line = peek().line;
       p.column = peek().column;
@@ -184,9 +209,13 @@ class Parser : ExpressionParser {
       if (at_op(":")) {
         next();
         const ExprPtr annotation = expression();
-        p.annotation = std::string(m_text.substr(annotation->begin, annotation->end - annotation->begin));
+        p.annotation =
+            std::string(m_text.substr(annotation->begin, annotation->end - annotation->begin));
       }
-      if (at_op("=")) { next(); expression(); }
+      if (at_op("=")) {
+        next();
+        expression();
+      }
       s.params.push_back(std::move(p));
       if (!at_op(")")) expect_op(",");
     }
@@ -220,26 +249,40 @@ class Parser : ExpressionParser {
       next();
       s->kind = Stmt::Kind::assert_;
       s->exprs.push_back(expression());
-      if (at_op(",")) { next(); s->exprs.push_back(expression()); }
-    } else if (at_kw("pass") || at_kw("break") || at_kw("continue") || at_kw("import") || at_kw("from") ||
-               at_kw("global") || at_kw("nonlocal")) {
+      if (at_op(",")) {
+        next();
+        s->exprs.push_back(expression());
+      }
+    } else if (at_kw("pass") || at_kw("break") || at_kw("continue") || at_kw("import") ||
+               at_kw("from") || at_kw("global") || at_kw("nonlocal")) {
       while (!at(Tok::newline) && !at_op(";") && !at(Tok::end)) next();
     } else if (at_kw("raise") || at_kw("del")) {
       next();
       if (!at(Tok::newline) && !at_op(";") && !at(Tok::end)) s->exprs.push_back(expression_list());
-      if (at_kw("from")) { next(); s->exprs.push_back(expression()); }
+      if (at_kw("from")) {
+        next();
+        s->exprs.push_back(expression());
+      }
     } else {
       s->kind = Stmt::Kind::expr;
       s->exprs.push_back(expression_list());
       if (at_op(":")) {  // annotated assignment
         next();
         expression();
-        if (at_op("=")) { s->kind = Stmt::Kind::assign; next(); s->exprs.push_back(expression_list()); }
+        if (at_op("=")) {
+          s->kind = Stmt::Kind::assign;
+          next();
+          s->exprs.push_back(expression_list());
+        }
       } else if (at_op("=")) {
         s->kind = Stmt::Kind::assign;
-        while (at_op("=")) { next(); s->exprs.push_back(expression_list()); }
+        while (at_op("=")) {
+          next();
+          s->exprs.push_back(expression_list());
+        }
       } else if (peek().kind == Tok::op && peek().text.size() >= 2 && peek().text.back() == '=' &&
-                 peek().text != "==" && peek().text != "<=" && peek().text != ">=" && peek().text != "!=") {
+                 peek().text != "==" && peek().text != "<=" && peek().text != ">=" &&
+                 peek().text != "!=") {
         s->kind = Stmt::Kind::assign;  // augmented assignment
         next();
         s->exprs.push_back(expression_list());

@@ -23,13 +23,15 @@ using py::Expr;
 using py::Stmt;
 using Kind = Expr::Kind;
 
-constexpr std::array<std::string_view, 3> k_traced_keys{"Fake", "Meta", "CompositeImplicitAutograd"};
-constexpr std::array<std::string_view, 12> k_factories{"empty", "zeros", "ones", "full", "rand", "randn",
-                                                       "empty_strided", "new_empty", "new_zeros", "new_ones",
-                                                       "new_full", "randint"};
-constexpr std::array<std::string_view, 5> k_data_methods{"item", "tolist", "numpy", "data_ptr", "untyped_storage"};
-constexpr std::array<std::string_view, 6> k_data_dependent_words{"nonzero", "unique", "masked_select", "compact",
-                                                                  "filter", "dynamic"};
+constexpr std::array<std::string_view, 3> k_traced_keys{"Fake", "Meta",
+                                                        "CompositeImplicitAutograd"};
+constexpr std::array<std::string_view, 12> k_factories{
+    "empty",         "zeros",     "ones",      "full",     "rand",     "randn",
+    "empty_strided", "new_empty", "new_zeros", "new_ones", "new_full", "randint"};
+constexpr std::array<std::string_view, 5> k_data_methods{"item", "tolist", "numpy", "data_ptr",
+                                                         "untyped_storage"};
+constexpr std::array<std::string_view, 6> k_data_dependent_words{
+    "nonzero", "unique", "masked_select", "compact", "filter", "dynamic"};
 
 class PatternFinder {
  public:
@@ -49,12 +51,16 @@ class PatternFinder {
       if (op)
         for (const model::SchemaArg& a : op->args)
           if (a.name == p.name) schema_type = a.type;
-      const bool int_like = p.annotation == "int" || p.annotation.find("SymInt") != std::string::npos ||
+      const bool int_like = p.annotation == "int" ||
+                            p.annotation.find("SymInt") != std::string::npos ||
                             schema_type.starts_with("SymInt") || schema_type.starts_with("int");
-      const bool tensor_like = p.annotation.find("Tensor") != std::string::npos || schema_type.starts_with("Tensor") ||
+      const bool tensor_like = p.annotation.find("Tensor") != std::string::npos ||
+                               schema_type.starts_with("Tensor") ||
                                (p.annotation.empty() && schema_type.empty());
-      if (int_like) scope.sizes.insert(p.name);
-      else if (tensor_like && !p.variadic && p.name != "ctx" && p.name != "self") scope.tensors.insert(p.name);
+      if (int_like)
+        scope.sizes.insert(p.name);
+      else if (tensor_like && !p.variadic && p.name != "ctx" && p.name != "self")
+        scope.tensors.insert(p.name);
     }
     each_stmt(k.def->body, [&](const Stmt& s) { bind_locals(s, scope); });
     walk(k.def->body, scope, 0);
@@ -71,7 +77,8 @@ class PatternFinder {
       const model::SchemaArg& arg = parsed.args[i];
       if (!is_concrete_int_type(arg.type) || !names_a_size(arg.name)) continue;
       int column = literal.column;
-      const std::string_view raw = std::string_view(m_text).substr(literal.begin, literal.end - literal.begin);
+      const std::string_view raw =
+          std::string_view(m_text).substr(literal.begin, literal.end - literal.begin);
       const std::size_t quote = raw.find_first_of("'\"");
       if (quote != std::string_view::npos && raw.find_first_of("\\\n") == std::string_view::npos &&
           raw.substr(quote, 3) != std::string(3, raw[quote]))
@@ -86,9 +93,9 @@ class PatternFinder {
  private:
   struct Scope {
     const PythonKernel* kernel = nullptr;
-    std::set<std::string> tensors;   // tensor parameters and tensors derived from them
-    std::set<std::string> sizes;     // SymInt parameters and names bound to sizes
-    std::set<std::string> locals;    // every name the function binds
+    std::set<std::string> tensors;  // tensor parameters and tensors derived from them
+    std::set<std::string> sizes;    // SymInt parameters and names bound to sizes
+    std::set<std::string> locals;   // every name the function binds
     std::size_t found = 0;
   };
 
@@ -100,14 +107,16 @@ class PatternFinder {
 
   void bind_locals(const Stmt& s, Scope& scope) const {
     if (s.kind == Stmt::Kind::assign)
-      for (std::size_t i = 0; i + 1 < s.exprs.size(); ++i) names_in_target(*s.exprs[i], scope.locals);
+      for (std::size_t i = 0; i + 1 < s.exprs.size(); ++i)
+        names_in_target(*s.exprs[i], scope.locals);
     if (s.kind == Stmt::Kind::for_ && !s.exprs.empty()) names_in_target(*s.exprs[0], scope.locals);
     if (s.kind == Stmt::Kind::def || s.kind == Stmt::Kind::cls) scope.locals.insert(s.name);
     if (s.kind == Stmt::Kind::with)
       for (const auto& e : s.exprs) names_in_target(*e, scope.locals);
     for (const auto& e : s.exprs)  // comprehension variables
       each_expr(*e, [&](const Expr& x) {
-        if (x.kind == Kind::other && x.text == "for" && !x.items.empty()) names_in_target(*x.items[0], scope.locals);
+        if (x.kind == Kind::other && x.text == "for" && !x.items.empty())
+          names_in_target(*x.items[0], scope.locals);
       });
   }
 
@@ -116,12 +125,13 @@ class PatternFinder {
   bool is_size(const Expr& e, const Scope& scope) const {
     if (e.kind == Kind::name) return scope.sizes.count(e.text) > 0;
     if (e.kind == Kind::attribute) return e.text == "shape";
-    if (e.kind == Kind::subscript) return !e.items.empty() && e.items[0]->kind == Kind::attribute && e.items[0]->text == "shape";
+    if (e.kind == Kind::subscript)
+      return !e.items.empty() && e.items[0]->kind == Kind::attribute && e.items[0]->text == "shape";
     if (e.kind == Kind::call) {
       const Expr* f = call_func(e);
       if (f->kind == Kind::attribute)
-        return f->text == "size" || f->text == "numel" || f->text == "stride" || f->text == "sym_size" ||
-               f->text == "sym_numel";
+        return f->text == "size" || f->text == "numel" || f->text == "stride" ||
+               f->text == "sym_size" || f->text == "sym_numel";
       if (f->kind == Kind::name && f->text == "len" && e.items.size() == 2)
         return e.items[1]->kind == Kind::name && scope.tensors.count(e.items[1]->text) > 0;
     }
@@ -129,8 +139,8 @@ class PatternFinder {
   }
 
   bool involves_size(const Expr& e, const Scope& scope) const {
-    if (e.kind == Kind::call && call_func(e)->kind == Kind::name && call_func(e)->text == "len" && e.items.size() == 2 &&
-        e.items[1]->kind == Kind::attribute && e.items[1]->text == "shape")
+    if (e.kind == Kind::call && call_func(e)->kind == Kind::name && call_func(e)->text == "len" &&
+        e.items.size() == 2 && e.items[1]->kind == Kind::attribute && e.items[1]->text == "shape")
       return false;  // len(x.shape) is the rank
     if (is_size(e, scope)) return true;
     if (e.kind == Kind::lambda) return false;
@@ -142,7 +152,8 @@ class PatternFinder {
   // The root name of an attribute / call / subscript chain: `x` of x.float().sum().
   static const Expr* root_of(const Expr& e) {
     const Expr* r = &e;
-    while ((r->kind == Kind::attribute || r->kind == Kind::call || r->kind == Kind::subscript) && !r->items.empty())
+    while ((r->kind == Kind::attribute || r->kind == Kind::call || r->kind == Kind::subscript) &&
+           !r->items.empty())
       r = r->items[0].get();
     return r->kind == Kind::name ? r : nullptr;
   }
@@ -156,7 +167,8 @@ class PatternFinder {
     if (depth > k_max_walk_depth) return;
     for (const auto& sp : body) {
       const Stmt& s = *sp;
-      if (s.kind == Stmt::Kind::def || s.kind == Stmt::Kind::cls) continue;  // nested defs run elsewhere
+      if (s.kind == Stmt::Kind::def || s.kind == Stmt::Kind::cls)
+        continue;  // nested defs run elsewhere
       if ((s.kind == Stmt::Kind::if_ || s.kind == Stmt::Kind::while_) && !s.exprs.empty() &&
           involves_size(*s.exprs[0], scope)) {
         report_at(matched("P1", PatternForm::size_branch, "", matched_text(*s.exprs[0])), scope,
@@ -177,9 +189,9 @@ class PatternFinder {
   void bind(const Stmt& s, Scope& scope) const {
     const Expr& value = *s.exprs.back();
     const bool size = involves_size(value, scope) && !any_expr(value, [](const Expr& e) {
-      const Expr* f = call_func(e);
-      return f && one_of(last_part(dotted(*f)), k_factories);
-    });
+                        const Expr* f = call_func(e);
+                        return f && one_of(last_part(dotted(*f)), k_factories);
+                      });
     const bool tensor = !size && is_tensor(value, scope);
     for (std::size_t i = 0; i + 1 < s.exprs.size(); ++i) {
       std::set<std::string> names;
@@ -195,7 +207,8 @@ class PatternFinder {
     each_expr(root, [&](const Expr& e) {
       if (e.kind == Kind::ifexp && !e.items.empty() && involves_size(*e.items[0], scope))
         report_at(matched("P1", PatternForm::size_conditional), scope, *e.items[0]);
-      if (e.kind == Kind::keyword && e.text == "device" && !e.items.empty()) device_literal(*e.items[0], scope);
+      if (e.kind == Kind::keyword && e.text == "device" && !e.items.empty())
+        device_literal(*e.items[0], scope);
       if (e.kind != Kind::call) return;
       const Expr& f = *call_func(e);
       const std::string chain = dotted(f);
@@ -212,7 +225,8 @@ class PatternFinder {
         if (f.text == "get_ctx" && scope.kernel->key == "Meta")
           report_at(matched("P8", PatternForm::get_ctx_in_meta), scope, e);
       }
-      if (one_of(last_part(chain), k_factories) && (chain.starts_with("torch.") || f.kind == Kind::attribute))
+      if (one_of(last_part(chain), k_factories) &&
+          (chain.starts_with("torch.") || f.kind == Kind::attribute))
         factory(e, last_part(chain), scope);
     });
   }
@@ -229,7 +243,8 @@ class PatternFinder {
 
   void device_literal(const Expr& value, Scope& scope) {
     std::optional<std::string> device = string_value(value);
-    if (const Expr* f = call_func(value); !device && f && dotted(*f) == "torch.device" && value.items.size() >= 2)
+    if (const Expr* f = call_func(value);
+        !device && f && dotted(*f) == "torch.device" && value.items.size() >= 2)
       device = string_value(*value.items[1]);
     if (device && *device != "meta")
       report_at(matched("P7", PatternForm::device_literal, *device), scope, value);
@@ -243,7 +258,8 @@ class PatternFinder {
     std::vector<const Expr*> dims;
     if (args[0]->kind == Kind::tuple || args[0]->kind == Kind::list) {
       for (const auto& item : args[0]->items) dims.push_back(item.get());
-    } else if (name == "full" || name == "new_full" || name == "empty_strided" || name == "randint") {
+    } else if (name == "full" || name == "new_full" || name == "empty_strided" ||
+               name == "randint") {
       dims.push_back(args[0]);
     } else {
       dims = args;
@@ -251,7 +267,11 @@ class PatternFinder {
     if (dims.empty()) return;  // torch.empty(()) / x.new_empty([]): a scalar, no shape to hard-code
     auto literal = [](const Expr* d) {
       if (d->kind != Kind::number) return std::optional<long long>{};
-      try { return std::optional<long long>(std::stoll(d->text, nullptr, 0)); } catch (...) { return std::optional<long long>{}; }
+      try {
+        return std::optional<long long>(std::stoll(d->text, nullptr, 0));
+      } catch (...) {
+        return std::optional<long long>{};
+      }
     };
     bool all_literal = true, any_big = false, rest_sized = false;
     for (std::size_t i = 0; i < dims.size(); ++i) {
@@ -262,7 +282,8 @@ class PatternFinder {
     }
     const auto lead = literal(dims[0]);
     std::optional<model::SourcePattern> found;
-    if (all_literal && any_big) found = matched("P2", PatternForm::literal_shape);
+    if (all_literal && any_big)
+      found = matched("P2", PatternForm::literal_shape);
     else if (lead && *lead >= 2 && rest_sized)
       found = matched("P2", PatternForm::literal_leading_dim, "", dims[0]->text);
     for (const Expr* d : dims)
@@ -275,16 +296,17 @@ class PatternFinder {
   }
 
   static bool is_builtin(const std::string& name) {
-    return name == "len" || name == "max" || name == "min" || name == "int" || name == "abs" || name == "sum" ||
-           name == "torch" || name == "math" || name == "None" || name == "True" || name == "False";
+    return name == "len" || name == "max" || name == "min" || name == "int" || name == "abs" ||
+           name == "sum" || name == "torch" || name == "math" || name == "None" || name == "True" ||
+           name == "False";
   }
 
   // P6: returning an input tensor as the output of a functional op.
   void aliasing(const Expr& value, Scope& scope) {
     auto check = [&](const Expr& e) {
-      if (e.kind == Kind::name && scope.tensors.count(e.text) && std::any_of(scope.kernel->def->params.begin(),
-                                                                               scope.kernel->def->params.end(),
-                                                                               [&](const py::Param& p) { return p.name == e.text; }))
+      if (e.kind == Kind::name && scope.tensors.count(e.text) &&
+          std::any_of(scope.kernel->def->params.begin(), scope.kernel->def->params.end(),
+                      [&](const py::Param& p) { return p.name == e.text; }))
         report_at(matched("P6", PatternForm::returns_input, e.text), scope, e);
     };
     if (value.kind == Kind::tuple || value.kind == Kind::list)
@@ -298,18 +320,26 @@ class PatternFinder {
     std::set<std::string> used;
     each_stmt(k.def->body, [&](const Stmt& s) {
       for (const auto& e : s.exprs)
-        each_expr(*e, [&](const Expr& x) { if (x.kind == Kind::name) used.insert(x.text); });
+        each_expr(*e, [&](const Expr& x) {
+          if (x.kind == Kind::name) used.insert(x.text);
+        });
       for (const auto& d : s.decorators)
-        each_expr(*d, [&](const Expr& x) { if (x.kind == Kind::name) used.insert(x.text); });
+        each_expr(*d, [&](const Expr& x) {
+          if (x.kind == Kind::name) used.insert(x.text);
+        });
     });
     for (const py::Param& p : k.def->params) {
       if (p.variadic || p.name.starts_with("_") || used.count(p.name)) continue;
-      const bool shape_type = p.annotation == "int" || p.annotation == "bool" || p.annotation.find("SymInt") != std::string::npos ||
-                              p.annotation.find("list[int]") != std::string::npos || p.annotation.find("List[int]") != std::string::npos;
+      const bool shape_type = p.annotation == "int" || p.annotation == "bool" ||
+                              p.annotation.find("SymInt") != std::string::npos ||
+                              p.annotation.find("list[int]") != std::string::npos ||
+                              p.annotation.find("List[int]") != std::string::npos;
       const std::string& n = p.name;
       // One-letter names (n, k) say too little to flag without a type.
-      const bool shape_name = (n.size() > 1 && names_a_size(n)) || n.find("trans") != std::string::npos || n.find("dim") != std::string::npos ||
-                              n.find("axis") != std::string::npos || n.find("keepdim") != std::string::npos;
+      const bool shape_name =
+          (n.size() > 1 && names_a_size(n)) || n.find("trans") != std::string::npos ||
+          n.find("dim") != std::string::npos || n.find("axis") != std::string::npos ||
+          n.find("keepdim") != std::string::npos;
       if (!shape_type && !shape_name) continue;
       model::SourcePattern pattern = matched("P3", PatternForm::unused_shape_parameter, n);
       pattern.op = k.op;
@@ -328,7 +358,9 @@ class PatternFinder {
     bool asks = false;
     each_stmt(k.def->body, [&](const Stmt& s) {
       for (const auto& e : s.exprs)
-        asks = asks || any_expr(*e, [](const Expr& x) { return x.kind == Kind::attribute && x.text == "new_dynamic_size"; });
+        asks = asks || any_expr(*e, [](const Expr& x) {
+                 return x.kind == Kind::attribute && x.text == "new_dynamic_size";
+               });
     });
     if (asks) return;
     model::SourcePattern pattern = matched("P4", PatternForm::data_dependent_size);
@@ -370,11 +402,12 @@ class PatternFinder {
 
 }  // namespace
 
-void find_python_patterns(const PythonRegistrations& registrations, std::string_view text, const std::string& display,
-                          model::SourceFacts& facts) {
+void find_python_patterns(const PythonRegistrations& registrations, std::string_view text,
+                          const std::string& display, model::SourceFacts& facts) {
   PatternFinder finder(text, display, facts);
   for (const PythonKernel& k : registrations.kernels) {
-    model::SourceKernel kernel{k.op, k.key, k.function, k.registration_line, 0, 0, one_of(k.key, k_traced_keys), true};
+    model::SourceKernel kernel{
+        k.op, k.key, k.function, k.registration_line, 0, 0, one_of(k.key, k_traced_keys), true};
     if (k.def) {
       kernel.line_begin = k.def->line;
       kernel.line_end = k.def->end_line;

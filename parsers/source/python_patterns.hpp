@@ -12,7 +12,7 @@ namespace aoti::parsers::source {
 
 // Appends a SourceKernel per registered kernel to `facts.kernels` (traced ones analyzed) and the
 // patterns found to `facts.violations`, unsorted; `facts.ops` holds the registered ops.
-void find_python_patterns(const PythonRegistrations& registrations, std::string_view text, const std::string& display,
-                          model::SourceFacts& facts);
+void find_python_patterns(const PythonRegistrations& registrations, std::string_view text,
+                          const std::string& display, model::SourceFacts& facts);
 
 }  // namespace aoti::parsers::source

@@ -52,7 +52,8 @@ class Collector {
       });
   }
 
-  // The op an expression names: "ns::op" literals, a custom_op function, torch.ops.ns.op[.overload].
+  // The op an expression names: "ns::op" literals, a custom_op function,
+  // torch.ops.ns.op[.overload].
   std::string op_named_by(const Expr& e) const {
     if (const auto s = string_value(e)) return *s;
     const std::string chain = dotted(e);
@@ -69,7 +70,8 @@ class Collector {
     return chain;
   }
 
-  void add_kernel(std::string op, std::string key, std::string function, int line, const Stmt* def) {
+  void add_kernel(std::string op, std::string key, std::string function, int line,
+                  const Stmt* def) {
     m_found.kernels.push_back({std::move(op), std::move(key), std::move(function), line, def});
   }
 
@@ -92,31 +94,37 @@ class Collector {
     if (method == "register_fake" || method == "impl_abstract") {
       // torch.library.register_fake("ns::op") / impl_abstract(...) take the op; op.register_fake
       // is a method of the op object.
-      const bool free_function = chain == method || chain.starts_with("torch.library.") || chain.starts_with("library.");
+      const bool free_function =
+          chain == method || chain.starts_with("torch.library.") || chain.starts_with("library.");
       std::string op;
-      if (free_function && !args.empty()) op = op_named_by(*args[0]);
-      else if (!free_function && f->kind == Kind::attribute) op = op_named_by(*f->items[0]);
+      if (free_function && !args.empty())
+        op = op_named_by(*args[0]);
+      else if (!free_function && f->kind == Kind::attribute)
+        op = op_named_by(*f->items[0]);
       if (!op.empty()) add_kernel(op, "Fake", def.name, d.line, &def);
       return;
     }
     if (method == "register_kernel" && f->kind == Kind::attribute) {
       std::string key = args.empty() ? "" : string_value(*args[0]).value_or("");
       for (char& c : key) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      add_kernel(op_named_by(*f->items[0]), key.empty() ? "CompositeExplicitAutograd" : key, def.name, d.line, &def);
+      add_kernel(op_named_by(*f->items[0]), key.empty() ? "CompositeExplicitAutograd" : key,
+                 def.name, d.line, &def);
       return;
     }
     if (method == "impl" && d.kind == Kind::call && args.size() >= 2) {
       // torch.library.impl("ns::op", "Meta") / torch.library.impl(lib, "op", "Meta")
       std::string op = op_named_by(*args[0]);
       std::size_t key_at = 1;
-      if (const auto lib = m_libraries.find(dotted(*args[0])); lib != m_libraries.end() && args.size() >= 3) {
+      if (const auto lib = m_libraries.find(dotted(*args[0]));
+          lib != m_libraries.end() && args.size() >= 3) {
         op = qualify(lib->second, string_value(*args[1]).value_or(""));
         key_at = 2;
       }
       const Expr* key = keyword(d, "dispatch_key");
       if (!key) key = keyword(d, "types");
       if (!key) key = args[key_at];
-      add_kernel(op, string_value(*key).value_or("CompositeImplicitAutograd"), def.name, d.line, &def);
+      add_kernel(op, string_value(*key).value_or("CompositeImplicitAutograd"), def.name, d.line,
+                 &def);
     }
   }
 
@@ -129,7 +137,8 @@ class Collector {
     const std::string receiver = f->kind == Kind::attribute ? dotted(*f->items[0]) : "";
     const auto lib = m_libraries.find(receiver);
     if (method == "define" && !args.empty()) {
-      // lib.define("op(Tensor x) -> Tensor") or torch.library.define("ns::op", "(Tensor x) -> Tensor")
+      // lib.define("op(Tensor x) -> Tensor") or torch.library.define("ns::op", "(Tensor x) ->
+      // Tensor")
       std::optional<std::string> schema = string_value(*args[0]);
       std::string name;
       const Expr* literal = args[0];
@@ -138,7 +147,8 @@ class Collector {
       } else if (args.size() >= 2 && schema && string_value(*args[1])) {
         name = *schema;
         literal = args[1];
-        schema = parse_schema(*schema).name.empty() ? *schema + *string_value(*args[1]) : *string_value(*args[1]);
+        schema = parse_schema(*schema).name.empty() ? *schema + *string_value(*args[1])
+                                                    : *string_value(*args[1]);
       } else {
         return;
       }
@@ -150,10 +160,12 @@ class Collector {
       const Expr* key = keyword(call, "dispatch_key");
       if (!key && args.size() >= 3) key = args[2];
       const std::string key_name = key ? string_value(*key).value_or("") : "";
-      add_kernel(op, key_name.empty() ? "CompositeImplicitAutograd" : key_name, dotted(*args[1]), call.line, nullptr);
+      add_kernel(op, key_name.empty() ? "CompositeImplicitAutograd" : key_name, dotted(*args[1]),
+                 call.line, nullptr);
       return;
     }
-    if ((chain == "torch.library.register_fake" || chain == "torch.library.impl_abstract") && args.size() >= 2)
+    if ((chain == "torch.library.register_fake" || chain == "torch.library.impl_abstract") &&
+        args.size() >= 2)
       add_kernel(op_named_by(*args[0]), "Fake", dotted(*args[1]), call.line, nullptr);
   }
 
@@ -172,7 +184,8 @@ class Collector {
 
 }  // namespace
 
-PythonRegistrations collect_python_registrations(const py::Module& module, std::vector<model::SourceOp>& ops) {
+PythonRegistrations collect_python_registrations(const py::Module& module,
+                                                 std::vector<model::SourceOp>& ops) {
   return Collector(ops).run(module);
 }
 

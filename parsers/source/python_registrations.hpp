@@ -34,6 +34,7 @@ struct PythonRegistrations {
 
 // Appends the ops `module` defines to `ops`; the kernels and schema strings in source order. The
 // result points into `module`.
-PythonRegistrations collect_python_registrations(const py::Module& module, std::vector<model::SourceOp>& ops);
+PythonRegistrations collect_python_registrations(const py::Module& module,
+                                                 std::vector<model::SourceOp>& ops);
 
 }  // namespace aoti::parsers::source

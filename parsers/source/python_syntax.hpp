@@ -59,13 +59,17 @@ struct Expr {
     subscript,  // items[0][items[1]]
     keyword,    // text=items[0] (a call's keyword argument), or **items[0] with empty text
     starred,    // *items[0]
-    tuple, list, set, dict,
-    binary,     // items[0] text items[1]: arithmetic, comparison, `and`/`or`
-    unary,      // text items[0]: `-`, `not`, `~`, `await`
-    ifexp,      // items[0] if items[1] else items[2]
-    lambda,     // body in items[0]
-    slice,      // a[b:c:d]: the present parts
-    comprehension,  // items[0] for ...: then per clause an `other` "for" holding the target, the iterable, the ifs
+    tuple,
+    list,
+    set,
+    dict,
+    binary,         // items[0] text items[1]: arithmetic, comparison, `and`/`or`
+    unary,          // text items[0]: `-`, `not`, `~`, `await`
+    ifexp,          // items[0] if items[1] else items[2]
+    lambda,         // body in items[0]
+    slice,          // a[b:c:d]: the present parts
+    comprehension,  // items[0] for ...: then per clause an `other` "for" holding the target, the
+                    // iterable, the ifs
     other,
   };
   Kind kind = Kind::other;
@@ -82,25 +86,38 @@ struct Param {
   std::string annotation;  // source text of the annotation, "" when none
   int line = 0;
   int column = 0;
-  bool variadic = false;   // *args / **kwargs
+  bool variadic = false;  // *args / **kwargs
 };
 
 struct Stmt;
 using StmtPtr = std::unique_ptr<Stmt>;
 
 struct Stmt {
-  enum class Kind { def, cls, if_, while_, for_, with, block, assert_, return_, assign, expr, other };
+  enum class Kind {
+    def,
+    cls,
+    if_,
+    while_,
+    for_,
+    with,
+    block,
+    assert_,
+    return_,
+    assign,
+    expr,
+    other
+  };
   Kind kind = Kind::other;
   int line = 0;
   int end_line = 0;
   int column = 0;
-  std::string name;               // def / class
-  std::vector<Param> params;      // def
+  std::string name;           // def / class
+  std::vector<Param> params;  // def
   std::vector<ExprPtr> decorators;
   // if_/while_: [test]; for_: [target, iter]; with: items; assert_: [test, message?];
   // return_: [value?]; assign: [targets..., value]; expr: [expr]; other: expressions read.
   std::vector<ExprPtr> exprs;
-  std::vector<StmtPtr> body;      // compound statements (elif/else/except/finally are siblings)
+  std::vector<StmtPtr> body;  // compound statements (elif/else/except/finally are siblings)
 };
 
 struct Module {

@@ -42,7 +42,9 @@ std::optional<std::string> string_value(const Expr& e) {
   return out;
 }
 
-const Expr* call_func(const Expr& e) { return e.kind == Kind::call && !e.items.empty() ? e.items[0].get() : nullptr; }
+const Expr* call_func(const Expr& e) {
+  return e.kind == Kind::call && !e.items.empty() ? e.items[0].get() : nullptr;
+}
 
 std::vector<const Expr*> positional(const Expr& call) {
   std::vector<const Expr*> out;
@@ -53,7 +55,8 @@ std::vector<const Expr*> positional(const Expr& call) {
 
 const Expr* keyword(const Expr& call, std::string_view name) {
   for (std::size_t i = 1; i < call.items.size(); ++i)
-    if (call.items[i]->kind == Kind::keyword && call.items[i]->text == name && !call.items[i]->items.empty())
+    if (call.items[i]->kind == Kind::keyword && call.items[i]->text == name &&
+        !call.items[i]->items.empty())
       return call.items[i]->items[0].get();
   return nullptr;
 }
@@ -71,7 +74,8 @@ bool any_expr(const Expr& e, const std::function<bool(const Expr&)>& pred) {
   return found;
 }
 
-void each_stmt(const std::vector<py::StmtPtr>& body, const std::function<void(const Stmt&)>& visit, int depth) {
+void each_stmt(const std::vector<py::StmtPtr>& body, const std::function<void(const Stmt&)>& visit,
+               int depth) {
   if (depth > k_max_walk_depth) return;
   for (const auto& s : body) {
     visit(*s);

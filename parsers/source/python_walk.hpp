@@ -22,7 +22,8 @@ std::string dotted(const py::Expr& e);
 std::string last_part(const std::string& chain);  // "torch.library.impl" → "impl"
 // The Python string a literal expression holds (simple escapes; prefixes dropped).
 std::optional<std::string> string_value(const py::Expr& e);
-const py::Expr* call_func(const py::Expr& e);  // the called expression of a call, null for anything else
+const py::Expr* call_func(
+    const py::Expr& e);  // the called expression of a call, null for anything else
 std::vector<const py::Expr*> positional(const py::Expr& call);
 const py::Expr* keyword(const py::Expr& call, std::string_view name);  // a keyword argument's value
 
@@ -30,7 +31,8 @@ const py::Expr* keyword(const py::Expr& call, std::string_view name);  // a keyw
 void each_expr(const py::Expr& e, const std::function<void(const py::Expr&)>& visit, int depth = 0);
 bool any_expr(const py::Expr& e, const std::function<bool(const py::Expr&)>& pred);
 // Pre-order over statements and the blocks they open.
-void each_stmt(const std::vector<py::StmtPtr>& body, const std::function<void(const py::Stmt&)>& visit, int depth = 0);
+void each_stmt(const std::vector<py::StmtPtr>& body,
+               const std::function<void(const py::Stmt&)>& visit, int depth = 0);
 
 template <std::size_t N>
 bool one_of(std::string_view s, const std::array<std::string_view, N>& set) {

@@ -13,8 +13,8 @@ namespace {
 // Extension sources are kilobytes; anything past this is not one, and would only cost time.
 constexpr std::uintmax_t k_max_source_bytes = 32u << 20;
 
-constexpr std::array<std::string_view, 10> k_cpp_extensions{".cpp", ".cc", ".cxx", ".c++", ".cu", ".cuh",
-                                                            ".h",   ".hpp", ".hh", ".hxx"};
+constexpr std::array<std::string_view, 10> k_cpp_extensions{".cpp", ".cc", ".cxx", ".c++", ".cu",
+                                                            ".cuh", ".h",  ".hpp", ".hh",  ".hxx"};
 
 bool is_python(const std::filesystem::path& path) {
   const std::string ext = path.extension().string();
@@ -36,7 +36,8 @@ bool looks_like_text(std::string_view bytes) {
 
 bool looks_like_source(const std::filesystem::path& path, std::string_view head) {
   const std::string ext = path.extension().string();
-  const bool known = is_python(path) || std::find(k_cpp_extensions.begin(), k_cpp_extensions.end(), ext) != k_cpp_extensions.end();
+  const bool known = is_python(path) || std::find(k_cpp_extensions.begin(), k_cpp_extensions.end(),
+                                                  ext) != k_cpp_extensions.end();
   return known && looks_like_text(head);
 }
 
@@ -53,7 +54,8 @@ Parsed<SourceRead> read_source(const std::filesystem::path& path, const std::str
   std::string text(static_cast<std::size_t>(size), '\0');
   in.read(text.data(), static_cast<std::streamsize>(size));
   text.resize(static_cast<std::size_t>(in.gcount()));
-  if (!looks_like_text(text)) return fail("not a source file: binary content (NUL or control bytes)");
+  if (!looks_like_text(text))
+    return fail("not a source file: binary content (NUL or control bytes)");
   if (is_python(path)) return read_python(text, display);
   return read_cpp(path, text, display, options);
 }

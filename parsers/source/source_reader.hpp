@@ -23,7 +23,8 @@ struct SourceOptions {
 
 struct SourceRead {
   ::aoti::model::SourceFacts facts;
-  std::vector<::aoti::model::Diagnostic> diagnostics;  // compile errors, Python syntax errors: what was skipped
+  std::vector<::aoti::model::Diagnostic>
+      diagnostics;  // compile errors, Python syntax errors: what was skipped
 };
 
 // Fails only when the file cannot be read, is too large, or is not text (a binary named .cpp).

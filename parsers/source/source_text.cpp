@@ -32,9 +32,12 @@ std::string drop_alias(std::string_view type) {
   std::string out;
   int depth = 0;
   for (char ch : type) {
-    if (ch == '(') ++depth;
-    else if (ch == ')') depth = std::max(0, depth - 1);
-    else if (depth == 0 && !std::isspace(static_cast<unsigned char>(ch))) out += ch;
+    if (ch == '(')
+      ++depth;
+    else if (ch == ')')
+      depth = std::max(0, depth - 1);
+    else if (depth == 0 && !std::isspace(static_cast<unsigned char>(ch)))
+      out += ch;
   }
   return out;
 }
@@ -51,7 +54,10 @@ ParsedSchema parse_schema(std::string_view schema) {
   std::size_t start = open + 1;
   for (std::size_t i = open; i < schema.size(); ++i) {
     const char ch = schema[i];
-    if (ch == '(' || ch == '[') { ++depth; continue; }
+    if (ch == '(' || ch == '[') {
+      ++depth;
+      continue;
+    }
     const bool closes_all = ch == ')' && depth == 1;
     if (ch == ')' || ch == ']') --depth;
     if (!(closes_all || (ch == ',' && depth == 1))) continue;
@@ -77,7 +83,8 @@ ParsedSchema parse_schema(std::string_view schema) {
   return parsed;
 }
 
-model::SourcePattern matched(std::string id, model::PatternForm form, std::string name, std::string text) {
+model::SourcePattern matched(std::string id, model::PatternForm form, std::string name,
+                             std::string text) {
   model::SourcePattern p;
   p.id = std::move(id);
   p.form = form;
@@ -87,9 +94,10 @@ model::SourcePattern matched(std::string id, model::PatternForm form, std::strin
 }
 
 void sort_by_place(std::vector<model::SourcePattern>& patterns) {
-  std::sort(patterns.begin(), patterns.end(), [](const model::SourcePattern& a, const model::SourcePattern& b) {
-    return std::tie(a.line, a.column, a.id) < std::tie(b.line, b.column, b.id);
-  });
+  std::sort(patterns.begin(), patterns.end(),
+            [](const model::SourcePattern& a, const model::SourcePattern& b) {
+              return std::tie(a.line, a.column, a.id) < std::tie(b.line, b.column, b.id);
+            });
 }
 
 std::string qualify(const std::string& ns, const std::string& name) {
@@ -97,7 +105,9 @@ std::string qualify(const std::string& ns, const std::string& name) {
   return ns + "::" + name;
 }
 
-bool is_concrete_int_type(std::string_view type) { return type == "int" || type.starts_with("int[") || type == "int?"; }
+bool is_concrete_int_type(std::string_view type) {
+  return type == "int" || type.starts_with("int[") || type == "int?";
+}
 bool is_symint_scalar_type(std::string_view type) { return type == "SymInt" || type == "SymInt?"; }
 bool is_symint_list_type(std::string_view type) { return type.starts_with("SymInt["); }
 
@@ -105,8 +115,8 @@ bool names_a_size(std::string_view name) {
   std::string lower;
   for (char ch : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   static constexpr std::array<std::string_view, 14> k_words{
-      "size", "shape", "len", "length", "rows", "cols", "numel", "num_", "batch", "seq",
-      "tokens", "split", "n_", "count"};
+      "size", "shape", "len", "length", "rows",  "cols", "numel",
+      "num_", "batch", "seq", "tokens", "split", "n_",   "count"};
   return std::any_of(k_words.begin(), k_words.end(),
                      [&](std::string_view w) { return lower.find(w) != std::string::npos; }) ||
          lower == "n" || lower == "m" || lower == "k";

@@ -38,9 +38,10 @@ struct ParsedSchema {
 ParsedSchema parse_schema(std::string_view schema);
 
 // A pattern as a front end matched it, with `name` and `text` as SourcePattern::name and
-// matched_text; the place (op, function, file, line, column, excerpt) is filled where it is recorded.
-::aoti::model::SourcePattern matched(std::string id, ::aoti::model::PatternForm form, std::string name = {},
-                                     std::string text = {});
+// matched_text; the place (op, function, file, line, column, excerpt) is filled where it is
+// recorded.
+::aoti::model::SourcePattern matched(std::string id, ::aoti::model::PatternForm form,
+                                     std::string name = {}, std::string text = {});
 
 // Orders patterns by line, then column, then id: the order SourceFacts::violations promises.
 void sort_by_place(std::vector<::aoti::model::SourcePattern>& patterns);

@@ -7,7 +7,7 @@
 namespace aoti::parsers::trace {
 namespace {
 
-constexpr std::size_t k_max_field = 2048;     // one name, type, target or comment
+constexpr std::size_t k_max_field = 2048;  // one name, type, target or comment
 constexpr std::size_t k_max_inputs = 64;
 constexpr std::size_t k_max_outputs = 256;
 constexpr std::size_t k_max_ranges = 4096;
@@ -48,7 +48,8 @@ void GraphTextReader::add_node(model::TraceGraphNode node) {
   m_graph.nodes.push_back(std::move(node));
 }
 
-void GraphTextReader::add_placeholder(std::string_view name, std::string_view type, int line_number) {
+void GraphTextReader::add_placeholder(std::string_view name, std::string_view type,
+                                      int line_number) {
   model::TraceGraphNode node;
   node.name = bounded(name);
   node.op = "placeholder";
@@ -75,7 +76,8 @@ void GraphTextReader::parameters(std::string_view text, int line_number) {
 
 void GraphTextReader::range_constraints(std::string_view text) {
   // {u0: VR[-int_oo, 15], s77: VR[2, 512]}
-  for (std::size_t at = text.find("VR["); at != std::string_view::npos; at = text.find("VR[", at + 3)) {
+  for (std::size_t at = text.find("VR["); at != std::string_view::npos;
+       at = text.find("VR[", at + 3)) {
     if (m_graph.range_constraints.size() >= k_max_ranges) return;
     const std::size_t colon = text.rfind(':', at);
     if (colon == std::string_view::npos) continue;
@@ -106,7 +108,8 @@ void GraphTextReader::statement(std::string_view text, int line_number) {
   if (!rest.starts_with(" = ")) return;
   std::string_view rhs = rest.substr(3);
   // Drop the `;  x = None` that frees the inputs.
-  if (const std::size_t semi = rhs.find(";  "); semi != std::string_view::npos) rhs = rhs.substr(0, semi);
+  if (const std::size_t semi = rhs.find(";  "); semi != std::string_view::npos)
+    rhs = rhs.substr(0, semi);
   rhs = util::trim(rhs);
   if (!rhs.empty() && rhs.back() == ';') rhs.remove_suffix(1);
 
@@ -139,7 +142,8 @@ void GraphTextReader::statement(std::string_view text, int line_number) {
       ++i;
       continue;
     }
-    if (in_string || (i > 0 && (util::is_identifier_char(arguments[i - 1]) || arguments[i - 1] == '.'))) {
+    if (in_string ||
+        (i > 0 && (util::is_identifier_char(arguments[i - 1]) || arguments[i - 1] == '.'))) {
       ++i;
       continue;
     }

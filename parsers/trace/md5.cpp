@@ -16,7 +16,8 @@ constexpr std::array<std::uint32_t, 64> k_sines = {
     0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665,
     0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
     0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391};
-constexpr std::array<int, 16> k_shifts = {7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21};
+constexpr std::array<int, 16> k_shifts = {7, 12, 17, 22, 5, 9,  14, 20,
+                                          4, 11, 16, 23, 6, 10, 15, 21};
 
 inline std::uint32_t rotate_left(std::uint32_t value, int bits) {
   return (value << bits) | (value >> (32 - bits));
@@ -34,12 +35,25 @@ void Md5::block(const unsigned char* data) {
     std::uint32_t f = 0;
     int g = 0;
     switch (i / 16) {
-      case 0: f = (b & c) | (~b & d); g = i; break;
-      case 1: f = (d & b) | (~d & c); g = (5 * i + 1) % 16; break;
-      case 2: f = b ^ c ^ d; g = (3 * i + 5) % 16; break;
-      default: f = c ^ (b | ~d); g = (7 * i) % 16; break;
+      case 0:
+        f = (b & c) | (~b & d);
+        g = i;
+        break;
+      case 1:
+        f = (d & b) | (~d & c);
+        g = (5 * i + 1) % 16;
+        break;
+      case 2:
+        f = b ^ c ^ d;
+        g = (3 * i + 5) % 16;
+        break;
+      default:
+        f = c ^ (b | ~d);
+        g = (7 * i) % 16;
+        break;
     }
-    const std::uint32_t rotated = rotate_left(a + f + k_sines[i] + words[g], k_shifts[(i / 16) * 4 + i % 4]);
+    const std::uint32_t rotated =
+        rotate_left(a + f + k_sines[i] + words[g], k_shifts[(i / 16) * 4 + i % 4]);
     a = d;
     d = c;
     c = b;
@@ -72,13 +86,15 @@ std::string Md5::hex_digest() {
   const std::uint64_t bit_length = m_length * 8;
   static const unsigned char k_padding[64] = {0x80};
   const std::size_t filled = m_length % 64;
-  update(std::string_view(reinterpret_cast<const char*>(k_padding), filled < 56 ? 56 - filled : 120 - filled));
+  update(std::string_view(reinterpret_cast<const char*>(k_padding),
+                          filled < 56 ? 56 - filled : 120 - filled));
   unsigned char length_bytes[8];
   for (int i = 0; i < 8; ++i) length_bytes[i] = static_cast<unsigned char>(bit_length >> (8 * i));
   update(std::string_view(reinterpret_cast<const char*>(length_bytes), 8));
   unsigned char digest[16];  // the state words, each little-endian
   for (std::size_t w = 0; w < 4; ++w)
-    for (int i = 0; i < 4; ++i) digest[4 * w + i] = static_cast<unsigned char>(m_state[w] >> (8 * i));
+    for (int i = 0; i < 4; ++i)
+      digest[4 * w + i] = static_cast<unsigned char>(m_state[w] >> (8 * i));
   return util::hex_bytes(digest, sizeof digest);
 }
 

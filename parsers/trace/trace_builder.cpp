@@ -19,7 +19,7 @@ constexpr std::size_t k_max_total_code_bytes = 128u << 20;
 constexpr std::size_t k_max_failure_text = 64u << 10;
 constexpr std::size_t k_max_exports = 256;
 constexpr std::size_t k_max_per_export = 64;
-constexpr std::size_t k_max_keys = 1024;        // distinct kinds / names / compile ids counted
+constexpr std::size_t k_max_keys = 1024;  // distinct kinds / names / compile ids counted
 constexpr std::size_t k_max_strings = 1u << 20;
 constexpr std::size_t k_max_string_bytes = 64u << 20;
 constexpr std::size_t k_max_ranks = 4096;
@@ -28,15 +28,18 @@ constexpr std::size_t k_max_field = 4096;
 constexpr std::size_t k_max_reason = 16384;
 
 // Envelope keys that are context, not the event (tlparse adds the last five to raw.jsonl).
-const std::set<std::string, std::less<>> k_context_keys = {
-    "rank", "compiled_autograd_id", "frame_id", "frame_compile_id", "attempt", "has_payload", "stack",
-    "timestamp", "thread", "pathname", "lineno", "payload_filename"};
+const std::set<std::string, std::less<>> k_context_keys = {"rank",     "compiled_autograd_id",
+                                                           "frame_id", "frame_compile_id",
+                                                           "attempt",  "has_payload",
+                                                           "stack",    "timestamp",
+                                                           "thread",   "pathname",
+                                                           "lineno",   "payload_filename"};
 
 // Top-level events whose payload is a readable FX graph.
 const std::set<std::string, std::less<>> k_graph_events = {
-    "dynamo_output_graph",      "aot_forward_graph",        "aot_backward_graph",
-    "aot_inference_graph",      "aot_joint_graph",          "inductor_pre_grad_graph",
-    "inductor_post_grad_graph", "compiled_autograd_graph",  "optimize_ddp_split_graph",
+    "dynamo_output_graph",      "aot_forward_graph",       "aot_backward_graph",
+    "aot_inference_graph",      "aot_joint_graph",         "inductor_pre_grad_graph",
+    "inductor_post_grad_graph", "compiled_autograd_graph", "optimize_ddp_split_graph",
     "optimize_ddp_split_child", "exported_program"};
 
 bool ends_with(std::string_view text, std::string_view suffix) {
@@ -80,8 +83,10 @@ std::pair<std::string, std::string> range_of(std::string_view text) {
 
 // Files of PyTorch, of installed packages and of the Python runtime: not the user's code.
 bool is_framework_file(std::string_view file) {
-  return file.empty() || file.front() == '<' || file.find("/site-packages/") != std::string_view::npos ||
-         file.find("/dist-packages/") != std::string_view::npos || file.find("/torch/") != std::string_view::npos ||
+  return file.empty() || file.front() == '<' ||
+         file.find("/site-packages/") != std::string_view::npos ||
+         file.find("/dist-packages/") != std::string_view::npos ||
+         file.find("/torch/") != std::string_view::npos ||
          file.find("/lib/python3") != std::string_view::npos;
 }
 
@@ -95,7 +100,8 @@ std::string compile_key(const std::string& compile_id) {
 template <class T>
 void erase_attempts(std::vector<T>& items, const std::string& key, int attempt) {
   std::erase_if(items, [&](const T& item) {
-    return item.where.attempt < attempt && !item.where.compile_id.empty() && compile_key(item.where.compile_id) == key;
+    return item.where.attempt < attempt && !item.where.compile_id.empty() &&
+           compile_key(item.where.compile_id) == key;
   });
 }
 
@@ -163,7 +169,8 @@ std::string TraceBuilder::resolve(const json& file_ref, int& id) const {
   return it == m_strings.end() ? std::string() : it->second;
 }
 
-std::vector<model::TraceFrame> TraceBuilder::frames(const json& stack, std::size_t keep_last) const {
+std::vector<model::TraceFrame> TraceBuilder::frames(const json& stack,
+                                                    std::size_t keep_last) const {
   std::vector<model::TraceFrame> out;
   if (!stack.is_array()) return out;
   const std::size_t first = stack.size() > keep_last ? stack.size() - keep_last : 0;
@@ -183,7 +190,8 @@ std::vector<model::TraceFrame> TraceBuilder::frames(const json& stack, std::size
 
 // The innermost frames of the user's own code: from `user_stack` when the event has one, else
 // from the framework stack with PyTorch's and the runtime's frames left out.
-std::vector<model::TraceFrame> TraceBuilder::user_frames(const json& metadata, const json& envelope) const {
+std::vector<model::TraceFrame> TraceBuilder::user_frames(const json& metadata,
+                                                         const json& envelope) const {
   const json* stack = &member(metadata, "user_stack");
   if (!stack->is_array() || stack->empty()) stack = &member(metadata, "stack");
   if (!stack->is_array() || stack->empty()) stack = &member(envelope, "stack");
@@ -208,7 +216,8 @@ void TraceBuilder::supersede(const std::string& key, int attempt) {
   erase_attempts(m_facts.graphs, key, attempt);
 }
 
-void TraceBuilder::begin_record(int line, json envelope, const std::string& payload_artifact, int first_payload_line) {
+void TraceBuilder::begin_record(int line, json envelope, const std::string& payload_artifact,
+                                int first_payload_line) {
   end_record();
   Current record;
   for (const auto& [key, value] : envelope.items())
@@ -229,8 +238,10 @@ void TraceBuilder::begin_record(int line, json envelope, const std::string& payl
   if (autograd || frame || frame_compile) {
     std::string id = "[";
     if (autograd) id += "!" + std::to_string(*autograd) + "/";
-    id += (frame ? std::to_string(*frame) : "-") + "/" + (frame_compile ? std::to_string(*frame_compile) : "-");
-    record.where.attempt = static_cast<int>(std::clamp<std::int64_t>(attempt.value_or(0), 0, INT32_MAX));
+    id += (frame ? std::to_string(*frame) : "-") + "/" +
+          (frame_compile ? std::to_string(*frame_compile) : "-");
+    record.where.attempt =
+        static_cast<int>(std::clamp<std::int64_t>(attempt.value_or(0), 0, INT32_MAX));
     if (record.where.attempt) id += "_" + std::to_string(record.where.attempt);
     record.where.compile_id = id + "]";
   }
@@ -245,9 +256,11 @@ void TraceBuilder::begin_record(int line, json envelope, const std::string& payl
   if (record.kind == "artifact" || record.kind == "graph_dump") {
     const std::string name = text_of(metadata, "name", 256);
     if (!name.empty()) bump(m_facts.artifacts_by_name, name);
-    if (record.kind == "graph_dump" && (text_of(metadata, "type") == "cpp" || name.rfind("inductor_aot_", 0) == 0)) {
+    if (record.kind == "graph_dump" &&
+        (text_of(metadata, "type") == "cpp" || name.rfind("inductor_aot_", 0) == 0)) {
       record.use = PayloadUse::code;
-    } else if (ends_with(name, "_graph") || name == "make_fx_fail_partial" || record.kind == "graph_dump") {
+    } else if (ends_with(name, "_graph") || name == "make_fx_fail_partial" ||
+               record.kind == "graph_dump") {
       record.use = PayloadUse::graph;
     } else if (name == "dynamo_error") {
       record.use = PayloadUse::failure_text;
@@ -282,10 +295,14 @@ void TraceBuilder::payload_line(std::string_view text, int line, bool cut) {
   record.payload_cut |= cut;
   // The inductor config a compile ran with (fx_graph_runnable and friends) names the legacy
   // aot_compile's output .so: what ties a bare model .so to this trace.
-  if (constexpr std::string_view k_output_path = "torch._inductor.config.aot_inductor.output_path = '";
-      text.starts_with(k_output_path) && text.size() > k_output_path.size() + 1 && text.back() == '\'') {
-    m_facts.aoti_output_path = std::string(text.substr(k_output_path.size(), text.size() - k_output_path.size() - 1));
-    m_facts.aoti_output_path_where = model::TraceRecord{record.payload_artifact, line, record.where.compile_id, record.where.attempt};
+  if (constexpr std::string_view k_output_path =
+          "torch._inductor.config.aot_inductor.output_path = '";
+      text.starts_with(k_output_path) && text.size() > k_output_path.size() + 1 &&
+      text.back() == '\'') {
+    m_facts.aoti_output_path =
+        std::string(text.substr(k_output_path.size(), text.size() - k_output_path.size() - 1));
+    m_facts.aoti_output_path_where = model::TraceRecord{
+        record.payload_artifact, line, record.where.compile_id, record.where.attempt};
   }
   switch (record.use) {
     case PayloadUse::none:
@@ -295,7 +312,8 @@ void TraceBuilder::payload_line(std::string_view text, int line, bool cut) {
       break;
     case PayloadUse::code:
     case PayloadUse::failure_text: {
-      const std::size_t cap = record.use == PayloadUse::code ? k_max_code_bytes : k_max_failure_text;
+      const std::size_t cap =
+          record.use == PayloadUse::code ? k_max_code_bytes : k_max_failure_text;
       if (record.text.size() + text.size() + 1 > cap) {
         record.truncated = true;
         break;
@@ -323,7 +341,9 @@ void TraceBuilder::end_record(bool payload_seen) {
   }
   // A record whose payload could not be read yields no graph and no code dump.
   if (!payload_seen && record.use != PayloadUse::none) {
-    drop(record.use == PayloadUse::graph ? "graphs" : record.use == PayloadUse::code ? "code_dumps" : "failures");
+    drop(record.use == PayloadUse::graph  ? "graphs"
+         : record.use == PayloadUse::code ? "code_dumps"
+                                          : "failures");
     record.use = PayloadUse::none;
     m_graph.reset();
   }
@@ -333,7 +353,8 @@ void TraceBuilder::end_record(bool payload_seen) {
 }
 
 void TraceBuilder::commit(Current& record, bool md5_ok) {
-  if (!record.where.compile_id.empty()) supersede(compile_key(record.where.compile_id), record.where.attempt);
+  if (!record.where.compile_id.empty())
+    supersede(compile_key(record.where.compile_id), record.where.attempt);
   const std::string& kind = record.kind;
   const json& envelope = record.envelope;
   const json& metadata = member(envelope, kind.c_str());
@@ -349,7 +370,8 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     std::tie(symbol.range_lo, symbol.range_hi) = range_of(text_of(metadata, "vr"));
     symbol.unbacked = kind == "create_unbacked_symbol";
     symbol.user_frames = user_frames(metadata, envelope);
-    if (m_export_open && !m_facts.exports.empty() && m_facts.exports.back().symbols.size() < k_max_per_export)
+    if (m_export_open && !m_facts.exports.empty() &&
+        m_facts.exports.back().symbols.size() < k_max_per_export)
       m_facts.exports.back().symbols.push_back(symbol.name);
     m_facts.symbols.push_back(std::move(symbol));
   } else if (kind == "symbolic_shape_specialization") {
@@ -362,17 +384,22 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     const json& sources = member(metadata, "sources");
     if (sources.is_array())
       for (const json& source : sources)
-        if (source.is_string() && spec.sources.size() < 16) spec.sources.push_back(source.get<std::string>().substr(0, k_max_field));
+        if (source.is_string() && spec.sources.size() < 16)
+          spec.sources.push_back(source.get<std::string>().substr(0, k_max_field));
     spec.user_frames = user_frames(metadata, envelope);
-    if (m_export_open && !m_facts.exports.empty() && m_facts.exports.back().specialized.size() < k_max_per_export)
+    if (m_export_open && !m_facts.exports.empty() &&
+        m_facts.exports.back().specialized.size() < k_max_per_export)
       m_facts.exports.back().specialized.push_back(spec.symbol + "=" + spec.value);
     m_facts.specializations.push_back(std::move(spec));
-  } else if (kind == "guard_added" || kind == "guard_added_fast" || kind == "propagate_real_tensors" ||
-             kind == "guard_on_data_dependent_error" || kind == "propagate_real_tensors_provenance") {
-    const bool guard = kind == "guard_added" || kind == "guard_added_fast" || kind == "propagate_real_tensors";
+  } else if (kind == "guard_added" || kind == "guard_added_fast" ||
+             kind == "propagate_real_tensors" || kind == "guard_on_data_dependent_error" ||
+             kind == "propagate_real_tensors_provenance") {
+    const bool guard =
+        kind == "guard_added" || kind == "guard_added_fast" || kind == "propagate_real_tensors";
     auto& list = guard ? m_facts.guards : m_facts.data_dependent;
     if (guard) ++m_facts.guards_seen;
-    if (list.size() >= (guard ? k_max_guards : k_max_data_dependent)) return drop(guard ? "guards" : "data_dependent");
+    if (list.size() >= (guard ? k_max_guards : k_max_data_dependent))
+      return drop(guard ? "guards" : "data_dependent");
     model::TraceExprEvent event;
     event.where = record.where;
     event.kind = kind;
@@ -383,8 +410,8 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     list.push_back(std::move(event));
   } else if (kind == "missing_fake_kernel" || kind == "mismatched_fake_kernel") {
     if (m_facts.fake_kernels.size() >= k_max_fake_kernels) return drop("fake_kernels");
-    m_facts.fake_kernels.push_back(
-        {record.where, kind, text_of(metadata, "op", 1024), text_of(metadata, "reason", k_max_reason)});
+    m_facts.fake_kernels.push_back({record.where, kind, text_of(metadata, "op", 1024),
+                                    text_of(metadata, "reason", k_max_reason)});
   } else if (kind == "compilation_metrics" || kind == "bwd_compilation_metrics") {
     const std::string fail_type = text_of(metadata, "fail_type", 1024);
     if (fail_type.empty()) return;
@@ -406,7 +433,8 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     failure.where = record.where;
     failure.origin = "artifact:" + name;
     failure.fail_type = name == "dynamo_error" ? "dynamo_error" : "make_fx failed";
-    failure.reason = name == "dynamo_error" ? record.text : "make_fx failed; the partial graph was logged";
+    failure.reason =
+        name == "dynamo_error" ? record.text : "make_fx failed; the partial graph was logged";
     m_facts.failures.push_back(std::move(failure));
   }
   if (m_graph) {
@@ -440,7 +468,8 @@ void TraceBuilder::track_export(const Current& record) {
   for (std::size_t i = 0; i < stack->size(); ++i) {
     int id = -1;
     const std::string file = resolve(member((*stack)[i], "filename"), id);
-    const bool in_export = ends_with(file, "torch/export/__init__.py") || ends_with(file, "torch/export/_draft_export.py");
+    const bool in_export = ends_with(file, "torch/export/__init__.py") ||
+                           ends_with(file, "torch/export/_draft_export.py");
     const bool in_compile = ends_with(file, "torch/_inductor/__init__.py");
     if (!in_export && !in_compile) continue;
     if (in_compile) {
@@ -475,7 +504,8 @@ void TraceBuilder::finish() {
   // violation) and the user exported again. The trace itself holds no error record for it.
   for (std::size_t i = 0; i + 1 < m_facts.exports.size(); ++i) {
     const model::TraceExportCall& call = m_facts.exports[i];
-    if (call.compiled || call.specialized.empty() || m_facts.failures.size() >= k_max_failures) continue;
+    if (call.compiled || call.specialized.empty() || m_facts.failures.size() >= k_max_failures)
+      continue;
     const std::string& first = call.specialized.front();
     const std::size_t equals = first.find('=');
     model::TraceFailure failure;
@@ -487,9 +517,10 @@ void TraceBuilder::finish() {
     failure.user_file = call.call_site.file;
     failure.user_line = call.call_site.line;
     const model::TraceFrame& next = m_facts.exports[i + 1].call_site;
-    failure.reason = "the export at line " + std::to_string(call.call_site.line) + " specialized " + failure.symbol +
-                     " to " + failure.value + " and was not compiled; the export at line " +
-                     std::to_string(next.line) + " followed (" + next.code.substr(0, 200) + ")";
+    failure.reason = "the export at line " + std::to_string(call.call_site.line) + " specialized " +
+                     failure.symbol + " to " + failure.value +
+                     " and was not compiled; the export at line " + std::to_string(next.line) +
+                     " followed (" + next.code.substr(0, 200) + ")";
     m_facts.failures.push_back(std::move(failure));
   }
 }

@@ -24,10 +24,12 @@ namespace aoti::parsers::trace {
 
 class TraceBuilder {
  public:
-  static constexpr std::size_t k_max_code_bytes = k_max_wrapper_source;  // one kept code dump: a wrapper
+  static constexpr std::size_t k_max_code_bytes =
+      k_max_wrapper_source;  // one kept code dump: a wrapper
   static constexpr std::size_t k_max_diagnostics_per_file = 64;
 
-  TraceBuilder(::aoti::model::TraceFacts& facts, std::vector<::aoti::model::Diagnostic>& diagnostics)
+  TraceBuilder(::aoti::model::TraceFacts& facts,
+               std::vector<::aoti::model::Diagnostic>& diagnostics)
       : m_facts(facts), m_diagnostics(diagnostics) {}
 
   // A new file: its own string table and problem budget.
@@ -73,8 +75,10 @@ class TraceBuilder {
 
   void commit(Current& record, bool md5_ok);
   void track_export(const Current& record);
-  std::vector<::aoti::model::TraceFrame> frames(const nlohmann::json& stack, std::size_t keep_last) const;
-  std::vector<::aoti::model::TraceFrame> user_frames(const nlohmann::json& metadata, const nlohmann::json& envelope) const;
+  std::vector<::aoti::model::TraceFrame> frames(const nlohmann::json& stack,
+                                                std::size_t keep_last) const;
+  std::vector<::aoti::model::TraceFrame> user_frames(const nlohmann::json& metadata,
+                                                     const nlohmann::json& envelope) const;
   std::string resolve(const nlohmann::json& file_ref, int& id) const;
   void supersede(const std::string& compile_key, int attempt);
   void bump(std::map<std::string, std::uint64_t>& counts, const std::string& key);

@@ -27,10 +27,12 @@ bool has_digits(std::string_view text, std::size_t at, std::size_t count) {
 }
 
 // The metadata JSON of a record header, e.g.
-//   V1129 07:41:33.791000 5575 torch/fx/experimental/symbolic_shapes.py:5388] {"create_symbol": ...}
+//   V1129 07:41:33.791000 5575 torch/fx/experimental/symbolic_shapes.py:5388] {"create_symbol":
+//   ...}
 // or empty when `line` is not one. Checked by hand (no regex): the line may be huge.
 std::string_view header_json(std::string_view line) {
-  if (line.size() < 26 || std::string_view("VIWEC").find(line[0]) == std::string_view::npos) return {};
+  if (line.size() < 26 || std::string_view("VIWEC").find(line[0]) == std::string_view::npos)
+    return {};
   if (!has_digits(line, 1, 4) || line[5] != ' ' || !has_digits(line, 6, 2) || line[8] != ':' ||
       !has_digits(line, 9, 2) || line[11] != ':' || !has_digits(line, 12, 2) || line[14] != '.' ||
       !has_digits(line, 15, 6) || line[21] != ' ')
@@ -65,7 +67,9 @@ std::string read_head(const fs::path& path) {
 }
 
 // Line numbers past INT32_MAX are reported as INT32_MAX.
-int line_number(const util::Line& line) { return static_cast<int>(std::min<std::uint64_t>(line.number, INT32_MAX)); }
+int line_number(const util::Line& line) {
+  return static_cast<int>(std::min<std::uint64_t>(line.number, INT32_MAX));
+}
 
 // The skeleton both trace formats share: opens `path` (a diagnostic when it cannot be opened), and
 // between the builder's begin_file and end_file counts every line and hands each non-empty one to
@@ -85,12 +89,14 @@ void for_each_line(const fs::path& path, const std::string& display, TraceBuilde
     builder.count_line();
     if (!line.text.empty()) record(line, line_number(line));
   }
-  if (!reader.error().empty()) builder.problem(static_cast<int>(line.number), "read error: " + reader.error());
+  if (!reader.error().empty())
+    builder.problem(static_cast<int>(line.number), "read error: " + reader.error());
   builder.end_file();
 }
 
 // One TORCH_TRACE log: headers, each followed by its tab-indented payload lines.
-void read_log(const fs::path& path, const std::string& display, TraceBuilder& builder, std::vector<model::Diagnostic>& diagnostics) {
+void read_log(const fs::path& path, const std::string& display, TraceBuilder& builder,
+              std::vector<model::Diagnostic>& diagnostics) {
   for_each_line(path, display, builder, diagnostics, [&](const util::Line& line, int number) {
     if (line.text[0] == '\t') {
       if (builder.expects_payload())
@@ -101,8 +107,9 @@ void read_log(const fs::path& path, const std::string& display, TraceBuilder& bu
     }
     builder.end_record();
     if (line.cut()) {
-      builder.bad_line(number, "line of " + std::to_string(line.length) + " bytes is longer than the " +
-                                   std::to_string(k_max_line) + "-byte cap; skipped");
+      builder.bad_line(number, "line of " + std::to_string(line.length) +
+                                   " bytes is longer than the " + std::to_string(k_max_line) +
+                                   "-byte cap; skipped");
       return;
     }
     const std::string_view metadata = header_json(line.text);
@@ -117,7 +124,8 @@ void read_log(const fs::path& path, const std::string& display, TraceBuilder& bu
     }
     // `str` records define the interned file names that stack frames refer to.
     if (const auto str = envelope.find("str"); str != envelope.end()) {
-      if (str->is_array() && str->size() == 2 && (*str)[0].is_string() && (*str)[1].is_number_integer())
+      if (str->is_array() && str->size() == 2 && (*str)[0].is_string() &&
+          (*str)[1].is_number_integer())
         builder.define_string((*str)[1].get<std::int64_t>(), (*str)[0].get<std::string>());
       else
         builder.problem(number, "malformed str record");
@@ -130,18 +138,23 @@ void read_log(const fs::path& path, const std::string& display, TraceBuilder& bu
 }
 
 // A payload file written by tlparse, named by `payload_filename` relative to its output folder.
-void read_payload_file(const fs::path& folder, const std::string& relative, int record_line, TraceBuilder& builder) {
+void read_payload_file(const fs::path& folder, const std::string& relative, int record_line,
+                       TraceBuilder& builder) {
   const fs::path rel(relative);
-  const bool escapes = rel.is_absolute() || std::any_of(rel.begin(), rel.end(), [](const fs::path& part) { return part == ".."; });
+  const bool escapes =
+      rel.is_absolute() ||
+      std::any_of(rel.begin(), rel.end(), [](const fs::path& part) { return part == ".."; });
   std::error_code error;
   const fs::path path = folder / rel;
   if (escapes || !fs::is_regular_file(path, error)) {
-    builder.problem(record_line, "payload file '" + relative.substr(0, 256) + "' is missing or outside the folder");
+    builder.problem(record_line, "payload file '" + relative.substr(0, 256) +
+                                     "' is missing or outside the folder");
     builder.end_record(false);
     return;
   }
   if (fs::file_size(path, error) > k_max_payload_file) {
-    builder.problem(record_line, "payload file '" + relative.substr(0, 256) + "' is larger than 64 MiB; not read");
+    builder.problem(record_line, "payload file '" + relative.substr(0, 256) +
+                                     "' is larger than 64 MiB; not read");
     builder.end_record(false);
     return;
   }
@@ -166,10 +179,12 @@ void read_payload_file(const fs::path& folder, const std::string& relative, int 
 // tlparse's raw.jsonl: a string table, then one envelope per record (chromium events and `str`
 // records left out) with timestamp, thread, pathname, lineno and payload_filename added.
 void read_raw_jsonl(const fs::path& path, const std::string& display, const fs::path& folder,
-                    const std::string& folder_display, TraceBuilder& builder, std::vector<model::Diagnostic>& diagnostics) {
+                    const std::string& folder_display, TraceBuilder& builder,
+                    std::vector<model::Diagnostic>& diagnostics) {
   for_each_line(path, display, builder, diagnostics, [&](const util::Line& line, int number) {
     if (line.cut()) {
-      builder.bad_line(number, "line of " + std::to_string(line.length) + " bytes is longer than the cap; skipped");
+      builder.bad_line(number, "line of " + std::to_string(line.length) +
+                                   " bytes is longer than the cap; skipped");
       return;
     }
     json object = json::parse(line.text, nullptr, false);
@@ -177,16 +192,19 @@ void read_raw_jsonl(const fs::path& path, const std::string& display, const fs::
       builder.bad_json(number, object.is_discarded() ? "parse error" : "not an object");
       return;
     }
-    if (const auto table = object.find("string_table"); table != object.end() && object.size() == 1) {
+    if (const auto table = object.find("string_table");
+        table != object.end() && object.size() == 1) {
       if (table->is_array())
         for (std::size_t id = 0; id < table->size(); ++id)
-          if ((*table)[id].is_string()) builder.define_string(static_cast<std::int64_t>(id), (*table)[id].get<std::string>());
+          if ((*table)[id].is_string())
+            builder.define_string(static_cast<std::int64_t>(id), (*table)[id].get<std::string>());
       return;
     }
     std::string payload_file;
     if (const auto it = object.find("payload_filename"); it != object.end() && it->is_string())
       payload_file = it->get<std::string>();
-    const std::string payload_display = payload_file.empty() ? display : folder_display + "/" + payload_file;
+    const std::string payload_display =
+        payload_file.empty() ? display : folder_display + "/" + payload_file;
     builder.begin_record(number, std::move(object), payload_display, 1);
     if (!payload_file.empty() && builder.wants_payload())
       read_payload_file(folder, payload_file, number, builder);
@@ -195,7 +213,9 @@ void read_raw_jsonl(const fs::path& path, const std::string& display, const fs::
   });
 }
 
-std::string join(const fs::path& folder_display, const fs::path& name) { return (folder_display / name).string(); }
+std::string join(const fs::path& folder_display, const fs::path& name) {
+  return (folder_display / name).string();
+}
 
 }  // namespace
 
@@ -215,12 +235,14 @@ Parsed<TraceRead> read_trace(const fs::path& path, const std::string& display) {
   TraceBuilder builder(read.facts, read.diagnostics);
   std::error_code error;
   if (is_tlparse_folder(path)) {
-    read_raw_jsonl(path / "raw.jsonl", join(display, "raw.jsonl"), path, display, builder, read.diagnostics);
+    read_raw_jsonl(path / "raw.jsonl", join(display, "raw.jsonl"), path, display, builder,
+                   read.diagnostics);
   } else if (fs::is_directory(path, error)) {
     std::vector<fs::path> files;
     for (fs::directory_iterator it(path, error), end; !error && it != end; it.increment(error)) {
       std::error_code kind_error;
-      if (it->is_regular_file(kind_error) && files.size() < k_max_files) files.push_back(it->path());
+      if (it->is_regular_file(kind_error) && files.size() < k_max_files)
+        files.push_back(it->path());
     }
     std::sort(files.begin(), files.end());
     for (const fs::path& file : files) {
@@ -232,14 +254,16 @@ Parsed<TraceRead> read_trace(const fs::path& path, const std::string& display) {
       else
         read_log(file, file_display, builder, read.diagnostics);
     }
-    if (read.facts.files.empty()) return fail("no TORCH_TRACE log or tlparse raw.jsonl in this folder");
+    if (read.facts.files.empty())
+      return fail("no TORCH_TRACE log or tlparse raw.jsonl in this folder");
   } else {
     if (!fs::exists(path, error)) return fail("no such file");
     if (fs::file_size(path, error) == 0) return fail("empty file");
     const std::string head = read_head(path);
     if (looks_like_raw_jsonl(first_line(head))) {
       const fs::path folder = path.parent_path();
-      read_raw_jsonl(path, display, folder, fs::path(display).parent_path().string(), builder, read.diagnostics);
+      read_raw_jsonl(path, display, folder, fs::path(display).parent_path().string(), builder,
+                     read.diagnostics);
     } else {
       read_log(path, display, builder, read.diagnostics);
     }

@@ -20,7 +20,8 @@
 
 namespace aoti::parsers::trace {
 
-// `head`: the first bytes of a file. True for a TORCH_TRACE header line or a tlparse raw.jsonl line.
+// `head`: the first bytes of a file. True for a TORCH_TRACE header line or a tlparse raw.jsonl
+// line.
 bool looks_like_trace(std::string_view head);
 // A tlparse output folder: it holds raw.jsonl.
 bool is_tlparse_folder(const std::filesystem::path& dir);
@@ -32,6 +33,7 @@ struct TraceRead {
 
 // A trace file, a raw.jsonl, a tlparse output folder, or a folder of trace files. Fails only when
 // nothing can be read (missing, empty, no record at all).
-Parsed<TraceRead> read_trace(const std::filesystem::path& path_or_folder, const std::string& display);
+Parsed<TraceRead> read_trace(const std::filesystem::path& path_or_folder,
+                             const std::string& display);
 
 }  // namespace aoti::parsers::trace

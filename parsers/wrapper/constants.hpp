@@ -1,5 +1,6 @@
-// The wrapper's constants (`constants_info_[N].<field> = ...;`): name, dtype, device, shape, stride,
-// size and where they come from, one record per index whatever the order of the assignments.
+// The wrapper's constants (`constants_info_[N].<field> = ...;`): name, dtype, device, shape,
+// stride, size and where they come from, one record per index whatever the order of the
+// assignments.
 #pragma once
 
 #include <map>

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <optional>
 
-#include "torch/index_assert.hpp"
 #include "parsers/wrapper/cxx_scan.hpp"
+#include "torch/index_assert.hpp"
 #include "util/text.hpp"
 
 namespace aoti::parsers::wrapper {
@@ -20,7 +20,8 @@ constexpr std::size_t k_max_signature = 65536;
 std::string_view declared_name(std::string_view line) {
   if (!line.starts_with(k_extern_c)) return {};
   std::string_view rest = util::trim(line.substr(k_extern_c.size()));
-  if (!rest.starts_with("void") || rest.size() < 5 || (rest[4] != ' ' && rest[4] != '\t')) return {};
+  if (!rest.starts_with("void") || rest.size() < 5 || (rest[4] != ' ' && rest[4] != '\t'))
+    return {};
   rest = util::trim(rest.substr(4));
   const std::string_view name = util::leading_identifier(rest);
   if (name.empty() || name.size() >= rest.size() || rest[name.size()] != '(') return {};
@@ -46,7 +47,8 @@ long brace_balance(std::string_view text) {
   return balance;
 }
 
-// The end of the address expression that starts at `begin`: the first `,` or unmatched `)` / `]` / `;`.
+// The end of the address expression that starts at `begin`: the first `,` or unmatched `)` / `]` /
+// `;`.
 std::size_t expression_end(std::string_view text, std::size_t begin) {
   std::size_t depth = 0;
   for (std::size_t i = begin; i < text.size(); ++i) {
@@ -167,7 +169,8 @@ void CppKernelReader::read_body_line(std::string_view line, int number) {
         return;
       }
       if (value.ends_with(';')) value.remove_suffix(1);
-      m_kernel.assignments[model::scoped_name(var, m_scope)] = std::string(util::trim(value).substr(0, k_max_value));
+      m_kernel.assignments[model::scoped_name(var, m_scope)] =
+          std::string(util::trim(value).substr(0, k_max_value));
     }
   }
   read_accesses(line, number, var);
@@ -198,9 +201,11 @@ void CppKernelReader::read_accesses(std::string_view line, int number, const std
   for (const auto& param : m_kernel.params) {
     const auto type = m_kernel.signature.find(param);
     if (type == m_kernel.signature.end() || type->second.find('*') == std::string::npos) continue;
-    for (std::size_t at = line.find(param); at != std::string_view::npos; at = line.find(param, at + 1)) {
+    for (std::size_t at = line.find(param); at != std::string_view::npos;
+         at = line.find(param, at + 1)) {
       const std::size_t end = at + param.size();
-      if ((at > 0 && util::is_identifier_char(line[at - 1])) || (end < line.size() && util::is_identifier_char(line[end])))
+      if ((at > 0 && util::is_identifier_char(line[at - 1])) ||
+          (end < line.size() && util::is_identifier_char(line[end])))
         continue;
       const std::string_view after = line.substr(end);
       std::string_view offset;
@@ -232,7 +237,8 @@ model::TritonKernel CppKernelReader::finish(int last_line) {
   return std::move(m_kernel);
 }
 
-std::vector<model::TritonKernel> read_cpp_kernels(std::string_view text, const model::Location& where) {
+std::vector<model::TritonKernel> read_cpp_kernels(std::string_view text,
+                                                  const model::Location& where) {
   std::vector<model::TritonKernel> kernels;
   std::optional<CppKernelReader> reader;
   int number = 0;
@@ -262,17 +268,19 @@ std::vector<model::TritonKernel> read_cpp_kernels(std::string_view text, const m
   return kernels;
 }
 
-void add_kernel_source(model::WrapperFacts& wrapper, std::string_view text, const model::Location& where,
-                       int line_offset) {
+void add_kernel_source(model::WrapperFacts& wrapper, std::string_view text,
+                       const model::Location& where, int line_offset) {
   for (auto& kernel : read_cpp_kernels(text, where)) {
     if (line_offset != 0) {
-      for (int* line : {&kernel.line, &kernel.source_begin, &kernel.source_end}) *line += line_offset;
+      for (int* line : {&kernel.line, &kernel.source_begin, &kernel.source_end})
+        *line += line_offset;
       for (auto& assertion : kernel.asserts) assertion.line += line_offset;
       for (auto& access : kernel.loads) access.line += line_offset;
     }
-    const auto known = std::find_if(wrapper.kernels.begin(), wrapper.kernels.end(), [&](const model::TritonKernel& k) {
-      return k.language == model::KernelLanguage::cpp && k.name == kernel.name;
-    });
+    const auto known = std::find_if(
+        wrapper.kernels.begin(), wrapper.kernels.end(), [&](const model::TritonKernel& k) {
+          return k.language == model::KernelLanguage::cpp && k.name == kernel.name;
+        });
     if (known != wrapper.kernels.end())
       *known = std::move(kernel);
     else

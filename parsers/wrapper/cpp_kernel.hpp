@@ -38,24 +38,25 @@ class CppKernelReader {
   void read_accesses(std::string_view line, int number, const std::string& var);
 
   ::aoti::model::TritonKernel m_kernel;
-  std::string m_signature;   // the parameter list, gathered over its lines
+  std::string m_signature;  // the parameter list, gathered over its lines
   bool m_in_signature = true;
   bool m_body_seen = false;
   bool m_done = false;
-  long m_depth = 0;          // braces open in the body
-  int m_scope = 0;           // the top-level loop nest being read (1, 2, ...)
-  std::string m_open_var;    // `auto tmp9 =` whose value spans the next lines
+  long m_depth = 0;        // braces open in the body
+  int m_scope = 0;         // the top-level loop nest being read (1, 2, ...)
+  std::string m_open_var;  // `auto tmp9 =` whose value spans the next lines
   std::string m_open_value;
 };
 
 // The C++ kernels defined in `text` (a <hash>.kernel.cpp or a trace's kernel dump), each with
 // `source` set to `where`.
-std::vector<::aoti::model::TritonKernel> read_cpp_kernels(std::string_view text, const ::aoti::model::Location& where);
+std::vector<::aoti::model::TritonKernel> read_cpp_kernels(std::string_view text,
+                                                          const ::aoti::model::Location& where);
 
-// Adds the kernels of a kernel source file to a wrapper's facts (a kernel the wrapper itself defines
-// is replaced). `line_offset` is added to every line: the text's line 1 is line 1 + line_offset of
-// `where` (a trace file holding the text from one of its lines on).
-void add_kernel_source(::aoti::model::WrapperFacts& wrapper, std::string_view text, const ::aoti::model::Location& where,
-                       int line_offset = 0);
+// Adds the kernels of a kernel source file to a wrapper's facts (a kernel the wrapper itself
+// defines is replaced). `line_offset` is added to every line: the text's line 1 is line 1 +
+// line_offset of `where` (a trace file holding the text from one of its lines on).
+void add_kernel_source(::aoti::model::WrapperFacts& wrapper, std::string_view text,
+                       const ::aoti::model::Location& where, int line_offset = 0);
 
 }  // namespace aoti::parsers::wrapper

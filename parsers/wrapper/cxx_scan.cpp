@@ -76,7 +76,8 @@ std::optional<std::vector<std::string_view>> split_top_level(std::string_view te
   return items;
 }
 
-std::optional<std::vector<std::string_view>> top_level_items(std::string_view text, std::size_t open,
+std::optional<std::vector<std::string_view>> top_level_items(std::string_view text,
+                                                             std::size_t open,
                                                              std::size_t min_items) {
   const auto contents = bracket_contents(text, open);
   if (!contents) return std::nullopt;

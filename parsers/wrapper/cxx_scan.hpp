@@ -30,7 +30,8 @@ std::optional<std::vector<std::string_view>> split_top_level(std::string_view te
 // The items of the bracketed list or call arguments whose bracket is at `open`: bracket_contents,
 // then split_top_level. nullopt when unbalanced, past k_max_list_items, or with fewer than
 // `min_items` items.
-std::optional<std::vector<std::string_view>> top_level_items(std::string_view text, std::size_t open,
+std::optional<std::vector<std::string_view>> top_level_items(std::string_view text,
+                                                             std::size_t open,
                                                              std::size_t min_items = 0);
 
 // The value of a C++ or Python string literal ("..." or '...', escapes resolved), or of a C++

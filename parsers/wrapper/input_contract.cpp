@@ -97,7 +97,8 @@ void InputContractReader::read_input_handle(std::string_view line) {
   const std::string_view value = line.substr(equals + 1);
   for (const std::string_view array : {"input_handles[", "inputs["}) {
     const std::size_t at = value.find(array);
-    if (at == std::string_view::npos || (at > 0 && util::is_identifier_char(value[at - 1]))) continue;
+    if (at == std::string_view::npos || (at > 0 && util::is_identifier_char(value[at - 1])))
+      continue;
     const std::string_view rest = value.substr(at + array.size());
     const std::size_t close = rest.find(']');
     if (close == std::string_view::npos) return;
@@ -107,7 +108,8 @@ void InputContractReader::read_input_handle(std::string_view line) {
   }
 }
 
-void InputContractReader::add_typed_check(model::InputCheck check, std::string_view input, int number) {
+void InputContractReader::add_typed_check(model::InputCheck check, std::string_view input,
+                                          int number) {
   check.input_name = std::string(input);
   check.input_index = input_index_of(check.input_name);
   check.line = number;

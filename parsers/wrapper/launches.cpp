@@ -26,8 +26,7 @@ void LaunchReader::read_source_nodes(std::string_view comment, int number) {
   const std::size_t aten = comment.find("Original ATen:", nodes);
   if (aten != std::string_view::npos) {
     const std::size_t aten_open = comment.find('[', aten);
-    if (aten_open != std::string_view::npos)
-      pending.aten_ops = bracketed_items(comment, aten_open);
+    if (aten_open != std::string_view::npos) pending.aten_ops = bracketed_items(comment, aten_open);
   }
   m_facts.source_node_comments.push_back({pending.nodes, pending.aten_ops, number});
   m_pending_nodes = std::move(pending);

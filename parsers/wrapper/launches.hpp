@@ -1,7 +1,7 @@
 // Kernel launches (`call_triton_*`, `cpp_*`) and proxy-executor calls (custom ops), each with the
-// source nodes and ATen ops of the `// Source Nodes: [...]` comment before it. A comment's scope ends
-// at the launch it describes, at a direct ATen call (`aoti_torch_cuda_addmm_out`), or at a line at
-// column 0.
+// source nodes and ATen ops of the `// Source Nodes: [...]` comment before it. A comment's scope
+// ends at the launch it describes, at a direct ATen call (`aoti_torch_cuda_addmm_out`), or at a
+// line at column 0.
 #pragma once
 
 #include <map>

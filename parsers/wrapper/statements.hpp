@@ -22,7 +22,8 @@ struct IndexedAssignment {
   std::string_view field;
   std::string_view value;
 };
-std::optional<IndexedAssignment> parse_indexed_assignment(std::string_view line, std::string_view prefix);
+std::optional<IndexedAssignment> parse_indexed_assignment(std::string_view line,
+                                                          std::string_view prefix);
 
 // The identifier that follows `key` in `text`: `cached_torch_dtype_float32` -> "float32".
 std::string_view identifier_after(std::string_view text, std::string_view key);

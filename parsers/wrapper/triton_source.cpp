@@ -2,8 +2,8 @@
 
 #include <optional>
 
-#include "torch/index_assert.hpp"
 #include "parsers/wrapper/cxx_scan.hpp"
+#include "torch/index_assert.hpp"
 #include "util/text.hpp"
 
 namespace aoti::parsers::wrapper {
@@ -39,7 +39,8 @@ std::size_t find_top_level_plus(std::string_view text) {
   return std::string_view::npos;
 }
 
-// `index out of bounds: 0 <= tmp4 < ks0` -> ("tmp4", "ks0"); every form core/index_assert.hpp reads.
+// `index out of bounds: 0 <= tmp4 < ks0` -> ("tmp4", "ks0"); every form core/index_assert.hpp
+// reads.
 void read_index_bound(model::TritonAssert& assertion) {
   if (!assertion.message.starts_with(torch::k_index_assert_prefix)) return;
   const auto form = torch::parse_index_assert(assertion.message);
@@ -154,7 +155,8 @@ void TritonSourceReader::read_body_line(std::string_view line, int number) {
   m_kernel.assignments[std::string(var)] = std::string(value);
 
   if (var.ends_with("numel")) {
-    if (const auto numel = util::parse_int(value)) m_kernel.constant_numels[std::string(var)] = *numel;
+    if (const auto numel = util::parse_int(value))
+      m_kernel.constant_numels[std::string(var)] = *numel;
   }
 
   constexpr std::string_view k_load = "tl.load(";

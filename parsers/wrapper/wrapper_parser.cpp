@@ -241,7 +241,7 @@ class WrapperScanner {
       read_expected_device(name.substr(0, name.size() - 21), value, number);
     } else if (const auto access = parse_dim_access(value)) {
       m_facts.bindings.push_back(model::SymbolBinding{std::string(name), std::string(access->input),
-                                                     access->dim, access->is_stride, number});
+                                                      access->dim, access->is_stride, number});
     } else if (value.starts_with("std::move(")) {
       const auto moved = bracket_contents(value, 9);
       if (moved && !moved->empty() && util::leading_identifier(*moved).size() == moved->size()) {
@@ -313,7 +313,8 @@ Parsed<model::WrapperFacts> parse_wrapper(std::string_view text, const model::Lo
     begin = end + 1;
   }
   model::WrapperFacts facts = scanner.finish(number);
-  // The text itself travels with the facts, so that checks quote its lines instead of rebuilding them.
+  // The text itself travels with the facts, so that checks quote its lines instead of rebuilding
+  // them.
   facts.source = model::SourceText(std::string(text));
   return facts;
 }
@@ -327,8 +328,9 @@ bool looks_like_wrapper(std::string_view head) {
   for (std::size_t start = 0; start < head.size();) {
     const std::size_t end = std::min(head.find('\n', start), head.size());
     const std::string_view line = head.substr(start, end - start);
-    for (const std::string_view marker : {"#include <torch/csrc/inductor/aoti_", "AOTInductorModel::AOTInductorModel(",
-                                          "void AOTInductorModel::run_impl("})
+    for (const std::string_view marker :
+         {"#include <torch/csrc/inductor/aoti_", "AOTInductorModel::AOTInductorModel(",
+          "void AOTInductorModel::run_impl("})
       if (line.starts_with(marker)) return true;
     start = end + 1;
   }

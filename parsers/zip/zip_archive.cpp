@@ -29,7 +29,8 @@ constexpr std::size_t k_max_comment = 0xffff;
 // size from making us allocate gigabytes before libzip would have refused it.
 constexpr std::uint64_t k_max_central_directory = 256ull << 20;
 
-std::vector<std::byte> read_bytes(const RandomAccess& file, std::uint64_t offset, std::size_t count) {
+std::vector<std::byte> read_bytes(const RandomAccess& file, std::uint64_t offset,
+                                  std::size_t count) {
   std::vector<std::byte> bytes(count);
   file.read(offset, bytes);
   return bytes;
@@ -49,7 +50,8 @@ struct CentralDirectory {
 // cross-checked against it entry by entry, so the two readings cannot silently disagree.
 CentralDirectory read_central_directory(const RandomAccess& file) {
   const std::uint64_t file_size = file.size();
-  if (file_size < k_end_size) throw util::ReadError("truncated: no end-of-central-directory record");
+  if (file_size < k_end_size)
+    throw util::ReadError("truncated: no end-of-central-directory record");
   const std::size_t tail_size =
       static_cast<std::size_t>(std::min<std::uint64_t>(file_size, k_end_size + k_max_comment));
   const std::uint64_t tail_offset = file_size - tail_size;
@@ -94,8 +96,9 @@ CentralDirectory read_central_directory(const RandomAccess& file) {
   if (cd_offset > file_size || cd_size > file_size - cd_offset)
     throw util::ReadError("truncated: central directory ends past the end of the file");
   if (cd_size > k_max_central_directory)
-    throw util::ReadError("central directory is " + util::format_size(cd_size) + ", more than the " +
-                    util::format_size(k_max_central_directory) + " limit");
+    throw util::ReadError("central directory is " + util::format_size(cd_size) +
+                          ", more than the " + util::format_size(k_max_central_directory) +
+                          " limit");
   // Each header takes at least 46 bytes: a count that cannot fit is forged.
   if (entry_count > cd_size / k_central_header_size)
     throw util::ReadError("central directory declares more entries than it can hold");
@@ -123,7 +126,8 @@ CentralDirectory read_central_directory(const RandomAccess& file) {
     while (extra + 4 <= extra_end) {
       const std::uint16_t id = fields.u16(extra);
       const std::size_t length = fields.u16(extra + 2);
-      if (extra + 4 + length > extra_end) throw util::ReadError("bad extra field in the central directory");
+      if (extra + 4 + length > extra_end)
+        throw util::ReadError("bad extra field in the central directory");
       if (id == k_zip64_extra_id) {
         directory.zip64 = true;
         std::size_t field = extra + 4;
@@ -162,10 +166,14 @@ std::string libzip_open_error(int code, const std::filesystem::path& path) {
       }
       return "not a zip archive";
     }
-    case ZIP_ER_INCONS: return "inconsistent zip archive (" + message + ")";
-    case ZIP_ER_NOENT: return "no such file";
-    case ZIP_ER_MULTIDISK: return "multi-disk zip archives are not supported";
-    default: return "cannot open as a zip archive: " + message;
+    case ZIP_ER_INCONS:
+      return "inconsistent zip archive (" + message + ")";
+    case ZIP_ER_NOENT:
+      return "no such file";
+    case ZIP_ER_MULTIDISK:
+      return "multi-disk zip archives are not supported";
+    default:
+      return "cannot open as a zip archive: " + message;
   }
 }
 
@@ -218,9 +226,9 @@ Parsed<ZipArchive> ZipArchive::open(const std::filesystem::path& path) {
       entry.size = (stat.valid & ZIP_STAT_SIZE) ? stat.size : 0;
       entry.compressed_size = (stat.valid & ZIP_STAT_COMP_SIZE) ? stat.comp_size : 0;
       entry.crc = (stat.valid & ZIP_STAT_CRC) ? stat.crc : 0;
-      entry.stored = (stat.valid & ZIP_STAT_COMP_METHOD) && stat.comp_method == ZIP_CM_STORE &&
-                     (!(stat.valid & ZIP_STAT_ENCRYPTION_METHOD) ||
-                      stat.encryption_method == ZIP_EM_NONE);
+      entry.stored =
+          (stat.valid & ZIP_STAT_COMP_METHOD) && stat.comp_method == ZIP_CM_STORE &&
+          (!(stat.valid & ZIP_STAT_ENCRYPTION_METHOD) || stat.encryption_method == ZIP_EM_NONE);
       entry.index = index;
       impl->entries.push_back(std::move(entry));
     }
@@ -244,11 +252,10 @@ bool ZipArchive::is_zip64() const { return m_impl->zip64; }
 
 Parsed<std::string> ZipArchive::read(const ZipEntry& entry, std::uint64_t max_bytes) const {
   if (entry.size > max_bytes)
-    return fail("entry " + entry.name + " is " + util::format_size(entry.size) + ", more than the " +
-                util::format_size(max_bytes) + " limit");
+    return fail("entry " + entry.name + " is " + util::format_size(entry.size) +
+                ", more than the " + util::format_size(max_bytes) + " limit");
   zip_file_t* file = zip_fopen_index(m_impl->archive, entry.index, 0);
-  if (!file)
-    return fail("cannot read entry " + entry.name + ": " + zip_strerror(m_impl->archive));
+  if (!file) return fail("cannot read entry " + entry.name + ": " + zip_strerror(m_impl->archive));
 
   // Declared sizes are claims: read at most one byte past them, so that an entry inflating to
   // more than it declared is caught without inflating the rest of it.

@@ -17,10 +17,10 @@ namespace aoti::parsers::zip {
 
 struct ZipEntry {
   std::string name;
-  std::uint64_t size = 0;             // uncompressed
+  std::uint64_t size = 0;  // uncompressed
   std::uint64_t compressed_size = 0;
-  bool stored = false;                // compression method 0
-  std::uint32_t crc = 0;              // CRC-32 from the central directory: content identity for free
+  bool stored = false;    // compression method 0
+  std::uint32_t crc = 0;  // CRC-32 from the central directory: content identity for free
   std::uint64_t index = 0;
 };
 

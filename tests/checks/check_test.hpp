@@ -43,12 +43,15 @@ inline const Case& corpus(const std::string& name) {
 
 inline std::string all_text(const Finding& f) {
   std::string all = f.title + "\n" + f.message + "\n" + f.why;
-  for (const auto& e : f.evidence) all += "\n" + e.excerpt + "\n" + e.note + "\n" + e.where.display();
+  for (const auto& e : f.evidence)
+    all += "\n" + e.excerpt + "\n" + e.note + "\n" + e.where.display();
   for (const auto& s : f.next_steps) all += "\n" + s.what + "\n" + s.command;
   return all;
 }
 
-inline bool mentions(const Finding& f, const std::string& text) { return all_text(f).find(text) != std::string::npos; }
+inline bool mentions(const Finding& f, const std::string& text) {
+  return all_text(f).find(text) != std::string::npos;
+}
 
 inline const Finding* first_of(const std::vector<Finding>& findings, const std::string& check) {
   for (const auto& f : findings)
@@ -69,7 +72,8 @@ inline std::string written_text(const Finding& f) {
 inline void check_no_holes(const Finding& f) {
   const std::string text = written_text(f);
   INFO(text);
-  for (const std::string hole : {"``", "parameter ``", " ;", " ,", " .", ": .", "; .", "()", "  ", "\n\n"})
+  for (const std::string hole :
+       {"``", "parameter ``", " ;", " ,", " .", ": .", "; .", "()", "  ", "\n\n"})
     CHECK_MESSAGE(text.find(hole) == std::string::npos, "hole: '" << hole << "'");
   // A quote always has its text; a hand-built case's wrapper has no source to quote from.
   for (const auto& e : f.evidence)
@@ -108,14 +112,17 @@ inline LogEvent event(LogEventKind kind, std::string subject = {}, std::string v
 }
 
 // A crash whose innermost frame is in `module`, in a process mapping `modules`.
-inline CoreFacts crash_in(const std::string& module, const std::string& package, std::vector<std::string> modules) {
+inline CoreFacts crash_in(const std::string& module, const std::string& package,
+                          std::vector<std::string> modules) {
   CoreFacts core;
   core.artifact = "core";
   core.signal_name = "SIGSEGV";
   CoreThread thread;
   thread.tid = 7;
   thread.crashed = true;
-  thread.frames.push_back({0x1000, module, 0x10, "gather_rows_cpu(at::Tensor const&, at::Tensor const&)", 4, "initial", package});
+  thread.frames.push_back({0x1000, module, 0x10,
+                           "gather_rows_cpu(at::Tensor const&, at::Tensor const&)", 4, "initial",
+                           package});
   core.threads.push_back(thread);
   for (const auto& m : modules) core.modules.push_back({m, false, 0, 0, 0, "", ""});
   return core;
@@ -145,8 +152,10 @@ inline std::vector<Finding> analyze_log(const std::string& text) {
 inline void check_quotes(const std::vector<Finding>& findings, const std::string& log_text) {
   std::vector<std::string> lines(1);
   for (char ch : log_text) {
-    if (ch == '\n') lines.emplace_back();
-    else lines.back() += ch;
+    if (ch == '\n')
+      lines.emplace_back();
+    else
+      lines.back() += ch;
   }
   for (const auto& f : findings)
     for (const auto& e : f.evidence) {

@@ -14,10 +14,12 @@ TEST_CASE("build.compile-failed") {
     CHECK(f.check == "build.compile-failed");
     CHECK(f.title == "The C++ build failed: header `cuda.h` was not found");
     CHECK(mentions(f, "CUDA Toolkit"));
-    CHECK(mentions(f, "aoti_runtime/device_utils.h"));                                  // where the include is
-    CHECK(mentions(f, "cmt6f253zl4hyovrmrmpja5p6g7cjd2i4ookgutf7baavulnnrc6.cpp"));    // what was compiled
+    CHECK(mentions(f, "aoti_runtime/device_utils.h"));  // where the include is
+    CHECK(mentions(
+        f, "cmt6f253zl4hyovrmrmpja5p6g7cjd2i4ookgutf7baavulnnrc6.cpp"));  // what was compiled
     CHECK(mentions(f, "export CUDA_HOME=/usr/local/cuda"));
-    check_quotes(found, aoti::test::read_file(aoti::test::corpus_dir() / "wild/pytorch-150442-cuda-h-missing-ctk/stderr.txt"));
+    check_quotes(found, aoti::test::read_file(aoti::test::corpus_dir() /
+                                              "wild/pytorch-150442-cuda-h-missing-ctk/stderr.txt"));
   }
   SUBCASE("generated code calling a shim function the headers do not declare") {
     const auto found = analyze_wild("pytorch-120394-embedding-bag-shim");
@@ -31,9 +33,11 @@ TEST_CASE("build.compile-failed") {
     REQUIRE(!found.empty());
     CHECK(found[0].check == "build.compile-failed");
     CHECK(found[0].title.starts_with("ptxas rejected the PTX of a kernel"));
-    CHECK(std::any_of(found[0].evidence.begin(), found[0].evidence.end(),
-                      [](const Evidence& e) { return e.note == "the compiler command" && e.excerpt.starts_with("nvcc -fatbin"); }));
-    CHECK(!first_of(found, "inductor.compile-failed"));  // Inductor's error only carried the build's
+    CHECK(std::any_of(found[0].evidence.begin(), found[0].evidence.end(), [](const Evidence& e) {
+      return e.note == "the compiler command" && e.excerpt.starts_with("nvcc -fatbin");
+    }));
+    CHECK(
+        !first_of(found, "inductor.compile-failed"));  // Inductor's error only carried the build's
   }
   SUBCASE("no compiler output, only the exception: CUDA_HOME") {
     const auto found = analyze_wild("pytorch-197765-cuda-home-unset");
@@ -43,7 +47,8 @@ TEST_CASE("build.compile-failed") {
   }
   SUBCASE("the linker's specific error, not collect2's summary") {
     const std::string log =
-        "/usr/bin/ld: /tmp/torchinductor_u/ab/cabc.o: in function `run': cabc.cpp:(.text+0x2a): undefined reference to `cuLaunchKernel'\n"
+        "/usr/bin/ld: /tmp/torchinductor_u/ab/cabc.o: in function `run': cabc.cpp:(.text+0x2a): "
+        "undefined reference to `cuLaunchKernel'\n"
         "collect2: error: ld returned 1 exit status\n";
     const auto found = analyze_log(log);
     REQUIRE(found.size() == 1);

@@ -7,8 +7,10 @@
 using namespace aoti::test;
 
 TEST_CASE("customop.fake-static-shape") {
-  SUBCASE("custom-op-fake-static-rows: pad_rows feeds a kernel compiled for 144 = 9 x 16 elements") {
-    const auto found = run_check<CustomopFakeStaticShapeCheck>(corpus("custom-op-fake-static-rows"));
+  SUBCASE(
+      "custom-op-fake-static-rows: pad_rows feeds a kernel compiled for 144 = 9 x 16 elements") {
+    const auto found =
+        run_check<CustomopFakeStaticShapeCheck>(corpus("custom-op-fake-static-rows"));
     REQUIRE(found.size() == 1);
     CHECK(found[0].severity == Severity::error);
     CHECK(mentions(found[0], "heldout::pad_rows"));

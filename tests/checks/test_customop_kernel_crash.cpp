@@ -10,7 +10,8 @@ TEST_CASE("customop.kernel-crash and device.load-mismatch from a core") {
   Case c = cuda_case();
   c.models[0].package = "m.pt2";
   c.models[0].extern_nodes.push_back({0, "buf0", "heldout_cpp::gather_rows", {}, {"buf1"}});
-  c.cores.push_back(crash_in("/opt/ops/libheldout_ops.so", "", {"/usr/lib/x86_64-linux-gnu/libcuda.so.1"}));
+  c.cores.push_back(
+      crash_in("/opt/ops/libheldout_ops.so", "", {"/usr/lib/x86_64-linux-gnu/libcuda.so.1"}));
   auto found = run_check<CustomopKernelCrashCheck>(c);
   REQUIRE(found.size() == 1);
   CHECK(mentions(found[0], "libheldout_ops.so"));

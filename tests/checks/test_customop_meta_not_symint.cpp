@@ -17,7 +17,8 @@ TEST_CASE("customop.meta-not-symint") {
     CHECK_FALSE(mentions(found[0], "gather_rows"));
   }
   SUBCASE("the same source alone: a risk, not the explanation") {
-    const auto found = run_check<CustomopMetaNotSymintCheck>(load_case({(aoti::test::corpus_case("cpp-meta-sizes") / "heldout_ops.cpp").string()}));
+    const auto found = run_check<CustomopMetaNotSymintCheck>(
+        load_case({(aoti::test::corpus_case("cpp-meta-sizes") / "heldout_ops.cpp").string()}));
     REQUIRE(found.size() == 1);
     CHECK_FALSE(found[0].explains_failure);
     CHECK(found[0].severity == Severity::warning);

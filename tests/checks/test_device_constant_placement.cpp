@@ -20,7 +20,8 @@ TEST_CASE("device.constant-placement") {
   }
   SUBCASE("a Mixed-device constants error makes it an explained error") {
     Case c = cuda_case();
-    c.models[0].wrapper->constants.push_back({0, "table", "float32", "cpu", "Parameter", "emb.table", {10, 4}, {4, 1}, 160, false, 50});
+    c.models[0].wrapper->constants.push_back(
+        {0, "table", "float32", "cpu", "Parameter", "emb.table", {10, 4}, {4, 1}, 160, false, 50});
     c.log_events.push_back(event(LogEventKind::mixed_device_constants));
     const auto found = run_check<DeviceConstantPlacementCheck>(c);
     REQUIRE(found.size() == 1);

@@ -23,10 +23,14 @@ TEST_CASE("device.input-mismatch") {
     REQUIRE(found.size() == 1);
     CHECK(mentions(found[0], "cuda:0 and cpu"));
   }
-  SUBCASE("nothing without device errors") { CHECK(run_check<DeviceInputMismatchCheck>(corpus("healthy-cuda-dynamic")).empty()); }
+  SUBCASE("nothing without device errors") {
+    CHECK(run_check<DeviceInputMismatchCheck>(corpus("healthy-cuda-dynamic")).empty());
+  }
 }
 
-TEST_CASE("device.input-mismatch on the real core of cpu-package-cuda-input-segv: a CPU kernel on a device pointer") {
+TEST_CASE(
+    "device.input-mismatch on the real core of cpu-package-cuda-input-segv: a CPU kernel on a "
+    "device pointer") {
   const Case c = corpus("cpu-package-cuda-input-segv");
   REQUIRE(c.cores.size() == 1);
   CHECK(c.cores[0].fault_kind == "device");
@@ -39,6 +43,6 @@ TEST_CASE("device.input-mismatch on the real core of cpu-package-cuda-input-segv
   REQUIRE(off.size() == 1);
   CHECK(off[0].severity == Severity::warning);
   CHECK(mentions(off[0], "AOTI_RUNTIME_CHECK_INPUTS not in the environment"));
-  CHECK(run_check("device.load-mismatch", c).empty());  // the process had CUDA loaded
+  CHECK(run_check("device.load-mismatch", c).empty());   // the process had CUDA loaded
   CHECK(run_check("customop.kernel-crash", c).empty());  // the crash is in the model itself
 }

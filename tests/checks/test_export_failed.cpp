@@ -12,7 +12,8 @@ TEST_CASE("export.failed") {
         "Traceback (most recent call last):\n"
         "  File \"/home/me/export.py\", line 20, in <module>\n"
         "    ep = torch.export.export(m, (x,))\n"
-        "  File \"/usr/lib/python3.12/site-packages/torch/_dynamo/symbolic_convert.py\", line 900, in step\n"
+        "  File \"/usr/lib/python3.12/site-packages/torch/_dynamo/symbolic_convert.py\", line 900, "
+        "in step\n"
         "    raise Unsupported(msg)\n"
         "torch._dynamo.exc.Unsupported: Data-dependent branching\n"
         "  Explanation: Detected data-dependent branching (e.g. `if my_tensor.sum() > 0:`).\n"
@@ -39,7 +40,9 @@ TEST_CASE("export.failed") {
     CHECK(found[0].title == "Export failed: `cannot mutate tensors with frozen storage`");
     CHECK(mentions(found[0], "torch.ops.aten.add_.Tensor"));
   }
-  SUBCASE("routed: a specialized dim is shape.dim-specialized's, a data-dependent guard shape.data-dependent-guard's") {
+  SUBCASE(
+      "routed: a specialized dim is shape.dim-specialized's, a data-dependent guard "
+      "shape.data-dependent-guard's") {
     auto found = analyze_wild("pytorch-133653-batch1-specialized");
     CHECK(!first_of(found, "export.failed"));
     REQUIRE(!found.empty());

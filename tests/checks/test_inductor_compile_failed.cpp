@@ -12,15 +12,19 @@ TEST_CASE("inductor.compile-failed") {
         "Traceback (most recent call last):\n"
         "  File \"/home/me/aot.py\", line 9, in <module>\n"
         "    torch._inductor.aoti_compile_and_package(ep)\n"
-        "  File \"/usr/lib/python3.12/site-packages/torch/_inductor/graph.py\", line 1100, in call_function\n"
+        "  File \"/usr/lib/python3.12/site-packages/torch/_inductor/graph.py\", line 1100, in "
+        "call_function\n"
         "    raise LoweringException(e, target, args, kwargs).with_traceback(\n"
         "torch._inductor.exc.InductorError: LoweringException: AssertionError: unsupported dtype\n"
         "  target: aten.cumsum.default\n"
-        "  args[0]: TensorBox(StorageBox(InputBuffer(name='arg0_1', layout=FixedLayout('cuda:0', torch.bool, size=[8, 16]))))\n";
+        "  args[0]: TensorBox(StorageBox(InputBuffer(name='arg0_1', layout=FixedLayout('cuda:0', "
+        "torch.bool, size=[8, 16]))))\n";
     const auto found = analyze_log(log);
     REQUIRE(found.size() == 1);
     CHECK(found[0].check == "inductor.compile-failed");
-    CHECK(found[0].title == "Inductor failed to lower `aten.cumsum.default`: `LoweringException: AssertionError: unsupported dtype`");
+    CHECK(found[0].title ==
+          "Inductor failed to lower `aten.cumsum.default`: `LoweringException: AssertionError: "
+          "unsupported dtype`");
     CHECK(mentions(found[0], "torch/_inductor/graph.py:1100"));
     check_quotes(found, log);
   }

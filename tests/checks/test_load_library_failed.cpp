@@ -11,12 +11,16 @@ TEST_CASE("load.library-failed") {
     const auto found = analyze_wild("vllm-3147-ext-torch-version-mismatch");
     REQUIRE(found.size() == 1);
     CHECK(found[0].check == "load.library-failed");
-    CHECK(found[0].title.find("undefined symbol `at::_ops::to_dtype_layout::call`") != std::string::npos);
+    CHECK(found[0].title.find("undefined symbol `at::_ops::to_dtype_layout::call`") !=
+          std::string::npos);
     CHECK(mentions(found[0], "built against another torch version"));
-    CHECK(mentions(found[0], "ldd -r /usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so"));
+    CHECK(mentions(
+        found[0],
+        "ldd -r /usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so"));
   }
   SUBCASE("a model built by a newer torch: a shim symbol") {
-    const auto found = analyze_log("OSError: /tmp/m/model.so: undefined symbol: aoti_torch_cuda_new_op\n");
+    const auto found =
+        analyze_log("OSError: /tmp/m/model.so: undefined symbol: aoti_torch_cuda_new_op\n");
     REQUIRE(!found.empty());
     CHECK(found[0].check == "load.library-failed");
     CHECK(mentions(found[0], "AOTI's C shim"));
@@ -24,7 +28,9 @@ TEST_CASE("load.library-failed") {
   SUBCASE("a custom op whose library was not loaded") {
     const auto found = analyze_wild("pytorch-143786-python-custom-op-cpp");
     REQUIRE(found.size() == 1);
-    CHECK(found[0].title == "The custom op `mylib::custom_add` is not registered in the process: its library was not loaded");
+    CHECK(found[0].title ==
+          "The custom op `mylib::custom_add` is not registered in the process: its library was not "
+          "loaded");
     CHECK(mentions(found[0], "torch.library.custom_op"));
   }
   SUBCASE("kernel files missing beside a bare model .so") {
@@ -36,7 +42,8 @@ TEST_CASE("load.library-failed") {
   SUBCASE("a symbol version the system library lacks, the requiring library from the next line") {
     const auto found = analyze_wild("mlverse-torch-866-glibcxx-too-old");
     REQUIRE(!found.empty());
-    CHECK(found[0].title == "`liblantern.so` needs `GLIBCXX_3.4.20`, which `/lib64/libstdc++.so.6` does not provide");
+    CHECK(found[0].title ==
+          "`liblantern.so` needs `GLIBCXX_3.4.20`, which `/lib64/libstdc++.so.6` does not provide");
     CHECK(mentions(found[0], "strings /lib64/libstdc++.so.6 | grep GLIBCXX_"));
   }
   SUBCASE("mmap of the model .so at an offset the page size refuses") {
@@ -54,6 +61,7 @@ TEST_CASE("load.library-failed: the package loader's own errors") {
       "RuntimeError: Failed to initialize zip archive: failed finding central directory\n");
   REQUIRE(!found.empty());
   CHECK(found[0].check == "load.library-failed");
-  CHECK(found[0].title == "The package could not be opened as a zip archive: `failed finding central directory`");
+  CHECK(found[0].title ==
+        "The package could not be opened as a zip archive: `failed finding central directory`");
   CHECK(mentions(found[0], "unzip -l /models/m.pt2"));
 }

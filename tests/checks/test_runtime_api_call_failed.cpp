@@ -18,7 +18,8 @@ TEST_CASE("runtime.api-call-failed") {
   const std::string wrapper_name = entry.substr(entry.rfind('/') + 1);
   int addmm_line = 0;
   {
-    std::istringstream text(aoti::test::corpus_entry_text("embedding-device-assert", ".wrapper.cpp"));
+    std::istringstream text(
+        aoti::test::corpus_entry_text("embedding-device-assert", ".wrapper.cpp"));
     std::string line;
     for (int number = 1; std::getline(text, line) && addmm_line == 0; ++number)
       if (line.find("aoti_torch_cuda_addmm_out(") != std::string::npos) addmm_line = number;
@@ -26,10 +27,11 @@ TEST_CASE("runtime.api-call-failed") {
   REQUIRE(addmm_line > 0);
   {
     std::ofstream log(dir / "stderr.txt");
-    log << "RuntimeError: aoti_torch_cuda_addmm_out(buf2, buf1, ...) API call failed at /tmp/cache/" << wrapper_name
-        << ", line " << addmm_line << "\n";
+    log << "RuntimeError: aoti_torch_cuda_addmm_out(buf2, buf1, ...) API call failed at /tmp/cache/"
+        << wrapper_name << ", line " << addmm_line << "\n";
   }
-  const auto found = run_check<RuntimeApiCallFailedCheck>(load_case({package.string(), (dir / "stderr.txt").string()}));
+  const auto found = run_check<RuntimeApiCallFailedCheck>(
+      load_case({package.string(), (dir / "stderr.txt").string()}));
   fs::remove_all(dir);
   REQUIRE(found.size() == 1);
   CHECK(found[0].explains_failure);

@@ -14,15 +14,19 @@ TEST_CASE("runtime.cxx-runtime-conflict") {
     CHECK(mentions(found[0], "std::locale"));
     CHECK(mentions(found[0], "/opt/gcc/bin/g++"));
   }
-  for (const char* name : {"embedding-device-assert", "healthy-cuda-dynamic", "cpu-package-cuda-input-segv",
-                           "custom-op-fake-static-rows", "input-check-errors"}) {
+  for (const char* name :
+       {"embedding-device-assert", "healthy-cuda-dynamic", "cpu-package-cuda-input-segv",
+        "custom-op-fake-static-rows", "input-check-errors"}) {
     INFO(name);
     CHECK(run_check<RuntimeCxxRuntimeConflictCheck>(corpus(name)).empty());
   }
 }
 
-TEST_CASE("runtime.cxx-runtime-conflict on the real core of load-crash-static-libstdcxx: the crash in the model's own libstdc++ makes the conflict the answer") {
-  const auto found = run_check<RuntimeCxxRuntimeConflictCheck>(corpus("load-crash-static-libstdcxx"));
+TEST_CASE(
+    "runtime.cxx-runtime-conflict on the real core of load-crash-static-libstdcxx: the crash in "
+    "the model's own libstdc++ makes the conflict the answer") {
+  const auto found =
+      run_check<RuntimeCxxRuntimeConflictCheck>(corpus("load-crash-static-libstdcxx"));
   REQUIRE(found.size() == 1);
   CHECK(found[0].severity == Severity::error);
   CHECK(found[0].explains_failure);

@@ -11,7 +11,8 @@ TEST_CASE("runtime.runner-error") {
     const auto found = analyze_wild("torchchat-1302-aot-load-cuda-oom");
     REQUIRE(found.size() == 2);
     CHECK(found[0].check == "runtime.runner-error");
-    CHECK(found[0].title == "The AOTI runner call `create_func_` failed: `CUDA error: out of memory`");
+    CHECK(found[0].title ==
+          "The AOTI runner call `create_func_` failed: `CUDA error: out of memory`");
     CHECK(mentions(found[0], "nvidia-smi"));
     CHECK(found[1].check == "api.deprecated");
   }
@@ -19,8 +20,10 @@ TEST_CASE("runtime.runner-error") {
     const auto found = analyze_log(
         "Error: expected inputs vector size to be 2, but got 3\n"
         "RuntimeError: run_func_( container_handle_, input_handles.data(), input_handles.size(), "
-        "output_handles.data(), output_handles.size(), reinterpret_cast<AOTInductorStreamHandle>(stream_handle), "
-        "proxy_executor_handle_) API call failed at /pytorch/torch/csrc/inductor/aoti_runner/model_container_runner.cpp, line 144\n");
+        "output_handles.data(), output_handles.size(), "
+        "reinterpret_cast<AOTInductorStreamHandle>(stream_handle), "
+        "proxy_executor_handle_) API call failed at "
+        "/pytorch/torch/csrc/inductor/aoti_runner/model_container_runner.cpp, line 144\n");
     REQUIRE(!found.empty());
     CHECK(found[0].check == "runtime.runner-error");
     CHECK(found[0].title.find("wrong number of inputs") != std::string::npos);
@@ -28,7 +31,8 @@ TEST_CASE("runtime.runner-error") {
   SUBCASE("left to the checks that explain the cause: input checks, devices") {
     const auto found = analyze_log(
         "Error: input_handles[0]: unmatched device type, expected: 11(cuda), but got: 0\n"
-        "RuntimeError: run_func_( container_handle_ ) API call failed at /pytorch/model_container_runner.cpp, line 144\n");
+        "RuntimeError: run_func_( container_handle_ ) API call failed at "
+        "/pytorch/model_container_runner.cpp, line 144\n");
     CHECK(!first_of(found, "runtime.runner-error"));
   }
 }

@@ -14,5 +14,7 @@ TEST_CASE("shape.dim-specialized") {
     CHECK(mentions(found[0], "8"));
     CHECK(mentions(found[0], "heldout_cpp::scale_rows"));
   }
-  SUBCASE("nothing without an export error") { CHECK(run_check<ShapeDimSpecializedCheck>(corpus("healthy-cuda-dynamic")).empty()); }
+  SUBCASE("nothing without an export error") {
+    CHECK(run_check<ShapeDimSpecializedCheck>(corpus("healthy-cuda-dynamic")).empty());
+  }
 }

@@ -8,13 +8,15 @@ using namespace aoti::test;
 
 TEST_CASE("shape.input-checks-off") {
   SUBCASE("healthy-cuda-dynamic's package alone: a note naming the unenforced range") {
-    const auto found = run_check<ShapeInputChecksOffCheck>(load_case({aoti::test::corpus_package("healthy-cuda-dynamic").string()}));
+    const auto found = run_check<ShapeInputChecksOffCheck>(
+        load_case({aoti::test::corpus_package("healthy-cuda-dynamic").string()}));
     REQUIRE(found.size() == 1);
     CHECK(found[0].severity == Severity::note);
     CHECK(mentions(found[0], "[2, 1024]"));
     CHECK(mentions(found[0], "AOTI_RUNTIME_CHECK_INPUTS=1"));
   }
-  SUBCASE("healthy-cuda-dynamic with its logs: the run used batch 4096 outside [2, 1024], a warning") {
+  SUBCASE(
+      "healthy-cuda-dynamic with its logs: the run used batch 4096 outside [2, 1024], a warning") {
     const auto found = run_check<ShapeInputChecksOffCheck>(corpus("healthy-cuda-dynamic"));
     REQUIRE(found.size() == 1);
     CHECK(found[0].severity == Severity::warning);

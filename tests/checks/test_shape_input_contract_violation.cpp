@@ -10,7 +10,8 @@ TEST_CASE("shape.input-contract-violation") {
   const auto found = run_check<ShapeInputContractViolationCheck>(corpus("input-check-errors"));
   REQUIRE(found.size() == 3);
   const auto has = [&](const std::string& text) {
-    return std::any_of(found.begin(), found.end(), [&](const Finding& f) { return mentions(f, text); });
+    return std::any_of(found.begin(), found.end(),
+                       [&](const Finding& f) { return mentions(f, text); });
   };
   CHECK(has("4096"));
   CHECK(has("[2, 1024]"));

@@ -15,7 +15,8 @@ Case index_case() {
   TritonKernel k;
   k.name = "triton_poi_fused_index_0";
   k.params = {"in_ptr0", "ks0"};
-  k.asserts.push_back({"index out of bounds: 0 <= tmp3 < ks0", "(0 <= tmp3) & (tmp3 < ks0)", "tmp3", "ks0", 105});
+  k.asserts.push_back(
+      {"index out of bounds: 0 <= tmp3 < ks0", "(0 <= tmp3) & (tmp3 < ks0)", "tmp3", "ks0", 105});
   w.kernels.push_back(k);
   w.kernel_calls.push_back({"triton_poi_fused_index_0", {"arg0_1", "s0"}, {}, {}, 200});
   return c;
@@ -31,7 +32,8 @@ TEST_CASE("shape.lower-bound-missing") {
   REQUIRE(found.size() == 1);
   CHECK(mentions(found[0], "declares no lower bound"));
   w.input_checks.push_back({0, "arg0_1", InputCheckKind::dim_min, 0, 2, "", 20});
-  found = run_check<ShapeLowerBoundMissingCheck>(c);  // min 2, but checked only with the variable set
+  found =
+      run_check<ShapeLowerBoundMissingCheck>(c);  // min 2, but checked only with the variable set
   REQUIRE(found.size() == 1);
   CHECK(mentions(found[0], "only when AOTI_RUNTIME_CHECK_INPUTS=1"));
   w.checks_gated_by_env = false;

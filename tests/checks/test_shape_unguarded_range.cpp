@@ -6,10 +6,13 @@
 
 using namespace aoti::test;
 
-TEST_CASE("shape.unguarded-range: from the package alone, a dim range wider than the table a kernel indexes with it") {
+TEST_CASE(
+    "shape.unguarded-range: from the package alone, a dim range wider than the table a kernel "
+    "indexes with it") {
   // The real pos-embedding package: y0 = (yindex % ks0), ks0 = seq in [2, 2048], assert y0 < 512,
   // pos_emb.weight {512, 32}. Without the log, this is the latent finding.
-  const Case c = load_case({(aoti::test::corpus_case("pos-embedding-unguarded-range") / "model.pt2").string()});
+  const Case c = load_case(
+      {(aoti::test::corpus_case("pos-embedding-unguarded-range") / "model.pt2").string()});
   const auto found = run_check<ShapeUnguardedRangeCheck>(c);
   REQUIRE(found.size() == 1);
   CHECK(found[0].severity == Severity::warning);
@@ -19,9 +22,11 @@ TEST_CASE("shape.unguarded-range: from the package alone, a dim range wider than
   CHECK(mentions(found[0], "max=512"));
   check_no_holes(found[0]);
   // Every other corpus package keeps its indices within its ranges.
-  for (const char* name : {"embedding-device-assert", "index-select-empty", "healthy-cuda-dynamic", "input-check-errors"})
+  for (const char* name : {"embedding-device-assert", "index-select-empty", "healthy-cuda-dynamic",
+                           "input-check-errors"})
     CHECK(run_check<ShapeUnguardedRangeCheck>(corpus(name)).empty());
-  // With the log showing the assert, the index finding explains it with the same range: one cause, one finding.
+  // With the log showing the assert, the index finding explains it with the same range: one cause,
+  // one finding.
   const Case with_log = corpus("pos-embedding-unguarded-range");
   CHECK(run_check<ShapeUnguardedRangeCheck>(with_log).empty());
   const auto index = run_check("triton.index-out-of-bounds", with_log);

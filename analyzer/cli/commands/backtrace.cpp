@@ -1,4 +1,5 @@
-// aoti-analyze --backtrace CORE [PACKAGE or MODEL.so...]: every thread's frames, the crashing thread first.
+// aoti-analyze --backtrace CORE [PACKAGE or MODEL.so...]: every thread's frames, the crashing
+// thread first.
 #include <iostream>
 
 #include "analyzer/cli/commands/commands.hpp"

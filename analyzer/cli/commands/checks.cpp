@@ -10,7 +10,8 @@
 namespace aoti::cli {
 
 int run_list_checks() {
-  for (const auto& check : checks::all_checks()) std::cout << fmt::format("{:<34} {}\n", check->id(), check->summary());
+  for (const auto& check : checks::all_checks())
+    std::cout << fmt::format("{:<34} {}\n", check->id(), check->summary());
   return k_exit_ok;
 }
 

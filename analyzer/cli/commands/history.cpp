@@ -1,8 +1,8 @@
 // aoti-analyze history --db FILE: what is new, fixed and recurring since the previous scan.
+#include "analyzer/report/history.hpp"
 #include "analyzer/cli/commands/commands.hpp"
 #include "analyzer/cli/commands/scan_common.hpp"
 #include "analyzer/cli/output.hpp"
-#include "analyzer/report/history.hpp"
 
 namespace aoti::cli {
 

@@ -15,23 +15,25 @@
 namespace aoti::cli {
 namespace {
 
-// Progress on stderr: a bar that redraws itself on a terminal, one plain line per package elsewhere.
+// Progress on stderr: a bar that redraws itself on a terminal, one plain line per package
+// elsewhere.
 class Progress {
  public:
   Progress() : m_tty(::isatty(STDERR_FILENO)), m_start(std::chrono::steady_clock::now()) {}
   void operator()(const scan::PackageResult& r, std::size_t done, std::size_t total) {
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
     const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
     if (!m_tty) {
-      std::cerr << fmt::format("scan: [{}/{}] {} {} ({} finding(s))\n", done, total, scan::to_string(r.status), r.package,
-                               r.findings.size());
+      std::cerr << fmt::format("scan: [{}/{}] {} {} ({} finding(s))\n", done, total,
+                               scan::to_string(r.status), r.package, r.findings.size());
       return;
     }
     constexpr int k_width = 30;
     const int filled = total ? static_cast<int>(k_width * done / total) : k_width;
     const double eta = rate > 0 ? static_cast<double>(total - done) / rate : 0;
-    std::cerr << fmt::format("\r[{:=<{}}{:<{}}] {}/{} packages, {:.0f}/s, ETA {:.0f}s ", "", filled, "", k_width - filled,
-                             done, total, rate, eta);
+    std::cerr << fmt::format("\r[{:=<{}}{:<{}}] {}/{} packages, {:.0f}/s, ETA {:.0f}s ", "", filled,
+                             "", k_width - filled, done, total, rate, eta);
     if (done == total) std::cerr << "\n";
   }
 
@@ -58,13 +60,17 @@ int run_scan(const Options& options) {
   std::vector<model::Diagnostic> diagnostics;
   auto units = scan::discover(options.inputs, diagnostics);
   print_diagnostics(diagnostics);
-  if (shard) std::erase_if(units, [&](const scan::ScanUnit& u) { return !scan::in_shard(u.package, *shard); });
+  if (shard)
+    std::erase_if(units,
+                  [&](const scan::ScanUnit& u) { return !scan::in_shard(u.package, *shard); });
 
   scan::ScanOptions scan_options;
   scan_options.jobs = options.jobs;
   scan_options.summarize = [](const model::ModelFacts& model) { return report::summarize(model); };
   Progress progress;
-  scan_options.on_result = [&](const auto& r, std::size_t done, std::size_t total) { progress(r, done, total); };
+  scan_options.on_result = [&](const auto& r, std::size_t done, std::size_t total) {
+    progress(r, done, total);
+  };
   if (*db && !options.force)
     scan_options.reuse = [&](const scan::ScanUnit& unit, const std::string& identity) {
       return (*db)->unchanged(unit.package, identity);

@@ -12,12 +12,17 @@ namespace {
 
 std::string render(const Options& options, const std::vector<scan::PackageResult>& results) {
   switch (options.format) {
-    case Format::text: return report::render_scan_text(results, color_wanted(options));
-    case Format::markdown: return report::render_scan_markdown(results);
+    case Format::text:
+      return report::render_scan_text(results, color_wanted(options));
+    case Format::markdown:
+      return report::render_scan_markdown(results);
     case Format::json:
-    case Format::jsonl: return report::render_scan_jsonl(results);
-    case Format::sarif: return report::render_scan_sarif(results, checks::check_infos());
-    case Format::html: return report::render_scan_html(results);
+    case Format::jsonl:
+      return report::render_scan_jsonl(results);
+    case Format::sarif:
+      return report::render_scan_sarif(results, checks::check_infos());
+    case Format::html:
+      return report::render_scan_html(results);
   }
   return {};
 }
@@ -40,9 +45,10 @@ std::string describe(std::string_view command, const Options& options) {
   return description;
 }
 
-int finish_scan(const Options& options, std::vector<scan::PackageResult>& results, scan::HistoryDb* db,
-                const std::string& description) {
-  std::sort(results.begin(), results.end(), [](const auto& a, const auto& b) { return a.package < b.package; });
+int finish_scan(const Options& options, std::vector<scan::PackageResult>& results,
+                scan::HistoryDb* db, const std::string& description) {
+  std::sort(results.begin(), results.end(),
+            [](const auto& a, const auto& b) { return a.package < b.package; });
   if (!options.baseline.empty()) {
     std::vector<model::Diagnostic> diagnostics;
     const auto baseline = scan::read_jsonl(options.baseline, diagnostics);

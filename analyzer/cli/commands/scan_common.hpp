@@ -24,7 +24,7 @@ std::string describe(std::string_view command, const Options& options);
 
 // Sorts the results, marks them against --baseline, records them in `db` (when given), writes the
 // report; the exit status.
-int finish_scan(const Options& options, std::vector<scan::PackageResult>& results, scan::HistoryDb* db,
-                const std::string& description);
+int finish_scan(const Options& options, std::vector<scan::PackageResult>& results,
+                scan::HistoryDb* db, const std::string& description);
 
 }  // namespace aoti::cli

@@ -16,7 +16,8 @@ int run_summary(const Options& options) {
     return k_exit_usage;
   }
   std::cout << report::render_trace_summary(read->trace);
-  for (const auto& d : read->diagnostics) std::cout << "diagnostic: " << d.artifact << ": " << d.message << "\n";
+  for (const auto& d : read->diagnostics)
+    std::cout << "diagnostic: " << d.artifact << ": " << d.message << "\n";
   return k_exit_ok;
 }
 
