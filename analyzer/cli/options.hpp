@@ -7,7 +7,7 @@
 
 #include <tl/expected.hpp>
 
-#include "model/finding.hpp"
+#include "model/severity.hpp"
 
 namespace aoti::cli {
 
