@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -25,15 +26,23 @@ inline std::filesystem::path corpus_package(const std::string& name) {
   return corpus_case(name) / "model.pt2";
 }
 
-// The seed cases every parser test walks through.
-inline const std::vector<std::string> k_corpus_cases = {"const-cpu-buffer",
-                                                        "cpp-meta-sizes",
-                                                        "cpu-package-cuda-input-segv",
-                                                        "custom-op-fake-static-rows",
-                                                        "embedding-device-assert",
-                                                        "healthy-cuda-dynamic",
-                                                        "input-check-errors",
-                                                        "load-crash-static-libstdcxx"};
+// The corpus cases laid out as a deployment leaves them (a package, its stderr and stdout, a
+// TORCH_TRACE folder): the parser, scan and HTML tests walk every one, so a new case is covered as
+// soon as it is added. Sorted, so failures read in a stable order.
+inline std::vector<std::string> seed_layout_cases() {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(corpus_dir())) {
+    const auto& dir = entry.path();
+    if (std::filesystem::is_regular_file(dir / "model.pt2") &&
+        std::filesystem::is_regular_file(dir / "stderr.txt") &&
+        std::filesystem::is_regular_file(dir / "stdout.txt") &&
+        std::filesystem::is_directory(dir / "trace"))
+      names.push_back(dir.filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+inline const std::vector<std::string> k_corpus_cases = seed_layout_cases();
 
 // A private scratch folder (mkdtemp), removed with everything in it.
 struct TempDir {
