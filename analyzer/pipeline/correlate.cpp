@@ -60,7 +60,8 @@ bool is_within(const fs::path& inner, const fs::path& outer) {
 
 void correlate(Case& c) {
   for (auto& e : c.log_events) {
-    int best = -1, best_score = 0;
+    std::optional<std::size_t> best;
+    int best_score = 0;
     bool ruled_out_only_model = false;
     for (std::size_t m = 0; m < c.models.size(); ++m) {
       int score = content_match(e, c.models[m]);
@@ -71,10 +72,10 @@ void correlate(Case& c) {
       // The artifacts of one run usually sit in one folder: a log beside (or below) a package is
       // about that package when nothing in its text says otherwise.
       if (is_within(folder_of(e.where.artifact), folder_of(artifact_of(c.models[m])))) score += 1;
-      if (score > best_score) best = static_cast<int>(m), best_score = score;
+      if (score > best_score) best = m, best_score = score;
     }
     // With a single model in the case, every event is about it unless its contract rules it out.
-    if (best < 0 && c.models.size() == 1 && !ruled_out_only_model) best = 0;
+    if (!best && c.models.size() == 1 && !ruled_out_only_model) best = 0;
     e.model = best;
   }
 }

@@ -228,14 +228,13 @@ void adopt_trace_wrappers(Case& c) {
     const TraceCodeDump* dump = trace.wrapper_code();
     if (!dump) continue;
     const std::string name = file_name_of(dump->filename);
-    for (std::size_t m = 0; m < c.models.size() && trace.model < 0; ++m)
+    for (std::size_t m = 0; m < c.models.size() && !trace.model; ++m)
       if (c.models[m].wrapper && !name.empty() &&
           (c.models[m].wrapper->file_name == name ||
            (is_bare_so(c.models[m]) && stem_of(c.models[m].package) == stem_of(name))))
-        trace.model = static_cast<int>(m);
-    if (trace.model >= 0) {
-      if (auto& tied = c.models[static_cast<std::size_t>(trace.model)].wrapper)
-        adopt_trace_kernels(trace, *tied);
+        trace.model = m;
+    if (trace.model) {
+      if (auto& tied = c.models[*trace.model].wrapper) adopt_trace_kernels(trace, *tied);
       continue;
     }
     if (dump->text.empty()) continue;
@@ -246,7 +245,7 @@ void adopt_trace_wrappers(Case& c) {
     adopt_trace_kernels(trace, *wrapper);
     // A bare model .so is named after the wrapper it was compiled from, or is the output_path the
     // trace's logged config names (aot_compile's options): the dump is its wrapper.
-    for (std::size_t m = 0; m < c.models.size() && trace.model < 0; ++m) {
+    for (std::size_t m = 0; m < c.models.size() && !trace.model; ++m) {
       ModelFacts& model = c.models[m];
       if (!is_bare_so(model) || model.wrapper || name.empty()) continue;
       const bool named_after = stem_of(model.package) == stem_of(name);
@@ -254,13 +253,13 @@ void adopt_trace_wrappers(Case& c) {
                                file_name_of(trace.aoti_output_path) == file_name_of(model.package);
       if (!named_after && !output_path) continue;
       model.wrapper = std::move(*wrapper);
-      trace.model = static_cast<int>(m);
+      trace.model = m;
     }
-    if (trace.model >= 0) continue;
+    if (trace.model) continue;
     ModelFacts model;
     model.name = "model (from the trace)";
     model.wrapper = std::move(*wrapper);
-    trace.model = static_cast<int>(c.models.size());
+    trace.model = c.models.size();
     c.models.push_back(std::move(model));
   }
 }
@@ -304,8 +303,8 @@ void dims_from_export_call(std::string_view code, WrapperInput& input) {
 // sources name the forward argument, the export call's text names the Dims.
 void attach_user_names(Case& c) {
   for (const auto& trace : c.traces) {
-    if (trace.model < 0) continue;
-    auto& model = c.models[static_cast<std::size_t>(trace.model)];
+    if (!trace.model) continue;
+    auto& model = c.models[*trace.model];
     if (!model.wrapper) continue;
     for (auto& input : model.wrapper->inputs) {
       for (const auto& b : model.wrapper->bindings) {

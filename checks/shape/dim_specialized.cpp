@@ -97,8 +97,8 @@ Finding report(const Case& c, const Specialized& s) {
   std::vector<const ModelFacts*> models;
   if (const ModelFacts* tied = s.log ? model_of(c, *s.log) : nullptr)
     models.push_back(tied);
-  else if (s.trace_facts && s.trace_facts->model >= 0)
-    models.push_back(&c.models[static_cast<std::size_t>(s.trace_facts->model)]);
+  else if (s.trace_facts && s.trace_facts->model)
+    models.push_back(&c.models[*s.trace_facts->model]);
   else
     for (const auto& model : c.models) models.push_back(&model);
   for (const ModelFacts* model_ptr : models) {

@@ -46,10 +46,11 @@ struct OutsideContract {
 // Results the logs of this model's run show with a leading size outside every input's dim-0 range.
 // A printed result's dim 0 is read as the batch (an inference, said as one); ATen's resize warning
 // is direct: the output buffer compiled for the contract did not fit the run.
-std::vector<OutsideContract> outside_contract(const Case& c, const WrapperFacts& w, int model) {
+std::vector<OutsideContract> outside_contract(const Case& c, const WrapperFacts& w,
+                                              std::size_t model) {
   std::vector<OutsideContract> out;
   for (const auto& e : c.log_events) {
-    if (e.kind != LogEventKind::observed_shape || (e.model >= 0 && e.model != model)) continue;
+    if (e.kind != LogEventKind::observed_shape || (e.model && *e.model != model)) continue;
     const auto leading = util::parse_int(e.value.substr(0, e.value.find(',')));
     if (!leading) continue;
     for (const auto& input : w.inputs) {
@@ -128,7 +129,7 @@ std::vector<Finding> ShapeInputChecksOffCheck::run(const Case& c) const {
     const auto& w = *model.wrapper;
     const auto events_here = [&](auto predicate) {
       return std::any_of(c.log_events.begin(), c.log_events.end(), [&](const LogEvent& e) {
-        return (e.model < 0 || e.model == static_cast<int>(m)) && predicate(e);
+        return (!e.model || *e.model == m) && predicate(e);
       });
     };
     // An input-check error proves the checks ran; so does the variable in a crashed process.
@@ -160,7 +161,7 @@ std::vector<Finding> ShapeInputChecksOffCheck::run(const Case& c) const {
     if (inside_contract) failed = false;
     // Sizes the run really used, outside the contract: it ran unchecked on inputs the kernels were
     // not compiled for (results silently wrong or out of bounds), even when nothing failed.
-    const auto outside = outside_contract(c, w, static_cast<int>(m));
+    const auto outside = outside_contract(c, w, m);
 
     Finding f = new_finding(k_info, failed || !outside.empty() ? Severity::warning : Severity::note,
                             failed ? 0.6 : 0.5);

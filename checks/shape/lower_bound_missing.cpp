@@ -16,7 +16,7 @@ namespace {
 using namespace aoti::model;
 
 // The symbol's range as the model's own trace recorded it, "" when no trace has it.
-std::string trace_range(const Case& c, int model, const std::string& symbol) {
+std::string trace_range(const Case& c, std::size_t model, const std::string& symbol) {
   for (const auto& trace : c.traces)
     if (trace.model == model)
       for (const auto& s : trace.symbols)
@@ -105,7 +105,7 @@ std::vector<Finding> ShapeLowerBoundMissingCheck::run(const Case& c) const {
             // empty input.
             if (low && *low >= 2 && !w.checks_gated_by_env) continue;
             out.push_back(report(c, w, kernel, assertion, call, b, low, low_line,
-                                 trace_range(c, static_cast<int>(m), b.symbol)));
+                                 trace_range(c, m, b.symbol)));
           }
         }
       }

@@ -14,8 +14,8 @@ namespace aoti::checks {
 using namespace aoti::model;
 
 const ModelFacts* model_of(const Case& c, const LogEvent& e) {
-  if (e.model < 0 || static_cast<std::size_t>(e.model) >= c.models.size()) return nullptr;
-  return &c.models[static_cast<std::size_t>(e.model)];
+  if (!e.model || *e.model >= c.models.size()) return nullptr;
+  return &c.models[*e.model];
 }
 
 Evidence event_evidence(const LogEvent& e, std::string note) {

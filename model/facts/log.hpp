@@ -1,6 +1,7 @@
 // What logs (stderr, stdout, error logs) tell: one event per line or traceback that matters.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -97,8 +98,8 @@ struct LogEvent {
   // header", "undefined symbol", ...) is in `problem`; the library, header or op it names in
   // `subject`.
 
-  // Set by correlation: index into Case::models of the model this event concerns, -1 if unknown.
-  int model = -1;
+  // Set by correlation: index into Case::models of the model this event concerns, none if unknown.
+  std::optional<std::size_t> model;
 };
 
 }  // namespace aoti::model

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -173,8 +174,8 @@ struct TraceFacts {
   std::map<std::string, std::uint64_t> dropped;  // list name -> entries not kept (caps)
 
   // Set by correlation: index into Case::models of the model whose wrapper this trace produced
-  // (matched by the wrapper's file name, or made from the trace's own wrapper dump); -1 if none.
-  int model = -1;
+  // (matched by the wrapper's file name, or made from the trace's own wrapper dump); none if none.
+  std::optional<std::size_t> model;
 
   // The first AOTI wrapper source dump, or nullptr.
   const TraceCodeDump* wrapper_code() const {
