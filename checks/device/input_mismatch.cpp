@@ -43,10 +43,14 @@ Finding from_input_check(const Case& c, const LogEvent& e) {
       "with input checks on, and a segfault, an illegal memory access or garbage without them.";
   f.evidence.push_back(event_evidence(e, "the runtime input check that fired"));
   if (model) add_package_device(f, *model);
-  f.next_steps = {{"move the input to the package's device before calling the model",
-                   fmt::format("x = x.to(\"{}\")", expected), "python"},
-                  {"find where the caller builds the tensor: print its device just before the call",
-                   "print(x.device)", "python"}};
+  const WrapperFacts* w = model && model->wrapper ? &*model->wrapper : nullptr;
+  f.next_steps = {
+      input_step(w, e.input_index,
+                 "move the input to the package's device before calling the model",
+                 fmt::format("{{0}} = {{0}}.to(\"{}\")", expected)),
+      input_step(w, e.input_index,
+                 "find where the caller builds the tensor: print its device just before the call",
+                 "print({0}.device)")};
   return f;
 }
 
@@ -132,9 +136,14 @@ std::optional<Finding> from_crash(const Case& c, const CoreFacts& core) {
                                   "the process had CUDA loaded: CUDA tensors existed"});
   f.chain = {"input tensor on cuda", "package compiled for cpu", kernel.substr(0, 60),
              fmt::format("{} at 0x{:x}", core.signal_name, core.fault_address.value_or(0))};
+  // The core does not say which input was on the device; with one input, it was that one.
+  const std::string move_what =
+      "move the inputs to the CPU before calling the model (or package the model for CUDA)";
+  const bool one_input = model->wrapper && model->wrapper->inputs.size() == 1;
   f.next_steps = {
-      {"move the inputs to the CPU before calling the model (or package the model for CUDA)",
-       "x = x.to(\"cpu\")", "python"},
+      one_input
+          ? input_step(&*model->wrapper, 0, move_what, "{0} = {0}.to(\"cpu\")")
+          : NextStep{move_what + " (`x` is each tensor input)", "x = x.to(\"cpu\")", "python"},
       rerun_step(c,
                  "re-run with the input checks on: they name the input on the wrong device instead "
                  "of crashing",

@@ -93,7 +93,8 @@ Finding explain(const Case& c, const LogEvent& e) {
     f.title = fmt::format("{} is {}, but the package was compiled for {}", input, got, want);
     f.message = fmt::format("The input check compares dtype codes: expected {} ({}), got {} ({}).",
                             e.expected, want, e.actual, got);
-    f.next_steps = {{"cast before the call", fmt::format("x = x.to(torch.{})", want), "python"},
+    f.next_steps = {input_step(w, e.input_index, "cast before the call",
+                               fmt::format("{{0}} = {{0}}.to(torch.{})", want)),
                     {fmt::format("or export and package a {} variant of the model", got), ""}};
   } else if (e.problem == "unmatched stride value") {
     f.title = fmt::format("{} has stride {} in dim {}, expected {}: it is not laid out as compiled",

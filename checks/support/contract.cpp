@@ -54,6 +54,17 @@ std::string input_display(const WrapperFacts& w, std::string_view wrapper_input)
   return fmt::format("`{}` (your `{}`)", wrapper_input, input->user_name);
 }
 
+NextStep input_step(const WrapperFacts* w, int input_index, std::string what,
+                    std::string_view code) {
+  const WrapperInput* input = w ? input_at(*w, input_index) : nullptr;
+  if (input && !input->user_name.empty() &&
+      util::leading_identifier(input->user_name) == input->user_name)
+    return {std::move(what), fmt::format(fmt::runtime(code), input->user_name), "python"};
+  what += input ? fmt::format(" (`x` is input {}, {})", input_index, input_display(*w, input->name))
+                : fmt::format(" (`x` is input {})", input_index);
+  return {std::move(what), fmt::format(fmt::runtime(code), "x"), "python"};
+}
+
 std::string dim_name_or(const WrapperFacts& w, int input_index, int dim, std::string fallback) {
   const WrapperInput* input = input_at(w, input_index);
   if (!input) return fallback;

@@ -16,6 +16,12 @@ int input_index_of(const model::WrapperFacts& w, std::string_view name);
 // "`arg3_1` (your `ids`)", or "`arg3_1`" when the user's name is not known.
 std::string input_display(const model::WrapperFacts& w, std::string_view wrapper_input);
 
+// A Python step on wrapper input `input_index`: `code` with `{0}` standing for the input
+// (`"{0} = {0}.to(\"cpu\")"`), written with the name the user's forward gives it (`ids`); where the
+// trace does not name it, with `x`, and `what` then says which input `x` is. `w` may be null.
+model::NextStep input_step(const model::WrapperFacts* w, int input_index, std::string what,
+                           std::string_view code);
+
 // A dynamic_shapes value giving one dim of one input `dim_spec` (a `torch.export.Dim(...)`
 // expression): keyed by the forward argument when it is known, else positional (None for the
 // other inputs), so that it runs as printed for this model.
