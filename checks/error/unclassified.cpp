@@ -68,8 +68,7 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent& e) {
                      "ulimit -c unlimited; cat /proc/sys/kernel/core_pattern"}};
   } else {
     f.next_steps = {{"re-run with C++ stack traces, so a C++ error shows where it was raised",
-                     script.empty() ? "export TORCH_SHOW_CPP_STACKTRACES=1"
-                                    : "TORCH_SHOW_CPP_STACKTRACES=1 " + script}};
+                     fl::with_env("TORCH_SHOW_CPP_STACKTRACES=1", script)}};
   }
   f.chain = {
       user ? fmt::format("{}:{}", user->file.substr(user->file.find_last_of('/') + 1), user->line)

@@ -128,9 +128,7 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
          "ep = torch.export.export(model, args, dynamic_shapes=dynamic_shapes, strict=False)",
          "python"});
   f.next_steps.push_back({"re-run with Dynamo's full stack trace and the symbolic-shape log",
-                          script.empty()
-                              ? "export TORCHDYNAMO_VERBOSE=1 TORCH_LOGS=\"+dynamic\""
-                              : "TORCHDYNAMO_VERBOSE=1 TORCH_LOGS=\"+dynamic\" " + script});
+                          fl::with_env("TORCHDYNAMO_VERBOSE=1 TORCH_LOGS=\"+dynamic\"", script)});
   f.chain = {"torch.export", type,
              frame ? fmt::format("{}:{}", frame->file.substr(frame->file.find_last_of('/') + 1),
                                  frame->line)

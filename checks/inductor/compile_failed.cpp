@@ -117,12 +117,11 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
     fl::add_detail_evidence(e, 0, 2, "the exception's message", f.evidence);
   fl::add_user_frame_evidence(e, f.evidence);
   const std::string script = fl::script_command(c, artifact);
-  f.next_steps = {
-      {"re-run with Inductor's debug dump (graphs, IR and generated code, under "
-       "torch_compile_debug/)",
-       script.empty() ? "export TORCH_COMPILE_DEBUG=1" : "TORCH_COMPILE_DEBUG=1 " + script},
-      {"see whether a newer torch compiles it",
-       "python -c \"import torch; print(torch.__version__)\""}};
+  f.next_steps = {{"re-run with Inductor's debug dump (graphs, IR and generated code, under "
+                   "torch_compile_debug/)",
+                   fl::with_env("TORCH_COMPILE_DEBUG=1", script)},
+                  {"see whether a newer torch compiles it",
+                   "python -c \"import torch; print(torch.__version__)\""}};
   f.chain = {target.empty() ? "graph" : target, inner, "compile stopped"};
   return f;
 }

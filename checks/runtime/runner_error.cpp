@@ -147,8 +147,7 @@ std::string explain(const std::string& call, const std::string& what) {
          "code into this exception; that line says what went wrong.";
 }
 
-std::vector<NextStep> steps(const Case& c, const std::string& artifact, const std::string& call,
-                            const std::string& what) {
+std::vector<NextStep> steps(const Case& c, const std::string& artifact, const std::string& what) {
   std::vector<NextStep> out;
   const std::string script = fl::script_command(c, artifact);
   if (what.find("out of memory") != std::string::npos)
@@ -159,14 +158,11 @@ std::vector<NextStep> steps(const Case& c, const std::string& artifact, const st
     out.push_back(
         {"re-run with synchronous kernel launches and C++ stack traces, so the error is reported "
          "where it happens",
-         script.empty() ? "export CUDA_LAUNCH_BLOCKING=1 TORCH_SHOW_CPP_STACKTRACES=1"
-                        : "CUDA_LAUNCH_BLOCKING=1 TORCH_SHOW_CPP_STACKTRACES=1 " + script});
+         fl::with_env("CUDA_LAUNCH_BLOCKING=1 TORCH_SHOW_CPP_STACKTRACES=1", script)});
   else
-    out.push_back({"re-run with C++ stack traces and the runtime's input checks",
-                   script.empty()
-                       ? "export TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1"
-                       : "TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1 " + script});
-  (void)call;
+    out.push_back(
+        {"re-run with C++ stack traces and the runtime's input checks",
+         fl::with_env("TORCH_SHOW_CPP_STACKTRACES=1 AOTI_RUNTIME_CHECK_INPUTS=1", script)});
   return out;
 }
 
@@ -237,7 +233,7 @@ Finding report(const Case& c, const std::string& artifact,
       break;
     }
   }
-  f.next_steps = steps(c, artifact, name, what);
+  f.next_steps = steps(c, artifact, what);
   f.chain = {name.empty() ? "AOTI runtime" : name, what.empty() ? "failed" : cut(what, 60),
              "run stopped"};
   return f;

@@ -293,6 +293,10 @@ std::string script_command(const Case& c, const std::string& artifact) {
   return "";
 }
 
+std::string with_env(std::string_view env, const std::string& script) {
+  return script.empty() ? fmt::format("export {}", env) : fmt::format("{} {}", env, script);
+}
+
 std::string demangle(const std::string& symbol) {
   if (!symbol.starts_with("_Z")) return symbol;
   int status = 0;

@@ -81,6 +81,10 @@ std::string script_command(const model::LogEvent& e);
 // The script command of any exception in the artifact, "" if none names one.
 std::string script_command(const model::Case& c, const std::string& artifact);
 
+// `env` set for a re-run of the script ("TORCH_COMPILE_DEBUG=1 python /home/me/export.py"), or,
+// with no script known, exported for whatever the user runs next ("export TORCH_COMPILE_DEBUG=1").
+std::string with_env(std::string_view env, const std::string& script);
+
 // A mangled C++ symbol, demangled; the input unchanged when it is not one.
 std::string demangle(const std::string& symbol);
 
