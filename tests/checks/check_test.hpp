@@ -128,6 +128,20 @@ inline CoreFacts crash_in(const std::string& module, const std::string& package,
   return core;
 }
 
+// A trace whose fake-kernel records are a missing fake (line 20), a mismatched one (line 30) and a
+// missing fake recorded with its overload (line 40): the customop.fake-* checks split them.
+inline TraceFacts fake_kernel_trace() {
+  TraceFacts trace;
+  trace.artifact = "trace.log";
+  trace.fake_kernels.push_back(
+      {{"trace.log", 20, "", 0}, "missing_fake_kernel", "mylib::nofake", ""});
+  trace.fake_kernels.push_back(
+      {{"trace.log", 30, "", 0}, "mismatched_fake_kernel", "mylib::liar", "shape [4] vs [5]"});
+  trace.fake_kernels.push_back(
+      {{"trace.log", 40, "", 0}, "missing_fake_kernel", "tt.nofake.default", ""});
+  return trace;
+}
+
 // The whole pipeline (load, checks, ranking) on `paths`.
 inline std::vector<Finding> analyze_paths(const std::vector<std::string>& paths) {
   Case c = load_case(paths);

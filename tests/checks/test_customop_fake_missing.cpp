@@ -8,15 +8,7 @@ using namespace aoti::test;
 
 TEST_CASE("customop.fake-missing from the trace") {
   Case c = cuda_case();
-  TraceFacts trace;
-  trace.artifact = "trace.log";
-  trace.fake_kernels.push_back(
-      {{"trace.log", 20, "", 0}, "missing_fake_kernel", "mylib::nofake", ""});
-  trace.fake_kernels.push_back(
-      {{"trace.log", 30, "", 0}, "mismatched_fake_kernel", "mylib::liar", "shape [4] vs [5]"});
-  trace.fake_kernels.push_back(
-      {{"trace.log", 40, "", 0}, "missing_fake_kernel", "tt.nofake.default", ""});
-  c.traces.push_back(trace);
+  c.traces.push_back(fake_kernel_trace());
   const auto found = run_check<CustomopFakeMissingCheck>(c);
   REQUIRE(found.size() == 2);  // the mismatched record is customop.fake-mismatch's
   CHECK(mentions(found[0], "mylib::nofake"));
