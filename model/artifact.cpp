@@ -30,6 +30,8 @@ std::string_view to_string(ArtifactKind kind) {
       return "log";
     case ArtifactKind::core_dump:
       return "core";
+    case ArtifactKind::gpu_core_dump:
+      return "gpu-core";
     case ArtifactKind::trace:
       return "trace";
     case ArtifactKind::source:

@@ -14,6 +14,7 @@ enum class ArtifactKind {
   wrapper_source,
   log,
   core_dump,
+  gpu_core_dump,
   trace,
   source,
   unknown

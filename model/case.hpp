@@ -5,6 +5,7 @@
 
 #include "model/artifact.hpp"
 #include "model/facts/core_dump.hpp"
+#include "model/facts/gpu_core.hpp"
 #include "model/facts/log.hpp"
 #include "model/facts/package.hpp"
 #include "model/facts/source.hpp"
@@ -20,6 +21,7 @@ struct Case {
   std::vector<ModelFacts> models;
   std::vector<LogEvent> log_events;
   std::vector<CoreFacts> cores;
+  std::vector<GpuCoreFacts> gpu_cores;
   std::vector<TraceFacts> traces;
   std::vector<SourceFacts> sources;
 };

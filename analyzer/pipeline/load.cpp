@@ -12,6 +12,7 @@
 #include "analyzer/pipeline/sniff.hpp"
 #include "parsers/coredump/core_reader.hpp"
 #include "parsers/elf/elf_reader.hpp"
+#include "parsers/gpucore/gpu_core_reader.hpp"
 #include "parsers/limits.hpp"
 #include "parsers/logs/log_scanner.hpp"
 #include "parsers/pt2/pt2_package.hpp"
@@ -148,6 +149,17 @@ void load_core(const SniffedInput& input, Artifact& artifact, Case& c) {
   for (const auto& note : facts->health)
     if (!note.starts_with("decompressed")) c.diagnostics.push_back({input.display, note});
   c.cores.push_back(std::move(*facts));
+}
+
+void load_gpu_core(const SniffedInput& input, Artifact& artifact, Case& c) {
+  auto facts = parsers::gpucore::read_gpu_core(input.path, input.display);
+  if (!accepted(facts, input, artifact, c)) return;
+  artifact.note = fmt::format("{}, {} device(s), {} module(s), {} grid(s), {} faulting warp(s)",
+                              input.what, facts->devices.size(), facts->modules.size(),
+                              facts->grids.size(), facts->faulting_warps.size());
+  for (const auto& note : facts->health)
+    if (!note.starts_with("decompressed")) c.diagnostics.push_back({input.display, note});
+  c.gpu_cores.push_back(std::move(*facts));
 }
 
 void load_trace(const SniffedInput& input, Artifact& artifact, Case& c) {
@@ -348,6 +360,9 @@ Case load_case(const std::vector<std::string>& paths) {
         break;
       case ArtifactKind::core_dump:
         cores.push_back(c.artifacts.size());
+        break;
+      case ArtifactKind::gpu_core_dump:
+        load_gpu_core(input, artifact, c);
         break;
       case ArtifactKind::trace:
         load_trace(input, artifact, c);

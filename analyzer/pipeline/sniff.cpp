@@ -6,6 +6,7 @@
 
 #include "parsers/coredump/core_reader.hpp"
 #include "parsers/elf/elf_reader.hpp"
+#include "parsers/gpucore/gpu_core_reader.hpp"
 #include "parsers/source/source_reader.hpp"
 #include "parsers/trace/trace_reader.hpp"
 #include "parsers/wrapper/wrapper_parser.hpp"
@@ -39,6 +40,10 @@ std::string describe_elf(std::string_view head) {
     return {};
   const int type =
       static_cast<unsigned char>(head[16]) | (static_cast<unsigned char>(head[17]) << 8);
+  const int machine = head.size() >= 20 ? static_cast<unsigned char>(head[18]) |
+                                              (static_cast<unsigned char>(head[19]) << 8)
+                                        : 0;
+  if (type == 4 && machine == 190) return "NVIDIA GPU core dump";
   if (type == 4) return "ELF core dump";
   if (type == 3) return "ELF shared object";
   return "ELF file";
@@ -68,7 +73,9 @@ SniffedInput sniff(const fs::path& path, std::string display) {
     return input;
   }
   if (const std::string elf = describe_elf(head); !elf.empty()) {
-    input.kind = elf == "ELF core dump" ? ArtifactKind::core_dump : ArtifactKind::unknown;
+    input.kind = elf == "ELF core dump"          ? ArtifactKind::core_dump
+                 : elf == "NVIDIA GPU core dump" ? ArtifactKind::gpu_core_dump
+                                                 : ArtifactKind::unknown;
     input.what = elf;
     // A shared object exporting the AOTI model container API is a model (a bare
     // torch._export.aot_compile .so); any other stays what it is, a library the analysis does not
@@ -93,11 +100,16 @@ SniffedInput sniff(const fs::path& path, std::string display) {
              zstd = starts_with(head, "\x28\xb5\x2f\xfd");
   if (xz || zstd) {
     // The core reader knows its compressions; a zstd block decodes only whole (up to 128 KiB).
-    const bool core =
-        parsers::coredump::looks_like_core(zstd ? read_head(path, k_zstd_block_bytes) : head);
-    input.kind = core ? ArtifactKind::core_dump : ArtifactKind::unknown;
-    input.what =
-        std::string(xz ? "xz" : "zstd") + "-compressed " + (core ? "ELF core dump" : "file");
+    const std::string stream = zstd ? read_head(path, k_zstd_block_bytes) : head;
+    const bool gpu_core = parsers::gpucore::looks_like_gpu_core(stream);
+    const bool core = !gpu_core && parsers::coredump::looks_like_core(stream);
+    input.kind = gpu_core ? ArtifactKind::gpu_core_dump
+                 : core   ? ArtifactKind::core_dump
+                          : ArtifactKind::unknown;
+    input.what = std::string(xz ? "xz" : "zstd") + "-compressed " +
+                 (gpu_core ? "NVIDIA GPU core dump"
+                  : core   ? "ELF core dump"
+                           : "file");
     return input;
   }
   if (is_binary(head)) {

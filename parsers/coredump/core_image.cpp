@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <mutex>
 
+#include "parsers/coredump/libelf_init.hpp"
 #include "parsers/elf/notes.hpp"
 #include "util/byte_reader.hpp"
 
@@ -13,22 +13,8 @@ namespace aoti::parsers::coredump {
 
 namespace {
 
-// libelf's last error, never NULL (see last_dwfl_error in unwind.cpp).
-std::string last_elf_error() {
-  const char* message = elf_errmsg(-1);
-  return message ? message : "unknown libelf error";
-}
-
 using namespace elf;
 
-// elf_version() sets libelf's process-wide version: once per process, not from every scan
-// worker that opens a core at the same time.
-bool libelf_ready() {
-  static std::once_flag once;
-  static bool ready = false;
-  std::call_once(once, [] { ready = elf_version(EV_CURRENT) != EV_NONE; });
-  return ready;
-}
 using util::ByteView;
 
 // A fixed-size text field of a note (pr_fname, pr_psargs): NUL-terminated unless it fills it.
