@@ -1,11 +1,18 @@
-// cuda.illegal-memory-access: IMA triage — the kernels that could have done it and the next
+// cuda.illegal-memory-access: a CUDA illegal memory access. With a GPU core dump, the evidence of
+// the dump itself (the kernel, its source line, the access and the tensors behind it, the thread
+// and block); from logs alone, the triage: the kernels that could have done it and the next
 // commands.
 #include "checks/cuda/illegal_memory_access.hpp"
+
+#include <algorithm>
+#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "checks/support/commands.hpp"
+#include "checks/support/contract.hpp"
 #include "checks/support/finding.hpp"
+#include "checks/support/kernels.hpp"
 
 namespace aoti::checks {
 namespace {
@@ -18,10 +25,258 @@ bool is_illegal_access(const LogEvent& e) {
           e.text.find("illegal memory access") != std::string::npos);
 }
 
+// The GPU core side of the check: the faulting warp of a GPU core dump, its kernel and source line
+// symbolized by the parser, matched to the kernel's source in a package's wrapper, the access on
+// that line and the tensors behind it.
+
+bool is_memory_exception(std::uint32_t code) {
+  // Lane/Device/Warp Illegal Address, Out-of-range, Misaligned, Invalid Address Space, MMU fault.
+  switch (code) {
+    case 1:
+    case 5:
+    case 6:
+    case 7:
+    case 10:
+    case 11:
+    case 14:
+    case 17:
+    case 30:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string dim3(const Dim3& d) { return fmt::format("({},{},{})", d[0], d[1], d[2]); }
+
+struct KernelSite {
+  const ModelFacts* model = nullptr;
+  const TritonKernel* kernel = nullptr;
+  const KernelCall* call = nullptr;
+};
+
+KernelSite kernel_site(const Case& c, const std::string& name) {
+  for (const auto& model : c.models) {
+    if (!model.wrapper) continue;
+    const auto& w = *model.wrapper;
+    const auto kernel = std::find_if(w.kernels.begin(), w.kernels.end(),
+                                     [&](const TritonKernel& k) { return k.name == name; });
+    if (kernel == w.kernels.end()) continue;
+    const auto call = std::find_if(w.kernel_calls.begin(), w.kernel_calls.end(),
+                                   [&](const KernelCall& k) { return k.kernel == name; });
+    return {&model, &*kernel, call == w.kernel_calls.end() ? nullptr : &*call};
+  }
+  return {};
+}
+
+// What a launch binds a kernel pointer to, for prose: "constant `emb_weight` (`emb.weight`,
+// [1000, 64])", "model input 0 `arg3_1` (your `ids`)", "`buf0`".
+std::string bound_to(const WrapperFacts& w, const std::string& arg) {
+  if (const int input = input_index_of(w, arg); input >= 0)
+    return fmt::format("model input {} {}", input, input_display(w, arg));
+  const auto constant = std::find_if(w.constants.begin(), w.constants.end(),
+                                     [&](const WrapperConstant& k) { return k.name == arg; });
+  if (constant != w.constants.end())
+    return fmt::format("constant `{}`{}{}", arg,
+                       constant->original_fqn.empty() || constant->original_fqn == arg
+                           ? ""
+                           : fmt::format(" (`{}`)", constant->original_fqn),
+                       constant->shape.empty() ? "" : " " + shape_text(constant->shape));
+  return fmt::format("`{}`", arg);
+}
+
+// The package cubin entry whose CRC-32 and size are the GPU core module's: the same cubin.
+const PackageEntry* package_cubin(const Case& c, const GpuModule& module) {
+  for (const auto& package : c.packages)
+    for (const auto& entry : package.entries)
+      if (entry.name.ends_with(".cubin") && entry.size == module.image_size &&
+          entry.crc32 == module.image_crc32)
+        return &entry;
+  return nullptr;
+}
+
+Finding gpu_core_finding(const Case& c, const GpuCoreFacts& core, const GpuWarp& warp,
+                         std::size_t faulting_warps) {
+  Finding f = new_finding(CudaIllegalMemoryAccessCheck::k_info, Severity::error, 0.9);
+  f.explains_failure = true;
+  const GpuCodeLocation& at = warp.error ? *warp.error : *warp.stop;
+  const Location dump{core.artifact, "", 0};
+  const std::string kernel = at.kernel.empty() ? "an unknown kernel" : "`" + at.kernel + "`";
+  f.subject = fmt::format("gpu fault {} line {}", at.kernel, at.line);
+
+  // Where: the warp, as cuda-gdb would print it.
+  const std::string who =
+      warp.from_sm_table
+          ? fmt::format("SM {} of device {} (its faulting warps had exited)", warp.sm, warp.device)
+          : fmt::format(
+                "block {} thread {} (warp {} on SM {} of device {}, grid {}, {} "
+                "lane(s) faulted)",
+                dim3(warp.block),
+                warp.faulting_lanes.empty() ? "(?)" : dim3(warp.faulting_lanes[0].thread),
+                warp.warp, warp.sm, warp.device, warp.grid, warp.faulting_lanes.size());
+  std::string where = fmt::format("{} at PC {:#x}", warp.exception_name, at.pc);
+  if (!at.kernel.empty()) where += fmt::format(" = {}+{:#x}", at.kernel, at.kernel_offset);
+  if (at.line > 0)
+    where +=
+        fmt::format(", line {} of {}", at.line, std::filesystem::path(at.file).filename().string());
+  f.evidence.push_back(fact(dump, fmt::format("{}; {}", where, who),
+                            warp.error ? "the warp's error PC, symbolized through the cubin in "
+                                         "the dump (its symbol table and line table)"
+                                       : "where the faulting lane stopped (the warp recorded no "
+                                         "error PC)"));
+
+  // The cubin: the package's own, matched by CRC-32.
+  const GpuModule* module = at.module ? &core.modules[*at.module] : nullptr;
+  if (const PackageEntry* entry = module ? package_cubin(c, *module) : nullptr)
+    f.evidence.push_back(fact(dump,
+                              fmt::format("module {} of the dump is the package's `{}` (same size "
+                                          "and CRC-32)",
+                                          module->index, entry->name),
+                              "the faulting code is this package's"));
+
+  // The line, in the kernel source the wrapper embeds.
+  const KernelSite site = at.kernel.empty() ? KernelSite{} : kernel_site(c, at.kernel);
+  std::string access_sentence, index_sentence, assert_sentence;
+  if (site.kernel && at.line > 0) {
+    const WrapperFacts& w = *site.model->wrapper;
+    const TritonKernel& k = *site.kernel;
+    // A Triton kernel's .py is the text between `'''` and `'''` in the wrapper: its line 1 is the
+    // rest of the opening line.
+    const int line = k.source_begin + at.line - 1;
+    if (k.language == KernelLanguage::triton && line > k.line && line <= k.source_end) {
+      const auto access = std::find_if(k.loads.begin(), k.loads.end(),
+                                       [&](const TritonLoad& l) { return l.line == line; });
+      f.evidence.push_back(quote_wrapper(
+          w, line,
+          fmt::format("line {} of the kernel's source, as the package's wrapper embeds it: the "
+                      "faulting line",
+                      at.line)));
+      if (access != k.loads.end()) {
+        const std::string arg = site.call ? argument_for(k, *site.call, access->pointer) : "";
+        access_sentence = fmt::format(
+            " That line {} `{}`{}.", access->is_store ? "stores through" : "loads from",
+            access->pointer,
+            arg.empty() ? "" : fmt::format(", which the launch binds to {}", bound_to(w, arg)));
+        f.chain.push_back(fmt::format("{} in {}", access->is_store ? "store" : "load", k.name));
+        if (!arg.empty()) f.chain.push_back(fmt::format("{} = {}", access->pointer, arg));
+        // Where the offset comes from: the loads its temporaries are computed from.
+        std::vector<const TritonLoad*> sources;
+        for (const auto& t : temporaries_in(access->offset))
+          for (const TritonLoad* load : index_sources(k, t, access->scope))
+            if (std::find(sources.begin(), sources.end(), load) == sources.end())
+              sources.push_back(load);
+        for (const TritonLoad* load : sources) {
+          const std::string from = site.call ? argument_for(k, *site.call, load->pointer) : "";
+          f.evidence.push_back(quote_wrapper(
+              w, load->line,
+              fmt::format("the offset's `{}` is loaded from `{}`{}", load->var, load->pointer,
+                          from.empty() ? "" : ", bound to " + bound_to(w, from))));
+          if (!from.empty() && index_sentence.empty())
+            index_sentence = fmt::format(" Its offset `{}` is computed from `{}`, loaded from {}.",
+                                         access->offset, load->var, bound_to(w, from));
+          if (!from.empty()) f.chain.insert(f.chain.begin(), bound_to(w, from));
+        }
+      }
+      if (k.assert_indirect_indexing == false && k.inductor_meta_line > 0) {
+        f.evidence.push_back(quote_wrapper(
+            w, k.inductor_meta_line,
+            "inductor_meta says 'assert_indirect_indexing': False: the kernel has no device "
+            "assert on its indirect indices"));
+        assert_sentence =
+            " No device-side assert fired because the kernel was compiled with "
+            "`assert_indirect_indexing` off (its inductor_meta says False): an index out of "
+            "range faults on the access instead of asserting.";
+      }
+    }
+    if (site.call)
+      f.evidence.push_back(quote_wrapper(
+          w, site.call->line,
+          site.call->source_nodes.empty()
+              ? "the launch"
+              : fmt::format("the launch; model code: {}", join(site.call->source_nodes))));
+  }
+
+  // The CPU core of the same process: the thread that launched the grid is one of its threads.
+  for (const auto& cpu : c.cores) {
+    std::uint32_t launcher = 0;
+    for (const auto& g : core.grids)
+      if (g.device == warp.device && g.id == warp.grid) launcher = g.host_tid;
+    const auto thread = std::find_if(
+        cpu.threads.begin(), cpu.threads.end(),
+        [&](const CoreThread& t) { return launcher != 0 && t.tid == static_cast<int>(launcher); });
+    if (thread == cpu.threads.end()) continue;
+    f.evidence.push_back(
+        fact(core_location(cpu),
+             fmt::format("thread {} of pid {} launched grid {} (the grid table's host thread); the "
+                         "process ended with {}{}",
+                         launcher, cpu.pid, warp.grid,
+                         cpu.signal_name.empty() ? "no signal" : cpu.signal_name,
+                         cpu.signal_code_name.empty() ? "" : " (" + cpu.signal_code_name + ")"),
+             "the CPU core is of the same process"));
+    break;
+  }
+
+  f.title = fmt::format("{} in {}{} (from the GPU core dump)", warp.exception_name, kernel,
+                        at.line > 0 ? fmt::format(" at line {}", at.line) : "");
+  f.message = fmt::format("The GPU core dump shows {} stopped with {} in {}{}.{}{}{}", who,
+                          warp.exception_name, kernel,
+                          at.line > 0 ? fmt::format(", line {} of its source", at.line) : "",
+                          access_sentence, index_sentence, assert_sentence);
+  if (faulting_warps > 1)
+    f.message += fmt::format(" {} warps faulted in all; this is the first.", faulting_warps);
+  if (!index_sentence.empty())
+    f.message +=
+        " Inferred: the values of that input addressed memory outside the tensor (the "
+        "dump does not record the faulting address).";
+  f.why =
+      "After an illegal address the CUDA context is unusable and every later call fails; the error "
+      "reaches the host asynchronously, so the failing call in a log is not the kernel that did "
+      "it. The dump names the kernel itself.";
+
+  // Next: read the kernel, check the input, confirm with the input checks on.
+  if (site.kernel) {
+    const WrapperFacts& w = *site.model->wrapper;
+    f.next_steps.push_back(
+        {"read the kernel",
+         show_wrapper_lines_command(w, site.kernel->source_begin, site.kernel->source_end)});
+  }
+  f.next_steps.push_back(
+      rerun_step(c, "run again with the input checks on", "AOTI_RUNTIME_CHECK_INPUTS=1"));
+  if (site.kernel)
+    f.next_steps.push_back(
+        repackage_step(c, "re-package printing this kernel's inputs, then run again",
+                       fmt::format("AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"{}\" "
+                                   "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2",
+                                   site.kernel->name)));
+  if (site.kernel && site.kernel->assert_indirect_indexing == false)
+    f.next_steps.push_back(
+        {"re-package with the index asserts on, so a bad index fails with its value range",
+         "torch._inductor.aoti_compile_and_package(ep, "
+         "inductor_configs={\"assert_indirect_indexing\": "
+         "True})  # ep: your exported program",
+         "python"});
+  return f;
+}
+
 }  // namespace
 
 std::vector<Finding> CudaIllegalMemoryAccessCheck::run(const Case& c) const {
   std::vector<Finding> out;
+  // A GPU core names the kernel: one finding per dump, from its first faulting warp.
+  for (const auto& core : c.gpu_cores) {
+    const auto warp = std::find_if(
+        core.faulting_warps.begin(), core.faulting_warps.end(),
+        [](const GpuWarp& w) { return is_memory_exception(w.exception) && (w.error || w.stop); });
+    if (warp == core.faulting_warps.end()) continue;
+    Finding f = gpu_core_finding(c, core, *warp, core.faulting_warps.size());
+    for (const auto& e : c.log_events)
+      if (is_illegal_access(e)) {
+        f.evidence.push_back(event_evidence(e, "the CUDA error the host saw"));
+        break;
+      }
+    out.push_back(std::move(f));
+  }
+  if (!out.empty()) return out;
   for (const auto& e : c.log_events) {
     if (!is_illegal_access(e)) continue;
     Finding f = new_finding(k_info, Severity::error, 0.7);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,19 @@ std::vector<model::Evidence> range_hazard_evidence(const model::WrapperFacts& w,
                                                    const RangeHazard& r);
 
 model::NextStep range_hazard_fix(const model::WrapperFacts& w, const RangeHazard& r);
+
+// Following a value through a kernel's body.
+// The `tmpN` names an expression mentions, in order.
+std::vector<std::string> temporaries_in(std::string_view expr);
+// The load that defines `var` in `scope` (C++ kernels reuse tmp names in each loop nest).
+const model::TritonLoad* load_of(const model::TritonKernel& kernel, const std::string& var,
+                                 int scope);
+// `var` and every temporary it is computed from, following assignments and stopping at loads.
+std::set<std::string> derivation(const model::TritonKernel& kernel, const std::string& var,
+                                 int scope);
+// The loads the value of `var` is computed from, in line order.
+std::vector<const model::TritonLoad*> index_sources(const model::TritonKernel& kernel,
+                                                    const std::string& var, int scope);
 
 // Wrapper symbols are `s77`, `u0`, `ks0`: anything else in a call argument is a constant or buffer.
 bool is_size_symbol(std::string_view arg);

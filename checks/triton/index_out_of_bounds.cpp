@@ -24,71 +24,22 @@ namespace aoti::checks {
 namespace {
 using namespace aoti::model;
 
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// The `tmpN` names an expression mentions, in order.
-std::vector<std::string> temporaries_in(std::string_view expr) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i + 3 < expr.size(); ++i) {
-    if (expr.compare(i, 3, "tmp") != 0 || (i > 0 && is_ident(expr[i - 1]))) continue;
-    std::size_t end = i + 3;
-    while (end < expr.size() && std::isdigit(static_cast<unsigned char>(expr[end]))) ++end;
-    if (end > i + 3 && (end == expr.size() || !is_ident(expr[end])))
-      out.emplace_back(expr.substr(i, end - i));
-    i = end;
-  }
-  return out;
-}
-
 // The identifiers of an expression, once each, in order: `1 + ks0` -> ks0; `ks0*ks1` -> ks0, ks1.
 std::vector<std::string> identifiers_in(std::string_view expr) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < expr.size();) {
-    if (!is_ident(expr[i]) || std::isdigit(static_cast<unsigned char>(expr[i]))) {
+    if (!util::is_identifier_char(expr[i]) || std::isdigit(static_cast<unsigned char>(expr[i]))) {
       // Skip numbers whole, suffixes included (`1000L`).
-      while (i < expr.size() && is_ident(expr[i])) ++i;
-      if (i < expr.size() && !is_ident(expr[i])) ++i;
+      while (i < expr.size() && util::is_identifier_char(expr[i])) ++i;
+      if (i < expr.size() && !util::is_identifier_char(expr[i])) ++i;
       continue;
     }
     std::size_t end = i;
-    while (end < expr.size() && is_ident(expr[end])) ++end;
+    while (end < expr.size() && util::is_identifier_char(expr[end])) ++end;
     std::string name(expr.substr(i, end - i));
     if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
     i = end;
   }
-  return out;
-}
-
-// The load that defines `var` in `scope` (C++ kernels reuse tmp names in each loop nest).
-const TritonLoad* load_of(const TritonKernel& kernel, const std::string& var, int scope) {
-  const auto load = std::find_if(
-      kernel.loads.begin(), kernel.loads.end(),
-      [&](const TritonLoad& l) { return !l.is_store && l.var == var && l.scope == scope; });
-  return load == kernel.loads.end() ? nullptr : &*load;
-}
-
-// `var` and every temporary it is computed from, following assignments and stopping at loads.
-std::set<std::string> derivation(const TritonKernel& kernel, const std::string& var, int scope) {
-  std::set<std::string> seen;
-  std::vector<std::string> work{var};
-  while (!work.empty() && seen.size() < 256) {
-    const std::string next = work.back();
-    work.pop_back();
-    if (!seen.insert(next).second || load_of(kernel, next, scope)) continue;
-    if (auto it = kernel.assignments.find(scoped_name(next, scope)); it != kernel.assignments.end())
-      for (auto& t : temporaries_in(it->second)) work.push_back(t);
-  }
-  return seen;
-}
-
-// The loads the index value is computed from.
-std::vector<const TritonLoad*> index_sources(const TritonKernel& kernel,
-                                             const std::string& index_var, int scope) {
-  std::vector<const TritonLoad*> out;
-  for (const auto& var : derivation(kernel, index_var, scope))
-    if (const TritonLoad* load = load_of(kernel, var, scope)) out.push_back(load);
-  std::sort(out.begin(), out.end(),
-            [](const TritonLoad* a, const TritonLoad* b) { return a->line < b->line; });
   return out;
 }
 

@@ -42,8 +42,9 @@ struct GpuModule {
   bool has_relocated_image = false;
 };
 
-// Where a GPU address is: the kernel (the FUNC symbol of the module's cubin that holds it) and, when
-// the cubin carries a line table, the source line (Triton writes one for the kernel's .py file).
+// Where a GPU address is: the kernel (the FUNC symbol of the module's cubin that holds it) and,
+// when the cubin carries a line table, the source line (Triton writes one for the kernel's .py
+// file).
 struct GpuCodeLocation {
   std::uint64_t pc = 0;
   std::optional<std::uint32_t> module;  // index into GpuCoreFacts::modules
@@ -73,15 +74,15 @@ struct GpuLane {
 
 struct GpuWarp {
   std::uint32_t device = 0;
-  std::uint32_t sm = 0;     // the SM's id
-  std::uint32_t warp = 0;   // the warp's id on its SM
+  std::uint32_t sm = 0;    // the SM's id
+  std::uint32_t warp = 0;  // the warp's id on its SM
   // Only the SM's row recorded the exception (its faulting warps had exited): no warp, block or
   // lanes are known.
   bool from_sm_table = false;
-  std::uint64_t grid = 0;   // grid id
+  std::uint64_t grid = 0;  // grid id
   Dim3 block{};
-  std::uint32_t exception = 0;       // the first faulting lane's (or the SM's) CUDBGException_t
-  std::string exception_name;        // "Warp Illegal Address"
+  std::uint32_t exception = 0;           // the first faulting lane's (or the SM's) CUDBGException_t
+  std::string exception_name;            // "Warp Illegal Address"
   std::optional<GpuCodeLocation> error;  // the error PC, when the warp recorded a valid one
   std::optional<GpuCodeLocation> stop;   // where the warp's first faulting lane stopped
   std::vector<GpuLane> faulting_lanes;   // lanes whose exception is set
@@ -90,8 +91,8 @@ struct GpuWarp {
 };
 
 struct GpuCoreFacts {
-  std::string artifact;     // as the user named it
-  std::string compression;  // "", "xz", "zstd"
+  std::string artifact;             // as the user named it
+  std::string compression;          // "", "xz", "zstd"
   std::vector<std::string> health;  // what is missing or malformed in the dump
   std::optional<int> pid;           // from the file name CUDA_COREDUMP_FILE's %p wrote, if any
   std::string generator;            // the metadata's generator name, "" when absent

@@ -31,6 +31,7 @@ struct PackageEntry {
   std::uint64_t size = 0;
   std::uint64_t compressed_size = 0;
   bool stored = true;
+  std::uint32_t crc32 = 0;  // the central directory's: a GPU core's cubin is matched by it
 };
 
 struct ModelFacts {

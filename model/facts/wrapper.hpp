@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -102,8 +103,13 @@ struct TritonKernel {
   // C++ kernel numbers its temporaries afresh in each top-level loop nest (scope 1, 2, ...): there
   // the key is "tmp0@2" (see scoped_name).
   std::map<std::string, std::string> assignments;
-  int line = 0;          // line of `def triton_...`
-  int source_begin = 0;  // first line of the embedded source
+  // inductor_meta's `'assert_indirect_indexing': False` (torch.compile's config of that name): the
+  // kernel was generated without device asserts on indirect indices. nullopt: the meta does not
+  // say.
+  std::optional<bool> assert_indirect_indexing;
+  int inductor_meta_line = 0;  // the line of `inductor_meta=`, 0 when none was read
+  int line = 0;                // line of `def triton_...`
+  int source_begin = 0;        // first line of the embedded source
   int source_end = 0;
 };
 

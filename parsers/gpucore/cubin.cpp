@@ -49,7 +49,10 @@ Parsed<Cubin> Cubin::open(std::span<const std::byte> image) {
   auto state = std::make_unique<State>();
   state->bytes.assign(reinterpret_cast<const char*>(image.data()),
                       reinterpret_cast<const char*>(image.data()) + image.size());
-  if (state->bytes.size() < 4 || std::memcmp(state->bytes.data(), "\x7f" "ELF", 4) != 0)
+  if (state->bytes.size() < 4 || std::memcmp(state->bytes.data(),
+                                             "\x7f"
+                                             "ELF",
+                                             4) != 0)
     return fail("the module image is not an ELF file");
   state->elf = elf_memory(state->bytes.data(), state->bytes.size());
   GElf_Ehdr header;
@@ -70,7 +73,8 @@ Parsed<Cubin> Cubin::open(std::span<const std::byte> image) {
     if (shdr.sh_type != SHT_SYMTAB || shdr.sh_entsize == 0) continue;
     Elf_Data* data = elf_getdata(scn, nullptr);
     if (!data) continue;
-    const std::size_t count = std::min<std::size_t>(shdr.sh_size / shdr.sh_entsize, k_max_functions);
+    const std::size_t count =
+        std::min<std::size_t>(shdr.sh_size / shdr.sh_entsize, k_max_functions);
     for (std::size_t i = 0; i < count; ++i) {
       GElf_Sym sym;
       if (!gelf_getsym(data, static_cast<int>(i), &sym)) break;
@@ -108,7 +112,8 @@ model::GpuCodeLocation Cubin::locate(std::uint64_t pc) const {
   // The line table: libdw reads .debug_line alone (a cubin has no .debug_info for its CUs).
   Dwarf* dwarf = dwarf_begin_elf(m_state->elf, DWARF_C_READ, nullptr);
   if (!dwarf) {
-    if (out.problem.empty()) out.problem = "the cubin has no line table (compiled without -lineinfo)";
+    if (out.problem.empty())
+      out.problem = "the cubin has no line table (compiled without -lineinfo)";
     return out;
   }
   Dwarf_Off offset = 0;
@@ -119,9 +124,9 @@ model::GpuCodeLocation Cubin::locate(std::uint64_t pc) const {
   Dwarf_Lines* lines = nullptr;
   std::size_t line_count = 0;
   bool found = false;
-  for (int tables = 0; !found && tables < 4096 &&
-                       dwarf_next_lines(dwarf, offset, &next, &cu, &files, &file_count, &lines,
-                                        &line_count) == 0;
+  for (int tables = 0;
+       !found && tables < 4096 &&
+       dwarf_next_lines(dwarf, offset, &next, &cu, &files, &file_count, &lines, &line_count) == 0;
        ++tables) {
     for (std::size_t i = 0; i + 1 < line_count && !found; ++i) {
       Dwarf_Line* row = dwarf_onesrcline(lines, i);
@@ -144,7 +149,8 @@ model::GpuCodeLocation Cubin::locate(std::uint64_t pc) const {
     offset = next;
   }
   dwarf_end(dwarf);
-  if (!found && out.problem.empty()) out.problem = "no row of the cubin's line table holds the address";
+  if (!found && out.problem.empty())
+    out.problem = "no row of the cubin's line table holds the address";
   return out;
 }
 

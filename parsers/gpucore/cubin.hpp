@@ -1,7 +1,7 @@
 // One cubin of a GPU core (an NVIDIA ELF, e_machine 190): its kernels (FUNC symbols) and its line
 // table, to turn a GPU address into a kernel and a source line without CUDA tools. The relocated
-// image a GPU core keeps has its sections, symbols and line rows at the addresses it ran at, so a PC
-// from the warp table is looked up as it is.
+// image a GPU core keeps has its sections, symbols and line rows at the addresses it ran at, so a
+// PC from the warp table is looked up as it is.
 #pragma once
 
 #include <cstdint>

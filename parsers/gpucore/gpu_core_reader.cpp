@@ -163,9 +163,10 @@ std::optional<Table> Reader::table(const Section& s, std::uint64_t min_row, std:
   if (s.size == 0) return Table();
   if (s.row_size < min_row || s.row_size > s.size) {
     note(std::string(what) + " " + s.name + " declares rows of " + std::to_string(s.row_size) +
-         " bytes (" + (s.row_size > s.size ? "more than the section's " + std::to_string(s.size)
-                                            : "fewer than the " + std::to_string(min_row) +
-                                                  " its first fields need") +
+         " bytes (" +
+         (s.row_size > s.size
+              ? "more than the section's " + std::to_string(s.size)
+              : "fewer than the " + std::to_string(min_row) + " its first fields need") +
          "): not read");
     return std::nullopt;
   }
@@ -293,10 +294,9 @@ void Reader::read_modules(const Section& s) {
 void Reader::read_images() {
   for (const auto& s : m_sections) {
     if (s.type != k_elf_image && s.type != k_relocated_elf_image) continue;
-    const auto module =
-        std::find_if(m_facts.modules.begin(), m_facts.modules.end(), [&](const GpuModule& m) {
-          return m.table_section == s.link && m.index == s.info;
-        });
+    const auto module = std::find_if(
+        m_facts.modules.begin(), m_facts.modules.end(),
+        [&](const GpuModule& m) { return m.table_section == s.link && m.index == s.info; });
     if (module == m_facts.modules.end()) {
       note("cubin image " + s.name + " (section " + std::to_string(s.index) +
            ") names no row of a module table: ignored");
@@ -550,7 +550,10 @@ Parsed<GpuCoreFacts> read_gpu_core(const std::filesystem::path& path, const std:
 bool looks_like_gpu_core(std::string_view head) {
   auto is_gpu_core = [](std::string_view bytes) {
     // e_ident, e_type (ET_CORE) at 16, e_machine (190) at 18, both little-endian.
-    return bytes.size() >= 20 && bytes.substr(0, 4) == "\x7f" "ELF" &&
+    return bytes.size() >= 20 &&
+           bytes.substr(0, 4) ==
+               "\x7f"
+               "ELF" &&
            static_cast<unsigned char>(bytes[16]) == k_et_core && bytes[17] == 0 &&
            static_cast<unsigned char>(bytes[18]) == k_em_cuda && bytes[19] == 0;
   };

@@ -1,6 +1,6 @@
 // Reads an NVIDIA GPU core dump, the file the CUDA driver writes when a kernel faults with
-// CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1: an ELF ET_CORE for e_machine 190 whose `.cudbg.*` sections are
-// tables (devices, contexts, modules, grids, SMs, blocks, warps, lanes; the layouts of NVIDIA's
+// CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1: an ELF ET_CORE for e_machine 190 whose `.cudbg.*` sections
+// are tables (devices, contexts, modules, grids, SMs, blocks, warps, lanes; the layouts of NVIDIA's
 // cudacoredump.h) and the cubins that were loaded. Plain, xz or zstd, read in place.
 //
 // Every table is read by the row size its section declares (sh_entsize): drivers append fields, so

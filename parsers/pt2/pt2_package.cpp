@@ -333,7 +333,8 @@ Parsed<Pt2Contents> read_package(const std::filesystem::path& path, const std::s
   std::map<std::string, std::vector<const ZipEntry*>> model_files;
   std::vector<std::string> outside_root;
   for (const ZipEntry& entry : archive.entries()) {
-    package.entries.push_back({entry.name, entry.size, entry.compressed_size, entry.stored});
+    package.entries.push_back(
+        {entry.name, entry.size, entry.compressed_size, entry.stored, entry.crc});
     if (!entry.name.starts_with(root->prefix)) outside_root.push_back(entry.name);
     if (!entry.name.starts_with(models_dir)) continue;
     const std::string rest = entry.name.substr(models_dir.size());

@@ -85,6 +85,15 @@ bool TritonSourceReader::read_line(std::string_view line, int number) {
   } else if (line.find("'signature'") != std::string_view::npos) {
     read_signature(line);
   }
+  if (!m_in_body && line.find("inductor_meta=") != std::string_view::npos) {
+    m_kernel.inductor_meta_line = number;
+    constexpr std::string_view k_key = "'assert_indirect_indexing': ";
+    if (const std::size_t at = line.find(k_key); at != std::string_view::npos) {
+      const std::string_view value = line.substr(at + k_key.size());
+      if (value.starts_with("False")) m_kernel.assert_indirect_indexing = false;
+      if (value.starts_with("True")) m_kernel.assert_indirect_indexing = true;
+    }
+  }
   return true;
 }
 
