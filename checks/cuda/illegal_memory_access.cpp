@@ -89,8 +89,8 @@ std::string bound_to(const WrapperFacts& w, const std::string& arg) {
 const PackageEntry* package_cubin(const Case& c, const GpuModule& module) {
   for (const auto& package : c.packages)
     for (const auto& entry : package.entries)
-      if (entry.name.ends_with(".cubin") && entry.size == module.image_size &&
-          entry.crc32 == module.image_crc32)
+      if (entry.name.ends_with(".cubin") && entry.size == module.image_size && module.image_crc32 &&
+          entry.crc32 == *module.image_crc32)
         return &entry;
   return nullptr;
 }

@@ -37,7 +37,9 @@ struct GpuModule {
   // The non-relocated cubin, which is the file the package holds; the relocated one when the dump
   // kept only that (a lightweight dump).
   std::uint64_t image_size = 0;
-  std::uint32_t image_crc32 = 0;
+  // Of the same image; computed only for the modules a grid or a faulting warp ran code of, so a
+  // dump costs what its tables and those cubins cost.
+  std::optional<std::uint32_t> image_crc32;
   bool image_relocated = false;
   bool has_relocated_image = false;
 };

@@ -138,6 +138,7 @@ class Reader {
   // Per module (index into facts.modules): its relocated image, and the cubin once opened.
   std::map<std::size_t, const Section*> m_relocated;
   std::map<std::size_t, std::optional<Cubin>> m_cubins;
+  std::map<std::size_t, const Section*> m_identity;  // the image image_crc32 is computed over
   // SMs with an exception in their row (since r555), keyed by (device, SM table row).
   struct SmException {
     std::uint32_t sm_id = 0;
@@ -309,12 +310,9 @@ void Reader::read_images() {
     }
     // The package's cubin is the non-relocated image; a lightweight dump keeps only the other.
     if (s.type == k_elf_image || module->image_size == 0) {
-      auto data = bytes(s);
-      if (!data) continue;
       module->image_size = s.size;
-      module->image_crc32 = static_cast<std::uint32_t>(
-          crc32_z(0, reinterpret_cast<const Bytef*>(data->bytes().data()), data->size()));
       module->image_relocated = s.type == k_relocated_elf_image;
+      m_identity[index] = &s;
     }
   }
 }
@@ -458,6 +456,11 @@ GpuCodeLocation Reader::locate(std::uint32_t device, std::uint64_t module_handle
     if (!c || !c->holds(pc)) continue;
     GpuCodeLocation at = c->locate(pc);
     at.module = static_cast<std::uint32_t>(i);
+    GpuModule& module = m_facts.modules[i];
+    if (!module.image_crc32 && m_identity.count(i))
+      if (auto data = bytes(*m_identity[i]))
+        module.image_crc32 = static_cast<std::uint32_t>(
+            crc32_z(0, reinterpret_cast<const Bytef*>(data->bytes().data()), data->size()));
     return at;
   }
   GpuCodeLocation none;
