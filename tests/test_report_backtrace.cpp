@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "analyzer/report/backtrace.hpp"
+#include "support.hpp"
 
 namespace {
 using aoti::model::CoreFacts;
@@ -73,4 +74,23 @@ TEST_CASE("backtrace: SI_KERNEL has no fault address to print; an unsigned core 
   core.signal_code_name.clear();
   text = aoti::report::render_backtrace(core);
   CHECK(text.find("Signal: none\n") != std::string::npos);
+}
+
+TEST_CASE("backtrace: a GPU core dump's grid and faulting warp, next to the CPU threads") {
+  const auto dir = aoti::test::corpus_case("embedding-ima-gpu-core");
+  const auto run =
+      aoti::test::run_cli("--backtrace " + aoti::test::shell_quote((dir / "core.xz").string()) +
+                          " " + aoti::test::shell_quote((dir / "model.pt2").string()) + " " +
+                          aoti::test::shell_quote((dir / "gpu.nvcudmp.xz").string()));
+  REQUIRE(run.exit_code == 0);
+  const auto cpu = run.out.find("(crashed):");
+  const auto warp = run.out.find(
+      "Warp 2 on SM 126, device 0, grid 2442, block (0,1,0): Warp Illegal Address, 32 faulting "
+      "lane(s), first thread (96,0,0)");
+  REQUIRE(cpu != std::string::npos);
+  REQUIRE(warp != std::string::npos);
+  CHECK(cpu < warp);
+  CHECK(run.out.find("in triton_poi_fused_embedding_0+0x560 (") != std::string::npos);
+  CHECK(run.out.find(".py:33)") != std::string::npos);
+  CHECK(run.out.find("Device 0: NVIDIA H200") != std::string::npos);
 }

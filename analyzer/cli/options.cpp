@@ -11,7 +11,9 @@ namespace {
 
 constexpr std::string_view k_usage = R"(Usage:
   aoti-analyze [options] INPUT...          analyze one case: a .pt2 or model .so, logs, a core, a trace, a folder
-  aoti-analyze --backtrace CORE [PACKAGE or MODEL.so...]  every thread's frames, the crashing thread first
+  aoti-analyze --backtrace CORE [PACKAGE or MODEL.so...] [GPU-CORE...]
+                                           every thread's frames, the crashing thread first, then
+                                           the faulting warps of a GPU core dump
   aoti-analyze --summary TRACE             what a TORCH_TRACE log or tlparse folder holds
   aoti-analyze scan [options] PATH...      every package under PATH, each with the artifacts beside it
   aoti-analyze merge [options] SHARD.jsonl...  combine the JSONL outputs of sharded scans

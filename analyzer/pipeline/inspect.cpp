@@ -2,6 +2,7 @@
 
 #include "parsers/coredump/core_reader.hpp"
 #include "parsers/elf/elf_reader.hpp"
+#include "parsers/gpucore/gpu_core_reader.hpp"
 #include "parsers/pt2/pt2_package.hpp"
 #include "parsers/trace/trace_reader.hpp"
 
@@ -34,6 +35,12 @@ CoreInspection inspect_core(const std::string& core, const std::vector<std::stri
   else
     out.core = tl::unexpected(model::Diagnostic{core, facts.error().message});
   return out;
+}
+
+tl::expected<model::GpuCoreFacts, model::Diagnostic> inspect_gpu_core(const std::string& dump) {
+  auto facts = parsers::gpucore::read_gpu_core(dump, dump);
+  if (!facts) return tl::unexpected(model::Diagnostic{dump, facts.error().message});
+  return std::move(*facts);
 }
 
 tl::expected<TraceInspection, model::Diagnostic> inspect_trace(const std::string& trace) {

@@ -19,6 +19,9 @@ struct CoreInspection {
 // build-id. A model that cannot be read is a diagnostic, and the core is still read.
 CoreInspection inspect_core(const std::string& core, const std::vector<std::string>& models);
 
+// A GPU core dump read on its own.
+tl::expected<model::GpuCoreFacts, model::Diagnostic> inspect_gpu_core(const std::string& dump);
+
 struct TraceInspection {
   model::TraceFacts trace;
   std::vector<model::Diagnostic> diagnostics;  // what of the trace could not be read

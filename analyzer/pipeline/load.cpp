@@ -318,11 +318,26 @@ void attach_user_names(Case& c) {
     if (!trace.model) continue;
     auto& model = c.models[*trace.model];
     if (!model.wrapper) continue;
+    const auto& bindings = model.wrapper->bindings;
+    const auto bound = [&](const std::string& symbol) {
+      return std::any_of(bindings.begin(), bindings.end(),
+                         [&](const SymbolBinding& b) { return b.symbol == symbol; });
+    };
+    // Two inputs exported with one Dim get two symbols, and Dynamo keeps one of them for both: the
+    // kept symbol's source names either input. A symbol is a name only when no symbol the wrapper
+    // dropped has its hint and range.
+    const auto ambiguous = [&](const TraceSymbol& kept) {
+      return std::any_of(trace.symbols.begin(), trace.symbols.end(), [&](const TraceSymbol& other) {
+        return other.name != kept.name && !other.unbacked && !bound(other.name) &&
+               other.value == kept.value && other.range_lo == kept.range_lo &&
+               other.range_hi == kept.range_hi;
+      });
+    };
     for (auto& input : model.wrapper->inputs) {
-      for (const auto& b : model.wrapper->bindings) {
+      for (const auto& b : bindings) {
         if (b.input != input.name || b.is_stride) continue;
         for (const auto& symbol : trace.symbols)
-          if (symbol.name == b.symbol)
+          if (symbol.name == b.symbol && !ambiguous(symbol))
             if (auto argument = argument_of_source(symbol.source); !argument.empty())
               input.user_name = std::move(argument);
       }

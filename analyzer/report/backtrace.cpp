@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/report/common.hpp"
+
 namespace aoti::report {
 
 std::string render_backtrace(const model::CoreFacts& core) {
@@ -43,6 +45,51 @@ std::string render_backtrace(const model::CoreFacts& core) {
     if (!thread.unwind_error.empty() && !stop_told)
       out += "    unwinding stopped: " + thread.unwind_error + "\n";
   }
+  return out;
+}
+
+}  // namespace aoti::report
+
+namespace aoti::report {
+
+std::string render_gpu_backtrace(const model::GpuCoreFacts& core) {
+  const auto dim3 = [](const model::Dim3& d) {
+    return fmt::format("({},{},{})", d[0], d[1], d[2]);
+  };
+  std::string out = "GPU core " + core.artifact;
+  if (!core.driver_version.empty()) out += ": driver " + core.driver_version;
+  if (!core.cuda_version.empty()) out += ", CUDA " + core.cuda_version;
+  if (core.lightweight) out += " (lightweight dump)";
+  out += "\n";
+  for (const auto& d : core.devices)
+    out += fmt::format("Device {}: {} {} {}, {} SMs\n", d.index, d.name, d.type, d.sm_type,
+                       d.sm_count);
+  for (const std::string& note : core.health) out += "Note: " + note + "\n";
+  for (const auto& g : core.grids)
+    out += fmt::format("\nGrid {} on device {}: {} <<<{},{}>>>, launched by host thread {}\n", g.id,
+                       g.device, gpu_location_text(g.entry), dim3(g.grid_dim), dim3(g.block_dim),
+                       g.host_tid);
+  for (const auto& w : core.faulting_warps) {
+    if (w.from_sm_table) {
+      out += fmt::format("\nSM {} on device {}: {} (its faulting warps had exited)\n", w.sm,
+                         w.device, w.exception_name);
+    } else {
+      out += fmt::format(
+          "\nWarp {} on SM {}, device {}, grid {}, block {}: {}, {} faulting lane(s)", w.warp, w.sm,
+          w.device, w.grid, dim3(w.block), w.exception_name, w.faulting_lanes.size());
+      if (!w.faulting_lanes.empty())
+        out += fmt::format(", first thread {}, last {}", dim3(w.faulting_lanes.front().thread),
+                           dim3(w.faulting_lanes.back().thread));
+      out += "\n";
+    }
+    if (w.error)
+      out += fmt::format("    error 0x{:016x} in {}\n", w.error->pc, gpu_location_text(*w.error));
+    if (w.stop)
+      out += fmt::format("#0    0x{:016x} in {}\n", w.stop->pc, gpu_location_text(*w.stop));
+    for (const auto* at : {w.error ? &*w.error : nullptr, w.stop ? &*w.stop : nullptr})
+      if (at && !at->problem.empty()) out += fmt::format("    0x{:x}: {}\n", at->pc, at->problem);
+  }
+  if (core.faulting_warps.empty()) out += "\nNo warp of the dump recorded an exception.\n";
   return out;
 }
 

@@ -122,6 +122,16 @@ std::string render_html(const model::Case& c, const std::vector<model::Finding>&
       body += fmt::format("<p>Fault: {}</p>\n", escape(core.fault_region));
     body += frames_svg(core) + "\n";
   }
+  for (const auto& core : c.gpu_cores) {
+    const auto fault = summarize(core);
+    if (!fault) continue;
+    body += fmt::format(
+        "<h2>GPU fault: {} in <code>{}</code></h2>\n<table>\n"
+        "<tr><th>Where</th><td><code>{}</code></td></tr>\n"
+        "<tr><th>Thread</th><td>{}</td></tr>\n<tr><th>Device</th><td>{}</td></tr>\n</table>\n",
+        escape(fault->exception), escape(fault->dump), escape(fault->where), escape(fault->thread),
+        escape(fault->device));
+  }
   body += "<h2>Findings</h2>\n";
   if (findings.empty()) body += "<p>No findings.</p>\n";
   for (const auto& f : findings) body += finding_html(f, false);

@@ -120,6 +120,18 @@ void write_crashes(std::string& out, const model::Case& c) {
   }
 }
 
+void write_gpu_faults(std::string& out, const model::Case& c) {
+  for (const auto& core : c.gpu_cores) {
+    const auto fault = summarize(core);
+    if (!fault) continue;
+    out += fmt::format("## GPU fault in {}\n\n", code_span(fault->dump));
+    out += fmt::format("- **Exception:** {}\n", prose(fault->exception));
+    out += fmt::format("- **Where:** {}\n", code_span(fault->where));
+    out += fmt::format("- **Thread:** {}\n", prose(fault->thread));
+    out += fmt::format("- **Device:** {}\n\n", prose(fault->device));
+  }
+}
+
 void write_finding(std::string& out, const model::Finding& finding) {
   out += fmt::format("### {}. {}\n\n", finding.rank, prose(finding.title));
   out += fmt::format("**{}** · {} · confidence {:.2f}{}\n\n", model::to_string(finding.severity),
@@ -181,6 +193,7 @@ std::string render_markdown(const model::Case& c, const std::vector<model::Findi
   write_summary(out, c, findings);
   write_models(out, c);
   write_crashes(out, c);
+  write_gpu_faults(out, c);
   out += "## Findings\n\n";
   if (findings.empty()) out += "No findings.\n\n";
   for (const auto& finding : findings) write_finding(out, finding);

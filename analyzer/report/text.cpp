@@ -235,6 +235,20 @@ void write_crashes(TextReport& out, const model::Case& c) {
   }
 }
 
+void write_gpu_faults(TextReport& out, const model::Case& c) {
+  constexpr std::size_t k_label = 12;
+  for (const auto& core : c.gpu_cores) {
+    const auto fault = summarize(core);
+    if (!fault) continue;
+    out.line();
+    out.line(out.paint("GPU fault", "1") + sanitize(" in " + fault->dump));
+    out.field(2, k_label, "exception", sanitize(fault->exception));
+    out.field(2, k_label, "where", sanitize(fault->where));
+    out.field(2, k_label, "thread", sanitize(fault->thread));
+    out.field(2, k_label, "device", sanitize(fault->device));
+  }
+}
+
 void write_finding(TextReport& out, const model::Finding& finding) {
   constexpr std::size_t k_indent = 6, k_label = 10;
   const std::size_t column = k_indent + k_label;
@@ -307,6 +321,7 @@ std::string render_text(const model::Case& c, const std::vector<model::Finding>&
   write_summary(out, c, findings);
   write_models(out, c);
   write_crashes(out, c);
+  write_gpu_faults(out, c);
   out.line();
   out.line(out.paint("Findings", "1"));
   if (findings.empty()) out.line("  no findings");

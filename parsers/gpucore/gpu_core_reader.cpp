@@ -222,8 +222,10 @@ void Reader::read(Elf* elf) {
     if (s.type == k_lane_table) read_warps(s);
   add_sm_exceptions();
   symbolize();
-  if (!std::any_of(m_sections.begin(), m_sections.end(),
-                   [](const Section& s) { return s.type == k_global_memory; }))
+  const bool skipped =
+      m_facts.generation_flags && (*m_facts.generation_flags & k_skip_global_memory);
+  if (!skipped && !std::any_of(m_sections.begin(), m_sections.end(),
+                               [](const Section& s) { return s.type == k_global_memory; }))
     note("no device memory was dumped (no .cudbg.global sections)");
 }
 

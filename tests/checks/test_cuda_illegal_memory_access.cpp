@@ -17,3 +17,33 @@ TEST_CASE("cuda.illegal-memory-access") {
   CHECK(mentions(found[0], "CUDA_LAUNCH_BLOCKING=1"));
   CHECK(run_check<CudaIllegalMemoryAccessCheck>(corpus("embedding-device-assert")).empty());
 }
+
+TEST_CASE("cuda.illegal-memory-access from a GPU core dump: the kernel, line, access and tensors") {
+  const auto found = run_check<CudaIllegalMemoryAccessCheck>(corpus("embedding-ima-gpu-core"));
+  REQUIRE(found.size() == 1);
+  const auto& f = found[0];
+  CHECK(f.severity == Severity::error);
+  CHECK(f.explains_failure);
+  CHECK(f.title.find("Warp Illegal Address in `triton_poi_fused_embedding_0` at line 33") == 0);
+  // The faulting line, quoted from the wrapper; the table it addresses; the input of its offset.
+  bool quoted_line = false;
+  for (const auto& e : f.evidence)
+    quoted_line = quoted_line || (e.kind == EvidenceKind::quote &&
+                                  e.excerpt ==
+                                      "tmp5 = tl.load(in_ptr1 + (x1 + 64*tmp4), xmask & "
+                                      "ymask)");
+  CHECK(quoted_line);
+  CHECK(mentions(f, "`emb.weight`"));
+  CHECK(mentions(f, "model input 0 `arg3_1` (your `ids`)"));
+  CHECK(mentions(f, "block (0,1,0) thread (96,0,0)"));
+  CHECK(mentions(f, "assert_indirect_indexing"));
+  CHECK(mentions(f, "thread 455 of pid 435 launched grid 2442"));
+  // The dump names the kernel: no step asks to re-run to find it.
+  for (const auto& step : f.next_steps)
+    CHECK(step.command.find("AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=3") ==
+          std::string::npos);
+  // Without the GPU core the same case has no CUDA error line: no finding from logs alone.
+  Case no_dump = corpus("embedding-ima-gpu-core");
+  no_dump.gpu_cores.clear();
+  CHECK(run_check<CudaIllegalMemoryAccessCheck>(no_dump).empty());
+}
