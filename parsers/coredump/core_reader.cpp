@@ -1,11 +1,7 @@
 #include "parsers/coredump/core_reader.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cstdio>
 #include <set>
 
@@ -16,7 +12,6 @@
 #include "parsers/elf/notes.hpp"
 #include "parsers/elf/types.hpp"
 #include "util/byte_reader.hpp"
-#include "util/errno_text.hpp"
 #include "util/expected.hpp"
 #include "util/fd.hpp"
 #include "util/format_size.hpp"
@@ -97,27 +92,9 @@ struct OpenedCore {
 
 Parsed<OpenedCore> open_core(const std::filesystem::path& path, const std::string& display,
                              const CoreReadOptions& options) {
-  util::Fd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!file) return fail("cannot open " + display + ": " + util::errno_text(errno));
-  char head[8] = {};
-  const ssize_t got = ::pread(file.get(), head, sizeof head, 0);
-  const Compression compression =
-      detect_compression({head, got > 0 ? static_cast<std::size_t>(got) : 0});
-  std::vector<std::string> health;
-  if (compression != Compression::none) {
-    auto decompressed = decompress_to_private_file(path, compression, options.decoding);
-    if (!decompressed) return fail(display + ": " + decompressed.error().message);
-    health.push_back("decompressed " + std::string(to_string(compression)) +
-                     " core to a private temporary file (" + util::format_mib(decompressed->size) +
-                     ")");
-    if (!decompressed->problem.empty())
-      health.push_back("the compressed core is incomplete: " + decompressed->problem +
-                       "; analyzed the " + util::format_mib(decompressed->size) +
-                       " decoded before that");
-    file = std::move(decompressed->file);
-  }
-  TRY_ASSIGN(CoreImage image, CoreImage::open(std::move(file), display));
-  return OpenedCore{std::move(image), compression, std::move(health)};
+  TRY_ASSIGN(OpenedDump opened, open_dump(path, display, "core", options.decoding));
+  TRY_ASSIGN(CoreImage image, CoreImage::open(std::move(opened.file), display));
+  return OpenedCore{std::move(image), opened.compression, std::move(opened.health)};
 }
 
 // The GNU build-id of the ELF image mapped at `base`, from the first page the kernel dumps

@@ -2,6 +2,7 @@
 #include "parsers/coredump/private_file.hpp"
 #include "util/errno_text.hpp"
 #include "util/expected.hpp"
+#include "util/format_size.hpp"
 
 #include <fcntl.h>
 #include <lzma.h>
@@ -222,6 +223,30 @@ Parsed<Decompressed> decompress_to_private_file(const std::filesystem::path& pat
                 " data: " + (sink.problem.empty() ? "the stream is empty" : sink.problem));
   TRY(finish_sparse(out.get(), sink.size));
   return Decompressed{std::move(out), sink.size, sink.problem};
+}
+
+Parsed<OpenedDump> open_dump(const std::filesystem::path& path, const std::string& display,
+                             std::string_view what, const DecodeLimits& limits) {
+  util::Fd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!file) return fail("cannot open " + display + ": " + util::errno_text(errno));
+  char head[8] = {};
+  const ssize_t got = ::pread(file.get(), head, sizeof head, 0);
+  OpenedDump out;
+  out.compression = detect_compression({head, got > 0 ? static_cast<std::size_t>(got) : 0});
+  if (out.compression != Compression::none) {
+    auto decompressed = decompress_to_private_file(path, out.compression, limits);
+    if (!decompressed) return fail(display + ": " + decompressed.error().message);
+    out.health.push_back("decompressed " + std::string(to_string(out.compression)) + " " +
+                         std::string(what) + " to a private temporary file (" +
+                         util::format_mib(decompressed->size) + ")");
+    if (!decompressed->problem.empty())
+      out.health.push_back("the compressed " + std::string(what) +
+                           " is incomplete: " + decompressed->problem + "; analyzed the " +
+                           util::format_mib(decompressed->size) + " decoded before that");
+    file = std::move(decompressed->file);
+  }
+  out.file = std::move(file);
+  return out;
 }
 
 }  // namespace aoti::parsers::coredump

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "parsers/parse_error.hpp"
 #include "util/fd.hpp"
@@ -41,6 +42,17 @@ struct DecodeLimits {
   // (up to 1.5 GiB); xz -9 needs 65 MiB, so a larger one is refused rather than allocated.
   std::uint64_t max_memory = 256ull << 20;
 };
+
+// A dump opened for reading: the file itself, or, when it is xz or zstd, a private file it was
+// decoded into; `health` says which (and what was lost when the stream stopped early).
+struct OpenedDump {
+  util::Fd file;
+  Compression compression = Compression::none;
+  std::vector<std::string> health;
+};
+// `what` names the dump in the health notes: "core", "GPU core".
+Parsed<OpenedDump> open_dump(const std::filesystem::path& path, const std::string& display,
+                             std::string_view what, const DecodeLimits& limits);
 
 // Fails only when not a single byte could be decoded (garbage, wrong format, unreadable, a
 // dictionary over the memory limit).

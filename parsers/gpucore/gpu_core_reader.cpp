@@ -1,22 +1,17 @@
 #include "parsers/gpucore/gpu_core_reader.hpp"
 
-#include <fcntl.h>
 #include <gelf.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <map>
 #include <optional>
 
 #include "parsers/coredump/libelf_init.hpp"
 #include "parsers/gpucore/cubin.hpp"
 #include "util/byte_reader.hpp"
-#include "util/errno_text.hpp"
-#include "util/fd.hpp"
+#include "util/expected.hpp"
 #include "util/format_size.hpp"
-#include "util/hex.hpp"
 
 namespace aoti::parsers::gpucore {
 
@@ -521,24 +516,9 @@ Parsed<GpuCoreFacts> read_gpu_core_bytes(std::span<const std::byte> file,
 Parsed<GpuCoreFacts> read_gpu_core(const std::filesystem::path& path, const std::string& display,
                                    const GpuCoreReadOptions& options) {
   if (!coredump::libelf_ready()) return fail("libelf is unusable: " + coredump::last_elf_error());
-  util::Fd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!file) return fail("cannot open " + display + ": " + util::errno_text(errno));
-  char head[8] = {};
-  const ssize_t got = ::pread(file.get(), head, sizeof head, 0);
-  const Compression compression =
-      coredump::detect_compression({head, got > 0 ? static_cast<std::size_t>(got) : 0});
-  std::vector<std::string> health;
-  if (compression != Compression::none) {
-    auto decompressed = coredump::decompress_to_private_file(path, compression, options.decoding);
-    if (!decompressed) return fail(display + ": " + decompressed.error().message);
-    health.push_back("decompressed " + std::string(coredump::to_string(compression)) +
-                     " GPU core to a private temporary file (" +
-                     util::format_mib(decompressed->size) + ")");
-    if (!decompressed->problem.empty())
-      health.push_back("the compressed GPU core is incomplete: " + decompressed->problem);
-    file = std::move(decompressed->file);
-  }
-  Elf* elf = elf_begin(file.get(), ELF_C_READ_MMAP, nullptr);
+  TRY_ASSIGN(coredump::OpenedDump opened,
+             coredump::open_dump(path, display, "GPU core", options.decoding));
+  Elf* elf = elf_begin(opened.file.get(), ELF_C_READ_MMAP, nullptr);
   if (!elf) return fail(display + ": not readable as ELF: " + coredump::last_elf_error());
   std::size_t size = 0;
   const char* raw = elf_rawfile(elf, &size);
@@ -547,8 +527,8 @@ Parsed<GpuCoreFacts> read_gpu_core(const std::filesystem::path& path, const std:
           : fail(display + ": cannot map the file: " + coredump::last_elf_error());
   elf_end(elf);
   if (!facts) return facts;
-  facts->compression = std::string(coredump::to_string(compression));
-  facts->health.insert(facts->health.begin(), health.begin(), health.end());
+  facts->compression = std::string(coredump::to_string(opened.compression));
+  facts->health.insert(facts->health.begin(), opened.health.begin(), opened.health.end());
   return facts;
 }
 
