@@ -123,4 +123,24 @@ std::string frame_text(const StackFrame& frame, std::size_t index) {
                                             : module);
 }
 
+std::string dim3_text(const Dim3& d) { return fmt::format("({},{},{})", d[0], d[1], d[2]); }
+
+std::string gpu_location_text(const GpuCodeLocation& at) {
+  std::string out = at.kernel.empty() ? fmt::format("0x{:x}", at.pc)
+                                      : fmt::format("{}+0x{:x}", at.kernel, at.kernel_offset);
+  if (at.line > 0)
+    out += fmt::format(" ({}:{})", std::filesystem::path(at.file).filename().string(), at.line);
+  return out;
+}
+
+std::string gpu_warp_text(const GpuWarp& warp) {
+  if (warp.from_sm_table)
+    return fmt::format("SM {} of device {} (its faulting warps had exited)", warp.sm, warp.device);
+  return fmt::format(
+      "block {} thread {} (warp {} on SM {} of device {}, grid {}, {} faulting lane(s))",
+      dim3_text(warp.block),
+      warp.faulting_lanes.empty() ? "(?)" : dim3_text(warp.faulting_lanes.front().thread),
+      warp.warp, warp.sm, warp.device, warp.grid, warp.faulting_lanes.size());
+}
+
 }  // namespace aoti::model

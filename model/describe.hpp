@@ -8,6 +8,7 @@
 #include <string>
 
 #include "model/facts/core_dump.hpp"
+#include "model/facts/gpu_core.hpp"
 #include "model/facts/wrapper.hpp"
 
 namespace aoti::model {
@@ -36,5 +37,14 @@ std::string input_contract(const WrapperFacts& w, int input_index, bool annotate
 // One frame of a thread, "#3 torch::aot_inductor::parse_device_str in the model .so" (the symbol
 // shortened, at most 160 characters; its address when it has no name).
 std::string frame_text(const StackFrame& frame, std::size_t index);
+
+// A GPU core's facts in words, the same in the finding, the report's GPU fault block and
+// --backtrace.
+std::string dim3_text(const Dim3& d);  // "(0,1,0)"
+// "triton_poi_fused_embedding_0+0x560 (cwq4….py:33)"; the pc when no kernel is known.
+std::string gpu_location_text(const GpuCodeLocation& at);
+// "block (0,1,0) thread (96,0,0) (warp 2 on SM 126 of device 0, grid 2442, 32 faulting lane(s))",
+// or for a fault only the SM table kept, "SM 131 of device 0 (its faulting warps had exited)".
+std::string gpu_warp_text(const GpuWarp& warp);
 
 }  // namespace aoti::model

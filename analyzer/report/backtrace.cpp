@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "analyzer/report/common.hpp"
+#include "model/describe.hpp"
 
 namespace aoti::report {
 
@@ -53,9 +53,8 @@ std::string render_backtrace(const model::CoreFacts& core) {
 namespace aoti::report {
 
 std::string render_gpu_backtrace(const model::GpuCoreFacts& core) {
-  const auto dim3 = [](const model::Dim3& d) {
-    return fmt::format("({},{},{})", d[0], d[1], d[2]);
-  };
+  using model::dim3_text;
+  using model::gpu_location_text;
   std::string out = "GPU core " + core.artifact;
   if (!core.driver_version.empty()) out += ": driver " + core.driver_version;
   if (!core.cuda_version.empty()) out += ", CUDA " + core.cuda_version;
@@ -67,8 +66,8 @@ std::string render_gpu_backtrace(const model::GpuCoreFacts& core) {
   for (const std::string& note : core.health) out += "Note: " + note + "\n";
   for (const auto& g : core.grids)
     out += fmt::format("\nGrid {} on device {}: {} <<<{},{}>>>, launched by host thread {}\n", g.id,
-                       g.device, gpu_location_text(g.entry), dim3(g.grid_dim), dim3(g.block_dim),
-                       g.host_tid);
+                       g.device, gpu_location_text(g.entry), dim3_text(g.grid_dim),
+                       dim3_text(g.block_dim), g.host_tid);
   for (const auto& w : core.faulting_warps) {
     if (w.from_sm_table) {
       out += fmt::format("\nSM {} on device {}: {} (its faulting warps had exited)\n", w.sm,
@@ -76,10 +75,10 @@ std::string render_gpu_backtrace(const model::GpuCoreFacts& core) {
     } else {
       out += fmt::format(
           "\nWarp {} on SM {}, device {}, grid {}, block {}: {}, {} faulting lane(s)", w.warp, w.sm,
-          w.device, w.grid, dim3(w.block), w.exception_name, w.faulting_lanes.size());
+          w.device, w.grid, dim3_text(w.block), w.exception_name, w.faulting_lanes.size());
       if (!w.faulting_lanes.empty())
-        out += fmt::format(", first thread {}, last {}", dim3(w.faulting_lanes.front().thread),
-                           dim3(w.faulting_lanes.back().thread));
+        out += fmt::format(", first thread {}, last {}", dim3_text(w.faulting_lanes.front().thread),
+                           dim3_text(w.faulting_lanes.back().thread));
       out += "\n";
     }
     if (w.error)

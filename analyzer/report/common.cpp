@@ -177,14 +177,6 @@ std::string human_size(std::uint64_t bytes) {
   return fmt::format("{:.1f} {}", value, k_units[unit]);
 }
 
-std::string gpu_location_text(const model::GpuCodeLocation& at) {
-  std::string out = at.kernel.empty() ? fmt::format("0x{:x}", at.pc)
-                                      : fmt::format("{}+0x{:x}", at.kernel, at.kernel_offset);
-  if (at.line > 0)
-    out += fmt::format(" ({}:{})", std::filesystem::path(at.file).filename().string(), at.line);
-  return out;
-}
-
 std::optional<GpuFaultSummary> summarize(const model::GpuCoreFacts& core) {
   if (core.faulting_warps.empty()) return std::nullopt;
   const model::GpuWarp& w = core.faulting_warps.front();
@@ -195,18 +187,9 @@ std::optional<GpuFaultSummary> summarize(const model::GpuCoreFacts& core) {
     out.exception +=
         fmt::format(" ({} warps faulted; the first is shown)", core.faulting_warps.size());
   const auto& at = w.error ? w.error : w.stop;
-  out.where = at ? gpu_location_text(*at) : "no PC recorded";
+  out.where = at ? model::gpu_location_text(*at) : "no PC recorded";
   if (at && w.error) out.where += " (the error PC)";
-  const auto dim3 = [](const model::Dim3& d) {
-    return fmt::format("({},{},{})", d[0], d[1], d[2]);
-  };
-  out.thread =
-      w.from_sm_table
-          ? fmt::format("SM {} (its faulting warps had exited)", w.sm)
-          : fmt::format("block {} thread {}: warp {} on SM {}, grid {}, {} faulting lane(s)",
-                        dim3(w.block),
-                        w.faulting_lanes.empty() ? "?" : dim3(w.faulting_lanes.front().thread),
-                        w.warp, w.sm, w.grid, w.faulting_lanes.size());
+  out.thread = model::gpu_warp_text(w);
   for (const auto& d : core.devices)
     if (d.index == w.device)
       out.device = fmt::format("{}, {}{}", d.index, d.name.empty() ? "unnamed" : d.name,

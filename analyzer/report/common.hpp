@@ -42,14 +42,11 @@ struct GpuFaultSummary {
   std::string dump;       // the dump as named
   std::string exception;  // "Warp Illegal Address"
   std::string where;      // "triton_poi_fused_embedding_0+0x560, line 33 of cwq4….py"
-  std::string thread;     // "block (0,1,0) thread (96,0,0): warp 2 on SM 126, grid 2442, 32 lanes"
+  std::string thread;     // model::gpu_warp_text
   std::string device;     // "device 0, NVIDIA H200 (sm_90), driver 580.159"
 };
 // nullopt when the dump shows no faulting warp.
 std::optional<GpuFaultSummary> summarize(const model::GpuCoreFacts& core);
-
-// A GPU code location for people: "kernel+0x560 (file.py:33)", the pc when nothing is known.
-std::string gpu_location_text(const model::GpuCodeLocation& at);
 
 // "rank 1: <title>" or "no findings".
 std::string verdict(const std::vector<model::Finding>& findings);

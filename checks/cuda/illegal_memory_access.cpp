@@ -13,6 +13,7 @@
 #include "checks/support/contract.hpp"
 #include "checks/support/finding.hpp"
 #include "checks/support/kernels.hpp"
+#include "model/describe.hpp"
 
 namespace aoti::checks {
 namespace {
@@ -46,8 +47,6 @@ bool is_memory_exception(std::uint32_t code) {
       return false;
   }
 }
-
-std::string dim3(const Dim3& d) { return fmt::format("({},{},{})", d[0], d[1], d[2]); }
 
 struct KernelSite {
   const ModelFacts* model = nullptr;
@@ -105,20 +104,9 @@ Finding gpu_core_finding(const Case& c, const GpuCoreFacts& core, const GpuWarp&
   f.subject = fmt::format("gpu fault {} line {}", at.kernel, at.line);
 
   // Where: the warp, as cuda-gdb would print it.
-  const std::string who =
-      warp.from_sm_table
-          ? fmt::format("SM {} of device {} (its faulting warps had exited)", warp.sm, warp.device)
-          : fmt::format(
-                "block {} thread {} (warp {} on SM {} of device {}, grid {}, {} "
-                "lane(s) faulted)",
-                dim3(warp.block),
-                warp.faulting_lanes.empty() ? "(?)" : dim3(warp.faulting_lanes[0].thread),
-                warp.warp, warp.sm, warp.device, warp.grid, warp.faulting_lanes.size());
-  std::string where = fmt::format("{} at PC {:#x}", warp.exception_name, at.pc);
-  if (!at.kernel.empty()) where += fmt::format(" = {}+{:#x}", at.kernel, at.kernel_offset);
-  if (at.line > 0)
-    where +=
-        fmt::format(", line {} of {}", at.line, std::filesystem::path(at.file).filename().string());
+  const std::string who = gpu_warp_text(warp);
+  const std::string where =
+      fmt::format("{} at PC {:#x} in {}", warp.exception_name, at.pc, gpu_location_text(at));
   f.evidence.push_back(fact(dump, fmt::format("{}; {}", where, who),
                             warp.error ? "the warp's error PC, symbolized through the cubin in "
                                          "the dump (its symbol table and line table)"
