@@ -135,6 +135,14 @@ void load_log(const SniffedInput& input, Artifact& artifact, Case& c) {
   for (auto& e : scan->events) c.log_events.push_back(std::move(e));
 }
 
+// What limits the reading of a core (CPU or GPU) is worth a line among the diagnostics too; that it
+// was decompressed is not.
+void add_health_diagnostics(const SniffedInput& input, const std::vector<std::string>& health,
+                            Case& c) {
+  for (const auto& note : health)
+    if (!note.starts_with("decompressed")) c.diagnostics.push_back({input.display, note});
+}
+
 void load_core(const SniffedInput& input, Artifact& artifact, Case& c) {
   std::vector<parsers::coredump::ModelObject> objects;
   for (const auto& model : c.models)
@@ -145,9 +153,7 @@ void load_core(const SniffedInput& input, Artifact& artifact, Case& c) {
   artifact.note = fmt::format("{}{}, {} thread(s), {} module(s)", input.what,
                               facts->signal_name.empty() ? "" : ", " + facts->signal_name,
                               facts->threads.size(), facts->modules.size());
-  // What limits the reading of a core is worth a line among the diagnostics too.
-  for (const auto& note : facts->health)
-    if (!note.starts_with("decompressed")) c.diagnostics.push_back({input.display, note});
+  add_health_diagnostics(input, facts->health, c);
   c.cores.push_back(std::move(*facts));
 }
 
@@ -157,8 +163,7 @@ void load_gpu_core(const SniffedInput& input, Artifact& artifact, Case& c) {
   artifact.note = fmt::format("{}, {} device(s), {} module(s), {} grid(s), {} faulting warp(s)",
                               input.what, facts->devices.size(), facts->modules.size(),
                               facts->grids.size(), facts->faulting_warps.size());
-  for (const auto& note : facts->health)
-    if (!note.starts_with("decompressed")) c.diagnostics.push_back({input.display, note});
+  add_health_diagnostics(input, facts->health, c);
   c.gpu_cores.push_back(std::move(*facts));
 }
 
