@@ -57,13 +57,8 @@ struct KernelSite {
 KernelSite kernel_site(const Case& c, const std::string& name) {
   for (const auto& model : c.models) {
     if (!model.wrapper) continue;
-    const auto& w = *model.wrapper;
-    const auto kernel = std::find_if(w.kernels.begin(), w.kernels.end(),
-                                     [&](const TritonKernel& k) { return k.name == name; });
-    if (kernel == w.kernels.end()) continue;
-    const auto call = std::find_if(w.kernel_calls.begin(), w.kernel_calls.end(),
-                                   [&](const KernelCall& k) { return k.kernel == name; });
-    return {&model, &*kernel, call == w.kernel_calls.end() ? nullptr : &*call};
+    if (const TritonKernel* kernel = find_kernel(*model.wrapper, name))
+      return {&model, kernel, launch_of(*model.wrapper, name)};
   }
   return {};
 }

@@ -25,12 +25,6 @@ const ExternNode* find_node(const ModelFacts& model, int index) {
   return nullptr;
 }
 
-const TritonKernel* find_kernel(const WrapperFacts& w, std::string_view name) {
-  for (const auto& k : w.kernels)
-    if (k.name == name) return &k;
-  return nullptr;
-}
-
 bool uses_symbols(const KernelCall& call) {
   return std::any_of(call.args.begin(), call.args.end(), [](const std::string& a) {
     for (std::size_t i = 0; i < a.size(); ++i)

@@ -80,6 +80,19 @@ bool is_size_symbol(std::string_view arg) {
              [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
 }
 
+const TritonKernel* find_kernel(const WrapperFacts& w, std::string_view name) {
+  for (const auto& k : w.kernels)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+const KernelCall* launch_of(const WrapperFacts& w, std::string_view name) {
+  const KernelCall* call = nullptr;
+  for (const auto& k : w.kernel_calls)
+    if (k.kernel == name) call = &k;
+  return call;
+}
+
 std::string argument_name(std::string_view arg) {
   const auto at = arg.find(".data_ptr()");
   if (at == std::string_view::npos) return std::string(arg);
@@ -104,9 +117,7 @@ std::vector<RangeHazard> unguarded_ranges(const WrapperFacts& w) {
   std::vector<RangeHazard> out;
   for (const auto& kernel : w.kernels) {
     if (kernel.language != KernelLanguage::triton) continue;
-    const KernelCall* call = nullptr;
-    for (const auto& k : w.kernel_calls)
-      if (k.kernel == kernel.name) call = &k;
+    const KernelCall* call = launch_of(w, kernel.name);
     if (!call) continue;
     for (const auto& assertion : kernel.asserts) {
       const auto bound = util::parse_int(assertion.bound);

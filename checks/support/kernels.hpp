@@ -14,6 +14,12 @@
 
 namespace aoti::checks {
 
+// The kernel a wrapper defines under `name`; null when none.
+const model::TritonKernel* find_kernel(const model::WrapperFacts& w, std::string_view name);
+// The wrapper's launch of kernel `name` (the last one when it is launched more than once); null
+// when it has none.
+const model::KernelCall* launch_of(const model::WrapperFacts& w, std::string_view name);
+
 // The tensor a launch argument names: `(const int64_t*)(arg1_1.data_ptr())` -> "arg1_1".
 std::string argument_name(std::string_view arg);
 

@@ -185,9 +185,7 @@ Finding traced(const Case& c, const LogEvent& e, const ModelFacts& model,
   f.explains_failure = true;
   f.subject = fmt::format("kernel {} {}", kernel.name, assertion.message);
 
-  const KernelCall* call = nullptr;
-  for (const auto& k : w.kernel_calls)
-    if (k.kernel == kernel.name) call = &k;
+  const KernelCall* call = launch_of(w, kernel.name);
 
   std::vector<Evidence> evidence;
   evidence.push_back(
