@@ -102,8 +102,11 @@ class Reader {
   void read(Elf* elf);
 
  private:
+  // Tables are read through every lane table that links to them: a bad one is told once.
   void note(std::string text) {
-    if (m_facts.health.size() < 64) m_facts.health.push_back(std::move(text));
+    auto& health = m_facts.health;
+    if (health.size() < 64 && std::find(health.begin(), health.end(), text) == health.end())
+      health.push_back(std::move(text));
   }
   std::optional<ByteView> bytes(const Section& s);
   std::optional<Table> table(const Section& s, std::uint64_t min_row, std::string_view what);
@@ -130,17 +133,14 @@ class Reader {
   std::vector<Section> m_sections;
   std::map<std::uint32_t, const Section*> m_by_index;
   std::optional<ByteView> m_strings;
-  // Per module (index into facts.modules): its relocated image, and the cubin once opened.
-  std::map<std::size_t, const Section*> m_relocated;
-  std::map<std::size_t, std::optional<Cubin>> m_cubins;
-  std::map<std::size_t, const Section*> m_identity;  // the image image_crc32 is computed over
-  // SMs with an exception in their row (since r555), keyed by (device, SM table row).
-  struct SmException {
-    std::uint32_t sm_id = 0;
-    std::uint32_t exception = 0;
-    std::optional<std::uint64_t> error_pc;
+  // What is kept of each module (by index into facts.modules): its images, its cubin once opened.
+  struct ModuleImages {
+    const Section* relocated = nullptr;  // the code as it ran: symbolization reads this one
+    const Section* identity = nullptr;   // the image image_crc32 is computed over
+    bool opened = false;
+    std::optional<Cubin> cubin;
   };
-  std::map<std::pair<std::uint32_t, std::uint32_t>, SmException> m_sm_exceptions;
+  std::vector<ModuleImages> m_images;
 };
 
 std::optional<ByteView> Reader::bytes(const Section& s) {
@@ -290,6 +290,7 @@ void Reader::read_modules(const Section& s) {
 }
 
 void Reader::read_images() {
+  m_images.resize(m_facts.modules.size());
   for (const auto& s : m_sections) {
     if (s.type != k_elf_image && s.type != k_relocated_elf_image) continue;
     const auto module = std::find_if(
@@ -303,13 +304,13 @@ void Reader::read_images() {
     const std::size_t index = static_cast<std::size_t>(module - m_facts.modules.begin());
     if (s.type == k_relocated_elf_image) {
       module->has_relocated_image = true;
-      m_relocated[index] = &s;
+      m_images[index].relocated = &s;
     }
     // The package's cubin is the non-relocated image; a lightweight dump keeps only the other.
     if (s.type == k_elf_image || module->image_size == 0) {
       module->image_size = s.size;
       module->image_relocated = s.type == k_relocated_elf_image;
-      m_identity[index] = &s;
+      m_images[index].identity = &s;
     }
   }
 }
@@ -420,22 +421,19 @@ void Reader::add_sm_exceptions() {
 }
 
 const Cubin* Reader::cubin(std::size_t module) {
-  auto cached = m_cubins.find(module);
-  if (cached != m_cubins.end()) return cached->second ? &*cached->second : nullptr;
-  std::optional<Cubin> opened;
-  auto image = m_relocated.find(module);
-  if (image != m_relocated.end()) {
-    if (auto data = bytes(*image->second)) {
+  ModuleImages& images = m_images[module];
+  if (!images.opened && images.relocated) {
+    if (auto data = bytes(*images.relocated)) {
       auto parsed = Cubin::open(data->bytes());
       if (parsed)
-        opened = std::move(*parsed);
+        images.cubin = std::move(*parsed);
       else
         note("module " + std::to_string(m_facts.modules[module].index) + " (" +
-             image->second->name + "): " + parsed.error().message);
+             images.relocated->name + "): " + parsed.error().message);
     }
   }
-  auto& slot = m_cubins[module] = std::move(opened);
-  return slot ? &*slot : nullptr;
+  images.opened = true;
+  return images.cubin ? &*images.cubin : nullptr;
 }
 
 // The module of `module_handle` first (the grid's own), else any relocated image holding `pc`.
@@ -454,8 +452,8 @@ GpuCodeLocation Reader::locate(std::uint32_t device, std::uint64_t module_handle
     GpuCodeLocation at = c->locate(pc);
     at.module = static_cast<std::uint32_t>(i);
     GpuModule& module = m_facts.modules[i];
-    if (!module.image_crc32 && m_identity.count(i))
-      if (auto data = bytes(*m_identity[i]))
+    if (!module.image_crc32 && m_images[i].identity)
+      if (auto data = bytes(*m_images[i].identity))
         module.image_crc32 = static_cast<std::uint32_t>(
             crc32_z(0, reinterpret_cast<const Bytef*>(data->bytes().data()), data->size()));
     return at;
