@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -195,6 +196,16 @@ TEST_CASE("corrupt tables give health notes and the rest of the dump") {
     CHECK(mentions(*facts, "rows of 0 bytes"));
     CHECK(facts->grids.empty());
     CHECK(facts->faulting_warps.size() == 1);
+  }
+  SUBCASE("a bad warp table, read through each of its eight lane tables, is told once") {
+    auto bad = dump;
+    put_u64(bad, header_of(".cudbg.wptbl.dev0.sm126.cta0", 0x8000000e).at + 56, 0);
+    auto facts = read_gpu_core_bytes(bad, "bad.nvcudmp");
+    REQUIRE(facts);
+    CHECK(std::count_if(facts->health.begin(), facts->health.end(), [](const std::string& h) {
+            return h.find("rows of 0 bytes") != std::string::npos;
+          }) == 1);
+    CHECK(facts->faulting_warps.empty() == false);  // the SM table still records the exception
   }
   SUBCASE("a row size larger than its section") {
     auto bad = dump;
