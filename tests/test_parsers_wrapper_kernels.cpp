@@ -313,3 +313,25 @@ TEST_CASE("C++ kernels cut anywhere, or hostile, yield what was read and never h
   REQUIRE(read.size() == 1);
   CHECK(read[0].asserts.empty());
 }
+
+// ---- what a GPU core's kernel is matched with ---------------------------------------------------
+
+TEST_CASE("inductor_meta: assert_indirect_indexing and the launch name of a user Triton kernel") {
+  const auto inductor = parse_case("embedding-ima-gpu-core");
+  const auto* gather = find_kernel(inductor, "triton_poi_fused_embedding_0");
+  REQUIRE(gather);
+  CHECK(gather->assert_indirect_indexing == false);
+  CHECK(gather->launch_name.empty());  // launched by its own name
+  CHECK(contains(line_of(wrapper_text("embedding-ima-gpu-core"), gather->inductor_meta_line),
+                 "'assert_indirect_indexing': False"));
+
+  // A user kernel `k` is compiled as `k`, launched as `call_k_0(...)`, and may carry comments.
+  const auto user = parse_case("user-triton-misaligned-gpu-core");
+  const auto* kernel = find_kernel(user, "unpack_swap_pairs_kernel");
+  REQUIRE(kernel);
+  CHECK(kernel->launch_name == "unpack_swap_pairs_kernel_0");
+  CHECK(kernel->assert_indirect_indexing == true);
+  CHECK(find_call(user, "unpack_swap_pairs_kernel_0") != nullptr);
+  CHECK(kernel->assignments.at("src") == "(buf_ptr + start).to(tl.pointer_type(tl.uint64))");
+  CHECK(kernel->assignments.at("start") == "tl.load(start_ptr)");
+}

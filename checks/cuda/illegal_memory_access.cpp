@@ -30,6 +30,10 @@ bool is_illegal_access(const LogEvent& e) {
 // symbolized by the parser, matched to the kernel's source in a package's wrapper, the access on
 // that line and the tensors behind it.
 
+// CUDBGException_t codes of a misaligned access (warp and, before CUDA 13.1, lane).
+constexpr std::uint32_t k_misaligned_address = 6;
+constexpr std::uint32_t k_lane_misaligned_address = 11;
+
 bool is_memory_exception(std::uint32_t code) {
   // Lane/Device/Warp Illegal Address, Out-of-range, Misaligned, Invalid Address Space, MMU fault.
   switch (code) {
@@ -58,7 +62,7 @@ KernelSite kernel_site(const Case& c, const std::string& name) {
   for (const auto& model : c.models) {
     if (!model.wrapper) continue;
     if (const TritonKernel* kernel = find_kernel(*model.wrapper, name))
-      return {&model, kernel, launch_of(*model.wrapper, name)};
+      return {&model, kernel, launch_of(*model.wrapper, *kernel)};
   }
   return {};
 }
@@ -135,28 +139,48 @@ Finding gpu_core_finding(const Case& c, const GpuCoreFacts& core, const GpuWarp&
                       "faulting line",
                       at.line)));
       if (access != k.loads.end()) {
-        const std::string arg = site.call ? argument_for(k, *site.call, access->pointer) : "";
+        // The pointer is a kernel parameter, or a local computed from one (a user kernel's
+        // `src = (buf_ptr + start).to(...)`): the parameter is what the launch binds.
+        std::string base = access->pointer;
+        const auto local = k.assignments.find(scoped_name(base, access->scope));
+        if (std::find(k.params.begin(), k.params.end(), base) == k.params.end() &&
+            local != k.assignments.end())
+          for (const auto& name : identifiers_in(local->second))
+            if (std::find(k.params.begin(), k.params.end(), name) != k.params.end()) {
+              base = name;
+              break;
+            }
+        const std::string arg = site.call ? argument_for(k, *site.call, base) : "";
         access_sentence = fmt::format(
-            " That line {} `{}`{}.", access->is_store ? "stores through" : "loads from",
+            " That line {} `{}`{}{}.", access->is_store ? "stores through" : "loads from",
             access->pointer,
+            base == access->pointer ? "" : fmt::format(", computed from `{}`", base),
             arg.empty() ? "" : fmt::format(", which the launch binds to {}", bound_to(w, arg)));
         f.chain.push_back(fmt::format("{} in {}", access->is_store ? "store" : "load", k.name));
-        if (!arg.empty()) f.chain.push_back(fmt::format("{} = {}", access->pointer, arg));
-        // Where the offset comes from: the loads its temporaries are computed from.
+        if (!arg.empty()) f.chain.push_back(fmt::format("{} = {}", base, arg));
+        // Where the address comes from: the loads its offset is computed from, else those the
+        // local pointer is.
+        std::string part = "offset";
         std::vector<const TritonLoad*> sources;
-        for (const auto& t : temporaries_in(access->offset))
-          for (const TritonLoad* load : index_sources(k, t, access->scope))
-            if (std::find(sources.begin(), sources.end(), load) == sources.end())
-              sources.push_back(load);
+        for (const std::string& expression :
+             {access->offset, base == access->pointer ? std::string() : local->second}) {
+          for (const auto& name : identifiers_in(expression))
+            for (const TritonLoad* load : index_sources(k, name, access->scope))
+              if (std::find(sources.begin(), sources.end(), load) == sources.end())
+                sources.push_back(load);
+          if (!sources.empty()) break;
+          part = "address";
+        }
         for (const TritonLoad* load : sources) {
           const std::string from = site.call ? argument_for(k, *site.call, load->pointer) : "";
           f.evidence.push_back(quote_wrapper(
               w, load->line,
-              fmt::format("the offset's `{}` is loaded from `{}`{}", load->var, load->pointer,
+              fmt::format("the {}'s `{}` is loaded from `{}`{}", part, load->var, load->pointer,
                           from.empty() ? "" : ", bound to " + bound_to(w, from))));
           if (!from.empty() && index_sentence.empty())
-            index_sentence = fmt::format(" Its offset `{}` is computed from `{}`, loaded from {}.",
-                                         access->offset, load->var, bound_to(w, from));
+            index_sentence = fmt::format(" Its {} `{}` is computed from `{}`, loaded from {}.",
+                                         part, part == "offset" ? access->offset : local->second,
+                                         load->var, bound_to(w, from));
           if (!from.empty()) f.chain.insert(f.chain.begin(), bound_to(w, from));
         }
       }
@@ -208,11 +232,14 @@ Finding gpu_core_finding(const Case& c, const GpuCoreFacts& core, const GpuWarp&
   if (faulting_warps > 1)
     f.message += fmt::format(" {} warps faulted in all; this is the first.", faulting_warps);
   if (!index_sentence.empty())
-    f.message +=
-        " Inferred: the values of that input addressed memory outside the tensor (the "
-        "dump does not record the faulting address).";
+    f.message += fmt::format(
+        " Inferred: the values of that input {} (the dump does not record the faulting address).",
+        warp.exception == k_misaligned_address || warp.exception == k_lane_misaligned_address
+            ? "made the address misaligned for the access"
+            : "addressed memory outside the tensor");
   f.why =
-      "After an illegal address the CUDA context is unusable and every later call fails; the error "
+      "After a memory fault in a kernel the CUDA context is unusable and every later call fails; "
+      "the error "
       "reaches the host asynchronously, so the failing call in a log is not the kernel that did "
       "it. The dump names the kernel itself.";
 
@@ -230,7 +257,8 @@ Finding gpu_core_finding(const Case& c, const GpuCoreFacts& core, const GpuWarp&
         repackage_step(c, "re-package printing this kernel's inputs, then run again",
                        fmt::format("AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"{}\" "
                                    "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2",
-                                   site.kernel->name)));
+                                   site.kernel->launch_name.empty() ? site.kernel->name
+                                                                    : site.kernel->launch_name)));
   if (site.kernel && site.kernel->assert_indirect_indexing == false)
     f.next_steps.push_back(
         {"re-package with the index asserts on, so a bad index fails with its value range",

@@ -18,6 +18,24 @@
 namespace aoti::checks {
 using namespace aoti::model;
 
+std::vector<std::string> identifiers_in(std::string_view expr) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < expr.size();) {
+    if (!util::is_identifier_char(expr[i]) || std::isdigit(static_cast<unsigned char>(expr[i]))) {
+      // Skip numbers whole, suffixes included (`1000L`).
+      while (i < expr.size() && util::is_identifier_char(expr[i])) ++i;
+      if (i < expr.size() && !util::is_identifier_char(expr[i])) ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < expr.size() && util::is_identifier_char(expr[end])) ++end;
+    std::string name(expr.substr(i, end - i));
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
+    i = end;
+  }
+  return out;
+}
+
 // The `tmpN` names an expression mentions, in order.
 std::vector<std::string> temporaries_in(std::string_view expr) {
   std::vector<std::string> out;
@@ -86,10 +104,11 @@ const TritonKernel* find_kernel(const WrapperFacts& w, std::string_view name) {
   return nullptr;
 }
 
-const KernelCall* launch_of(const WrapperFacts& w, std::string_view name) {
+const KernelCall* launch_of(const WrapperFacts& w, const TritonKernel& kernel) {
   const KernelCall* call = nullptr;
   for (const auto& k : w.kernel_calls)
-    if (k.kernel == name) call = &k;
+    if (k.kernel == kernel.name || (!kernel.launch_name.empty() && k.kernel == kernel.launch_name))
+      call = &k;
   return call;
 }
 
@@ -117,7 +136,7 @@ std::vector<RangeHazard> unguarded_ranges(const WrapperFacts& w) {
   std::vector<RangeHazard> out;
   for (const auto& kernel : w.kernels) {
     if (kernel.language != KernelLanguage::triton) continue;
-    const KernelCall* call = launch_of(w, kernel.name);
+    const KernelCall* call = launch_of(w, kernel);
     if (!call) continue;
     for (const auto& assertion : kernel.asserts) {
       const auto bound = util::parse_int(assertion.bound);

@@ -16,9 +16,9 @@ namespace aoti::checks {
 
 // The kernel a wrapper defines under `name`; null when none.
 const model::TritonKernel* find_kernel(const model::WrapperFacts& w, std::string_view name);
-// The wrapper's launch of kernel `name` (the last one when it is launched more than once); null
-// when it has none.
-const model::KernelCall* launch_of(const model::WrapperFacts& w, std::string_view name);
+// The wrapper's launch of `kernel` (by its name or its launch name; the last launch when there are
+// several); null when it has none.
+const model::KernelCall* launch_of(const model::WrapperFacts& w, const model::TritonKernel& kernel);
 
 // The tensor a launch argument names: `(const int64_t*)(arg1_1.data_ptr())` -> "arg1_1".
 std::string argument_name(std::string_view arg);
@@ -59,6 +59,8 @@ std::vector<model::Evidence> range_hazard_evidence(const model::WrapperFacts& w,
 model::NextStep range_hazard_fix(const model::WrapperFacts& w, const RangeHazard& r);
 
 // Following a value through a kernel's body.
+// The identifiers of an expression, once each, in order: `1 + ks0` -> ks0; `ks0*ks1` -> ks0, ks1.
+std::vector<std::string> identifiers_in(std::string_view expr);
 // The `tmpN` names an expression mentions, in order.
 std::vector<std::string> temporaries_in(std::string_view expr);
 // The load that defines `var` in `scope` (C++ kernels reuse tmp names in each loop nest).

@@ -24,25 +24,6 @@ namespace aoti::checks {
 namespace {
 using namespace aoti::model;
 
-// The identifiers of an expression, once each, in order: `1 + ks0` -> ks0; `ks0*ks1` -> ks0, ks1.
-std::vector<std::string> identifiers_in(std::string_view expr) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < expr.size();) {
-    if (!util::is_identifier_char(expr[i]) || std::isdigit(static_cast<unsigned char>(expr[i]))) {
-      // Skip numbers whole, suffixes included (`1000L`).
-      while (i < expr.size() && util::is_identifier_char(expr[i])) ++i;
-      if (i < expr.size() && !util::is_identifier_char(expr[i])) ++i;
-      continue;
-    }
-    std::size_t end = i;
-    while (end < expr.size() && util::is_identifier_char(expr[end])) ++end;
-    std::string name(expr.substr(i, end - i));
-    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(std::move(name));
-    i = end;
-  }
-  return out;
-}
-
 // The accesses whose address is computed from the index: the table it indexes. One per pointer:
 // the first after the assert (a C++ kernel repeats its body for a vector tail).
 std::vector<const TritonLoad*> indexed_accesses(const TritonKernel& kernel,
@@ -185,7 +166,7 @@ Finding traced(const Case& c, const LogEvent& e, const ModelFacts& model,
   f.explains_failure = true;
   f.subject = fmt::format("kernel {} {}", kernel.name, assertion.message);
 
-  const KernelCall* call = launch_of(w, kernel.name);
+  const KernelCall* call = launch_of(w, kernel);
 
   std::vector<Evidence> evidence;
   evidence.push_back(

@@ -108,8 +108,11 @@ struct TritonKernel {
   // say.
   std::optional<bool> assert_indirect_indexing;
   int inductor_meta_line = 0;  // the line of `inductor_meta=`, 0 when none was read
-  int line = 0;                // line of `def triton_...`
-  int source_begin = 0;        // first line of the embedded source
+  // inductor_meta's 'kernel_name': the name the wrapper launches it by, when that is not `name` (a
+  // user Triton kernel `k` is compiled as `k` and launched as `k_0`); "" otherwise.
+  std::string launch_name;
+  int line = 0;          // line of `def triton_...`
+  int source_begin = 0;  // first line of the embedded source
   int source_end = 0;
 };
 

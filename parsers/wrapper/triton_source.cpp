@@ -25,6 +25,24 @@ std::optional<std::string_view> opened_kernel_name(std::string_view line) {
 }
 
 // The first `+` outside brackets: `in_ptr0 + (x1 + 32*tmp4)` splits into pointer and offset.
+// `value  # comment` -> `value`: user Triton kernels carry comments; a `#` in a string is kept.
+std::string_view without_comment(std::string_view text) {
+  char quote = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (quote) {
+      if (text[i] == '\\')
+        ++i;
+      else if (text[i] == quote)
+        quote = 0;
+    } else if (text[i] == '\'' || text[i] == '"') {
+      quote = text[i];
+    } else if (text[i] == '#') {
+      return util::trim(text.substr(0, i));
+    }
+  }
+  return text;
+}
+
 std::size_t find_top_level_plus(std::string_view text) {
   std::size_t depth = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -87,6 +105,13 @@ bool TritonSourceReader::read_line(std::string_view line, int number) {
   }
   if (!m_in_body && line.find("inductor_meta=") != std::string_view::npos) {
     m_kernel.inductor_meta_line = number;
+    constexpr std::string_view k_name = "'kernel_name': '";
+    if (const std::size_t at = line.find(k_name); at != std::string_view::npos) {
+      const std::string_view rest = line.substr(at + k_name.size());
+      const std::string_view launched = rest.substr(0, rest.find('\''));
+      if (launched != m_kernel.name && launched.size() < rest.size())
+        m_kernel.launch_name = std::string(launched);
+    }
     constexpr std::string_view k_key = "'assert_indirect_indexing': ";
     if (const std::size_t at = line.find(k_key); at != std::string_view::npos) {
       const std::string_view value = line.substr(at + k_key.size());
@@ -160,7 +185,7 @@ void TritonSourceReader::read_body_line(std::string_view line, int number) {
   if (var.empty()) return;
   const std::string_view rest = util::trim(line.substr(var.size()));
   if (rest.empty() || rest[0] != '=' || (rest.size() > 1 && rest[1] == '=')) return;
-  const std::string_view value = util::trim(rest.substr(1));
+  const std::string_view value = without_comment(util::trim(rest.substr(1)));
   m_kernel.assignments[std::string(var)] = std::string(value);
 
   if (var.ends_with("numel")) {

@@ -139,7 +139,8 @@ class WrapperScanner {
       read_spec(line);
     } else if (line.starts_with("if")) {
       m_contract.read_condition(line, number);
-    } else if (line.starts_with("call_triton_") || line.starts_with("cpp_")) {
+    } else if (line.starts_with("call_") || line.starts_with("cpp_")) {
+      // `call_triton_poi_...(...)`, and `call_<user kernel>_0(...)` for a user Triton kernel.
       m_launches.read_kernel_call(line, number);
     } else if (line.starts_with("AtenTensorHandle ")) {
       m_launches.read_tensor_array(line);
