@@ -225,8 +225,11 @@ Finding gpu_core_finding(const Case& c, const GpuCoreFacts& core, const GpuWarp&
 
   f.title = fmt::format("{} in {}{} (from the GPU core dump)", warp.exception_name, kernel,
                         at.line > 0 ? fmt::format(" at line {}", at.line) : "");
-  f.message = fmt::format("The GPU core dump shows {} stopped with {} in {}{}.{}{}{}", who,
-                          warp.exception_name, kernel,
+  // A warp stopped; an SM's row only records what one of its exited warps hit.
+  const std::string what = warp.from_sm_table
+                               ? fmt::format("records {} on {}", warp.exception_name, who)
+                               : fmt::format("shows {} stopped with {}", who, warp.exception_name);
+  f.message = fmt::format("The GPU core dump {} in {}{}.{}{}{}", what, kernel,
                           at.line > 0 ? fmt::format(", line {} of its source", at.line) : "",
                           access_sentence, index_sentence, assert_sentence);
   if (faulting_warps > 1)
