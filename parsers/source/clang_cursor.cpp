@@ -65,7 +65,9 @@ Place MainFile::place_of(CXSourceLocation loc) const {
   Place p;
   CXFile file = nullptr;
   unsigned line = 0, column = 0, offset = 0;
-  clang_getExpansionLocation(loc, &file, &line, &column, &offset);
+  // A macro argument is where the user wrote it (`TORCH_CHECK(x.size(0) == n)` reports the read on
+  // its own line); a token of a macro's body is where the macro was invoked.
+  clang_getFileLocation(loc, &file, &line, &column, &offset);
   p.line = static_cast<int>(line);
   p.column = static_cast<int>(column);
   p.offset = offset;

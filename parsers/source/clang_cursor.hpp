@@ -43,7 +43,7 @@ struct Place {
 };
 
 // The analyzed file inside its translation unit: its text, and where cursors are in it as the
-// user wrote them (inside a macro, the macro's invocation).
+// user wrote them: a macro argument where it is written, the rest of a macro at its invocation.
 class MainFile {
  public:
   MainFile(CXTranslationUnit tu, const std::string& path, std::string_view text)

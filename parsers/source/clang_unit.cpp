@@ -58,6 +58,58 @@ std::vector<std::string> compile_flags(const std::filesystem::path& database,
   return flags;
 }
 
+// Where an empty header stands in for each one the file includes: searched last (-idirafter), so
+// any real header on the path wins and only a header found nowhere is replaced.
+constexpr std::string_view k_missing_root = "/aoti-analyze-missing";
+constexpr std::size_t k_max_includes = 512;
+
+// The header names of the file's #include lines, as written; names that climb out of the path
+// (`..`) or are absolute are left to fail.
+std::vector<std::string> included_names(std::string_view text) {
+  std::vector<std::string> names;
+  std::size_t at = 0;
+  while (at < text.size() && names.size() < k_max_includes) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    const std::size_t hash = line.find_first_not_of(" \t");
+    if (hash == std::string_view::npos || line[hash] != '#') continue;
+    line.remove_prefix(hash + 1);
+    line.remove_prefix(std::min(line.find_first_not_of(" \t"), line.size()));
+    if (!line.starts_with("include")) continue;
+    line.remove_prefix(7);
+    line.remove_prefix(std::min(line.find_first_not_of(" \t"), line.size()));
+    if (line.empty() || (line[0] != '<' && line[0] != '"')) continue;
+    const std::size_t close = line.find(line[0] == '<' ? '>' : '"', 1);
+    if (close == std::string_view::npos || close == 1) continue;
+    const std::string name(line.substr(1, close - 1));
+    if (name.starts_with('/') || name.find("..") != std::string::npos) continue;
+    names.push_back(name);
+  }
+  return names;
+}
+
+bool is_torch_header(std::string_view name) {
+  return name.starts_with("ATen/") || name.starts_with("c10/") || name.starts_with("torch/") ||
+         name.starts_with("caffe2/");
+}
+
+// The headers the parse took from k_missing_root, i.e. found nowhere else.
+std::vector<std::string> missing_headers(CXTranslationUnit tu) {
+  std::vector<std::string> out;
+  clang_getInclusions(
+      tu,
+      [](CXFile file, CXSourceLocation*, unsigned, CXClientData data) {
+        const std::string name = take(clang_getFileName(file));
+        if (name.starts_with(k_missing_root))
+          static_cast<std::vector<std::string>*>(data)->push_back(
+              name.substr(k_missing_root.size() + 1));
+      },
+      &out);
+  return out;
+}
+
 std::string severity_name(CXDiagnosticSeverity s) {
   return s == CXDiagnostic_Fatal ? "fatal error" : "error";
 }
@@ -78,12 +130,22 @@ Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::strin
     flags = compile_flags(*options.compile_commands, absolute, include_dirs);
   const bool has_std = std::any_of(flags.begin(), flags.end(),
                                    [](const std::string& f) { return f.starts_with("-std="); });
-  std::vector<std::string> args = {"-x", "c++", "-w", "-ferror-limit=50"};
+  // No typo correction: an unknown macro such as DISPATCH_TO_META(...) must stay unresolved, not
+  // be bound to whatever declared name is spelled closest.
+  std::vector<std::string> args = {"-x", "c++", "-w", "-ferror-limit=50", "-fno-spell-checking"};
   if (!has_std) args.push_back("-std=c++17");
   args.insert(args.end(), flags.begin(), flags.end());
   for (const std::string& d : options.include_dirs) args.push_back("-I" + d);
   // The bundled declarations come last, so real torch headers anywhere on the path win.
-  if (!has_torch_headers(include_dirs)) args.push_back(std::string("-idirafter") + k_stub_root);
+  // They are also included first: real extensions reach torch through their own headers
+  // (`#include "fbgemm_gpu/sparse_ops.h"`), which are often not on the analyzing machine.
+  const bool stubs = !has_torch_headers(include_dirs);
+  if (stubs) {
+    args.push_back(std::string("-idirafter") + k_stub_root);
+    args.push_back("-include");
+    args.push_back(std::string(k_stub_root) + "/torch/extension.h");
+  }
+  args.push_back("-idirafter" + std::string(k_missing_root));
 
   std::vector<const char*> argv;
   for (const std::string& a : args) argv.push_back(a.c_str());
@@ -91,6 +153,23 @@ Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::strin
   unsaved.push_back({main_path.c_str(), text.data(), static_cast<unsigned long>(text.size())});
   for (const StubFile& stub : stub_files())
     unsaved.push_back({stub.path, stub.text.data(), static_cast<unsigned long>(stub.text.size())});
+  // Every included header has a stand-in: a torch header not bundled is the torch stub (with
+  // stubs in use), any other an empty file. Both count only where no real header is found.
+  static constexpr std::string_view k_torch_forward = "#include <torch/extension.h>\n";
+  std::vector<std::string> stand_in_paths;
+  for (std::string& name : included_names(text)) {
+    const bool torch = stubs && is_torch_header(name);
+    stand_in_paths.push_back(std::string(torch ? std::string_view(k_stub_root) : k_missing_root) +
+                             "/" + name);
+  }
+  for (const std::string& stand_in : stand_in_paths) {
+    const bool torch = stand_in.starts_with(k_stub_root);
+    if (torch && std::any_of(stub_files().begin(), stub_files().end(),
+                             [&](const StubFile& f) { return stand_in == f.path; }))
+      continue;
+    const std::string_view body = torch ? k_torch_forward : std::string_view();
+    unsaved.push_back({stand_in.c_str(), body.data(), static_cast<unsigned long>(body.size())});
+  }
 
   std::unique_ptr<void, IndexDeleter> index(clang_createIndex(0, 0));
   CXTranslationUnit raw = nullptr;
@@ -124,6 +203,13 @@ Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::strin
                                         " more compile errors; analyzed what clang recovered"});
   else if (errors > 0)
     diagnostics.back().message += " (analyzed what clang recovered)";
+  if (const std::vector<std::string> missing = missing_headers(tu.get()); !missing.empty()) {
+    std::string list;
+    for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;
+    diagnostics.push_back(
+        {display, display + ": " + std::to_string(missing.size()) +
+                      " included header(s) not found, analyzed without them: " + list});
+  }
 
   return ClangUnit(std::move(index), std::move(tu), main_path);
 }

@@ -25,6 +25,12 @@ Parsed<SourceRead> read_cpp(const std::filesystem::path& path, std::string_view 
     const MainFile file(unit->get(), unit->main_path(), text);
     const CppRegistrations registrations =
         collect_cpp_registrations(unit->get(), file, out.facts.ops);
+    for (const UnresolvedRegistration& r : registrations.unresolved)
+      out.diagnostics.push_back(
+          {display, display + ":" + std::to_string(r.line) + ": " + r.macro + "(\"" + r.op +
+                        "\", ...) registers a kernel through a macro whose definition is not among "
+                        "the inputs and whose name says no dispatch key: that kernel is not "
+                        "analyzed (give its header with the sources, or a compile_commands.json)"});
     find_cpp_patterns(registrations, file, display, out.facts);
   } catch (const std::exception& e) {
     // Out of memory on a hostile file (rethrown past libclang's frames by children()): this file

@@ -1,5 +1,6 @@
 #include "parsers/source/cpp_registrations.hpp"
 
+#include <array>
 #include <cctype>
 #include <optional>
 #include <string_view>
@@ -140,6 +141,52 @@ std::optional<CXCursor> kernel_in(CXCursor arg) {
   return found;
 }
 
+// `NAME(` at `offset`: the identifier of a call-shaped macro invocation, "" when the text there is
+// something else.
+std::string identifier_call_at(std::string_view text, unsigned offset) {
+  std::size_t end = offset;
+  while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) ||
+                               text[end] == '_' || text[end] == ':'))
+    ++end;
+  if (end == offset || std::isdigit(static_cast<unsigned char>(text[offset]))) return {};
+  std::size_t open = end;
+  while (open < text.size() && std::isspace(static_cast<unsigned char>(text[open]))) ++open;
+  if (open >= text.size() || text[open] != '(') return {};
+  return std::string(text.substr(offset, end - offset));
+}
+
+// The dispatch key a registration macro's name says, word by word: DISPATCH_TO_META → Meta,
+// DISPATCH_TO_ALL → CatchAll (FBGEMM's macros), DISPATCH_TO_AUTOGRAD_CUDA → AutogradCUDA. A name
+// without a key word says nothing (nullopt); METADATA or CPUINFO are not key words.
+std::optional<std::string> key_in_macro_name(std::string_view macro) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 7> k_words{{
+      {"META", "Meta"},
+      {"CPU", "CPU"},
+      {"CUDA", "CUDA"},
+      {"ALL", "CatchAll"},
+      {"CIA", "CompositeImplicitAutograd"},
+      {"COMPOSITEIMPLICITAUTOGRAD", "CompositeImplicitAutograd"},
+      {"COMPOSITEEXPLICITAUTOGRAD", "CompositeExplicitAutograd"},
+  }};
+  std::string prefix;  // Autograd / Quantized, which make a backend key another key
+  std::optional<std::string> key;
+  std::size_t start = 0;
+  while (start <= macro.size()) {
+    std::size_t end = macro.find('_', start);
+    if (end == std::string_view::npos) end = macro.size();
+    std::string word;
+    for (char ch : macro.substr(start, end - start))
+      word += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    if (word == "AUTOGRAD") prefix = "Autograd";
+    if (word == "QUANTIZED") prefix = "Quantized";
+    for (const auto& [w, k] : k_words)
+      if (word == w && !key) key = std::string(k);
+    start = end + 1;
+  }
+  if (!prefix.empty()) return prefix + (key && *key != "CatchAll" ? *key : "");
+  return key;
+}
+
 class Collector {
  public:
   Collector(const MainFile& file, std::vector<model::SourceOp>& ops) : m_file(file), m_ops(ops) {}
@@ -173,8 +220,36 @@ class Collector {
           continue;
         }
       }
+      if (unresolved_macro_registration(child, block)) continue;
       collect_registrations(child, block, depth + 1);
     }
+  }
+
+  // `DISPATCH_TO_META("op", fn);` whose definition is in a header that is not here: clang keeps
+  // the call's arguments (recovery), and the macro's name says the dispatch key. A macro whose
+  // header is present expands to m.impl(...) and is read as that.
+  bool unresolved_macro_registration(CXCursor statement, const Block& block) {
+    if (clang_isExpression(clang_getCursorKind(statement)) == 0) return false;
+    if (clang_getCursorKind(statement) == CXCursor_CallExpr &&
+        !clang_Cursor_isNull(callee_of(statement)))
+      return false;
+    const Place where = m_file.start_of(statement);
+    if (!where.in_main) return false;
+    const std::string macro = identifier_call_at(m_file.text(), where.offset);
+    if (macro.empty()) return false;
+    const std::optional<std::string> op = string_argument(statement);
+    const std::optional<CXCursor> fn = kernel_in(statement);
+    if (!op || !fn) return false;
+    std::optional<std::string> key = key_in_macro_name(macro);
+    if (!key) {
+      m_found.unresolved.push_back({macro, qualify(block.ns, *op), where.line});
+      return true;
+    }
+    if (*key == "CatchAll") key = "CompositeImplicitAutograd";
+    KernelRef ref{qualify(block.ns, *op), *key, *fn, "", where.line};
+    ref.name = clang_getCursorKind(*fn) == CXCursor_LambdaExpr ? "<lambda>" : spelling(*fn);
+    m_found.kernels.push_back(ref);
+    return true;
   }
 
   void registration(CXCursor call, const std::string& method, const Block& block) {

@@ -29,9 +29,18 @@ struct SchemaLiteral {
   ParsedSchema schema;
 };
 
+// A registration through a macro whose definition is not among the inputs and whose name does
+// not say a dispatch key: the kernel it binds is not analyzed, and a diagnostic says so.
+struct UnresolvedRegistration {
+  std::string macro;
+  std::string op;
+  int line = 0;
+};
+
 struct CppRegistrations {
   std::vector<KernelRef> kernels;
   std::vector<SchemaLiteral> schema_literals;
+  std::vector<UnresolvedRegistration> unresolved;
 };
 
 // Appends the ops the file defines to `ops`; the kernels and schema literals in source order.

@@ -23,6 +23,10 @@ constexpr std::string_view k_stub_text = R"stub(
 #include <optional>
 #include <tuple>
 #include <utility>
+#include <cstring>
+#include <unordered_map>
+#include <map>
+#include <memory>
 #endif
 typedef __INT64_TYPE__ int64_t;
 typedef __INT32_TYPE__ int32_t;
@@ -48,6 +52,12 @@ template <class T> class ArrayRef {
   const T& front() const;
   const T& back() const;
   bool empty() const;
+  const T* data() const;
+#if __has_include(<vector>)
+  std::vector<T> vec() const;
+#endif
+  ArrayRef slice(__SIZE_TYPE__ n) const;
+  ArrayRef slice(__SIZE_TYPE__ n, __SIZE_TYPE__ m) const;
 };
 template <class T, unsigned N> class SmallVector {
  public:
@@ -58,10 +68,31 @@ template <class T, unsigned N> class SmallVector {
   template <class... A> void emplace_back(A&&... a);
   __SIZE_TYPE__ size() const;
   T& operator[](__SIZE_TYPE__ i);
+  T* begin();
+  T* end();
   const T* begin() const;
   const T* end() const;
+  T* data();
+  template <class It> void insert(T* at, It first, It last);
+  void insert(T* at, const T& value);
+  void resize(__SIZE_TYPE__ n);
+  void reserve(__SIZE_TYPE__ n);
+  T& back();
+  bool empty() const;
   operator ArrayRef<T>() const;
 };
+// c10::irange(n) / irange(a, b): the integers of a loop, of n's type.
+template <class I> struct IntegerRange {
+  struct iterator {
+    I operator*() const;
+    iterator& operator++();
+    bool operator!=(const iterator& other) const;
+  };
+  iterator begin() const;
+  iterator end() const;
+};
+template <class I> IntegerRange<I> irange(I end);
+template <class I, class J> IntegerRange<I> irange(I begin, J end);
 class SymBool {
  public:
   SymBool(bool b);
@@ -121,7 +152,12 @@ using DimVector = SmallVector<int64_t, 5>;
 using SymDimVector = SmallVector<SymInt, 5>;
 template <class T> using optional = std::optional<T>;
 inline constexpr std::nullopt_t nullopt = std::nullopt;
-enum class ScalarType { Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16 };
+enum class ScalarType {
+  Byte, Char, Short, Int, Long, Half, Float, Double, Bool, BFloat16, Float8_e4m3fn, Float8_e5m2,
+  Float8_e4m3fnuz, Float8_e5m2fnuz, QInt8, QUInt8, UInt16, UInt32, UInt64, ComplexFloat
+};
+struct Half { Half(float v = 0); operator float() const; };
+struct BFloat16 { BFloat16(float v = 0); operator float() const; };
 enum class Layout { Strided, Sparse };
 enum class MemoryFormat { Contiguous, Preserve, ChannelsLast, ChannelsLast3d };
 enum class DeviceType { CPU, CUDA, Meta, XPU, PrivateUse1 };
@@ -159,6 +195,8 @@ class TensorOptions {
   TensorOptions device(Device device) const;
   TensorOptions layout(Layout layout) const;
   TensorOptions requires_grad(bool r) const;
+  TensorOptions pinned_memory(bool p = true) const;
+  TensorOptions memory_format(MemoryFormat f) const;
   ScalarType dtype() const;
   Device device() const;
 };
@@ -173,6 +211,10 @@ constexpr ScalarType kLong = ScalarType::Long;
 constexpr ScalarType kInt = ScalarType::Int;
 constexpr ScalarType kBool = ScalarType::Bool;
 constexpr ScalarType kByte = ScalarType::Byte;
+constexpr ScalarType kChar = ScalarType::Char;
+constexpr ScalarType kFloat8_e4m3fn = ScalarType::Float8_e4m3fn;
+constexpr ScalarType kFloat8_e5m2 = ScalarType::Float8_e5m2;
+constexpr ScalarType kQUInt8 = ScalarType::QUInt8;
 namespace detail {
 template <class... A> void torch_check(bool cond, const A&... message);
 }  // namespace detail
@@ -186,7 +228,8 @@ using c10::TensorOptions; using c10::Device; using c10::DeviceType; using c10::S
 using c10::MemoryFormat; using c10::Layout;
 using c10::kCPU; using c10::kCUDA; using c10::kMeta; using c10::kFloat; using c10::kHalf;
 using c10::kBFloat16; using c10::kDouble; using c10::kLong; using c10::kInt; using c10::kBool;
-using c10::kByte;
+using c10::kByte; using c10::kChar; using c10::kFloat8_e4m3fn; using c10::kFloat8_e5m2;
+using c10::kQUInt8; using c10::Half; using c10::BFloat16; using c10::irange;
 template <class T, int N> class TensorAccessor { public: T& operator[](int64_t i); };
 class Tensor;
 class TensorBase {
@@ -300,6 +343,8 @@ Tensor cat(ArrayRef<Tensor> tensors, int64_t dim = 0);
 Tensor stack(ArrayRef<Tensor> tensors, int64_t dim = 0);
 Tensor relu(const Tensor& self);
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
+using TensorList = ArrayRef<Tensor>;
+template <class F> void parallel_for(int64_t begin, int64_t end, int64_t grain, const F& f);
 }  // namespace at
 
 namespace torch {
@@ -322,6 +367,19 @@ class CppFunction {
 };
 template <class F> CppFunction dispatch(c10::DispatchKey key, F&& f) { return CppFunction(f); }
 template <class F> CppFunction dispatch(c10::DeviceType type, F&& f) { return CppFunction(f); }
+#if __has_include(<unordered_map>)
+namespace autograd {
+using variable_list = std::vector<at::Tensor>;
+struct AutogradContext {
+  std::unordered_map<std::string, c10::Scalar> saved_data;
+  template <class... A> void save_for_backward(A&&... a);
+  variable_list get_saved_variables() const;
+};
+template <class T> struct Function {
+  template <class... A> static variable_list apply(A&&... a);
+};
+}  // namespace autograd
+#endif
 class Library {
  public:
   // Defined, so that lambdas (types without linkage) can be passed without an error.
@@ -348,6 +406,12 @@ class Library {
 #define TORCH_SYM_CHECK(cond, ...) TORCH_CHECK((cond).expect_true(__FILE__, __LINE__), ##__VA_ARGS__)
 #define TORCH_INTERNAL_ASSERT(cond, ...) ::c10::detail::torch_check((cond), ##__VA_ARGS__)
 #define TORCH_CHECK_VALUE(cond, ...) ::c10::detail::torch_check((cond), ##__VA_ARGS__)
+#define TORCH_CHECK_EQ(a, b) TORCH_CHECK((a) == (b))
+#define TORCH_CHECK_NE(a, b) TORCH_CHECK((a) != (b))
+#define TORCH_CHECK_LT(a, b) TORCH_CHECK((a) < (b))
+#define TORCH_CHECK_LE(a, b) TORCH_CHECK((a) <= (b))
+#define TORCH_CHECK_GT(a, b) TORCH_CHECK((a) > (b))
+#define TORCH_CHECK_GE(a, b) TORCH_CHECK((a) >= (b))
 #define TORCH_WARN(...) ((void)0)
 #define C10_UNUSED [[maybe_unused]]
 #define PYBIND11_MODULE(name, m) static void aoti_pybind11_module_##name(void* m)
