@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "checks/customop/op_schemas.hpp"
 #include "checks/customop/symint_findings.hpp"
 #include "checks/customop/symint_patterns.hpp"
 #include "parsers/source/source_reader.hpp"
@@ -133,6 +134,80 @@ TEST_CASE("every pattern the parsers find in the snippet suite has a message and
     }
   }
   CHECK(patterns >= 25);
+}
+
+TEST_CASE("C3/C4 snippets: a kernel's int64 parameters against the SymInt its schema says") {
+  const fs::path snippets = aoti::test::source_dir() / "tests" / "data" / "source_snippets";
+  int bad = 0, fixed = 0;
+  for (const auto& entry : fs::directory_iterator(snippets)) {
+    const std::string name = entry.path().stem().string();
+    const std::string id = name.substr(0, 2);
+    if (id != "C3" && id != "C4") continue;
+    CAPTURE(name);
+    auto read = aoti::parsers::source::read_source(entry.path(), entry.path().filename().string());
+    REQUIRE(read.has_value());
+    Case c;
+    c.sources.push_back(read->facts);
+    const auto found = aoti::checks::symint::signature_patterns(c, c.sources[0]);
+    if (name.find("_bad_") != std::string::npos) {
+      ++bad;
+      REQUIRE(found.size() == 1);
+      CHECK(found[0].id == id);
+      CHECK(found[0].line > 0);  // the parameter's declaration
+      CHECK(contains(found[0].excerpt, found[0].name));
+      CHECK_FALSE(found[0].schema_type.empty());
+      CHECK(found[0].op.starts_with("snip::"));
+    } else {
+      ++fixed;
+      CHECK(found.empty());
+    }
+  }
+  CHECK(bad >= 4);
+  CHECK(fixed >= 3);
+}
+
+TEST_CASE("C3 across files: the schema in one source decides the kernel of another") {
+  aoti::test::TempDir dir;
+  aoti::test::write_file(dir.path / "ops.cpp",
+                         "#include <torch/library.h>\n"
+                         "TORCH_LIBRARY(ext, m) {\n"
+                         "  m.def(\"grow(Tensor x, SymInt n) -> Tensor\");\n"
+                         "  m.def(\"pad(Tensor x, int n) -> Tensor\");\n"
+                         "}\n");
+  aoti::test::write_file(dir.path / "ops_meta.cpp",
+                         "#include \"ext/ops.h\"\n"
+                         "at::Tensor grow_meta(const at::Tensor& x, int64_t n) {\n"
+                         "  return at::empty({n}, x.options());\n"
+                         "}\n"
+                         "at::Tensor pad_meta(const at::Tensor& x, int64_t n) {\n"
+                         "  return at::empty({n}, x.options());\n"
+                         "}\n"
+                         "TORCH_LIBRARY_IMPL(ext, Meta, m) {\n"
+                         "  m.impl(\"grow\", grow_meta);\n"
+                         "  m.impl(\"pad\", pad_meta);\n"
+                         "}\n");
+  Case c;
+  for (const char* file : {"ops.cpp", "ops_meta.cpp"}) {
+    auto read = aoti::parsers::source::read_source(dir.path / file, file);
+    REQUIRE(read.has_value());
+    c.sources.push_back(read->facts);
+  }
+  const auto found = kernel_findings(c, k_test_check, {'C', "Meta kernel"});
+  // `grow`: n is SymInt in the schema, int64_t in the kernel (C3 on line 2) and the shape built
+  // from it (C2 on line 3). `pad`: the schema says int, so neither is a SymInt problem.
+  REQUIRE(found.size() == 1);
+  CHECK(contains(found[0].title, "`grow_meta` of `ext::grow`"));
+  CHECK(contains(found[0].title, "lines 2, 3"));
+  CHECK(contains(found[0].message, "(C3)"));
+
+  // Without ops.cpp the schema is unknown: both kernels build their shape from an int64_t.
+  c.sources.erase(c.sources.begin());
+  const auto alone = kernel_findings(c, k_test_check, {'C', "Meta kernel"});
+  CHECK(alone.size() == 2);
+  for (const auto& f : alone) {
+    const bool says_unknown = contains(f.evidence[0].note, "schema is not among the inputs");
+    CHECK(says_unknown);
+  }
 }
 
 TEST_CASE(

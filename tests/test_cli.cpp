@@ -283,7 +283,8 @@ TEST_CASE("bad sources: diagnostics naming the file, the rest of the report inta
   TempDir tmp;
   write_file(tmp.path / "broken.cpp",
              "#include <torch/extension.h>\nat::Tensor f_meta(const at::Tensor& x) {\n"
-             "  int64_t n = x.size(0) +;\n  return at::empty({n}, x.options());\n}\n"
+             "  int64_t n = x.size(0);\n  int64_t broken = n +;\n"
+             "  return at::empty({n}, x.options());\n}\n"
              "TORCH_LIBRARY_IMPL(mylib, Meta, m) { m.impl(\"f\", f_meta); }\n");
   std::string binary(2048, '\0');
   for (std::size_t i = 0; i < binary.size(); ++i) binary[i] = static_cast<char>(i * 7);

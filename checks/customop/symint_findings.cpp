@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "checks/customop/op_schemas.hpp"
 #include "checks/customop/symint_patterns.hpp"
 #include "checks/support/commands.hpp"
 #include "checks/support/finding.hpp"
@@ -71,17 +73,36 @@ Finding report(const Case& c, const SourceFacts& source, const std::string& func
                                    : 0.7);
   f.explains_failure = explains;
   f.subject = fmt::format("{} {} {}", source.artifact, function, op);
+  // Patterns come ordered by place; a line with two (`TORCH_CHECK(x.size(0) == n)`: C1 and C6) is
+  // one line of the title and message, and one quote with both notes.
   std::vector<std::string> lines;
-  for (const auto* p : patterns) lines.push_back(std::to_string(p->line));
-  f.title =
-      fmt::format("{} `{}`{} is not SymInt-aware ({} {})", label, function.empty() ? "?" : function,
-                  op.empty() ? "" : fmt::format(" of `{}`", op),
-                  patterns.size() == 1 ? "line" : "lines", join(lines));
+  std::vector<std::vector<const SourcePattern*>> by_line;
+  for (const auto* p : patterns) {
+    if (by_line.empty() || by_line.back().front()->line != p->line) {
+      by_line.push_back({});
+      lines.push_back(std::to_string(p->line));
+    }
+    by_line.back().push_back(p);
+  }
+  // Patterns outside any kernel are a schema's (C5): the title names the op's schema.
+  const bool schema_only = function.empty();
+  f.title = schema_only ? fmt::format("The schema of `{}` types a size as int ({} {})", op,
+                                      lines.size() == 1 ? "line" : "lines", join(lines))
+                        : fmt::format("{} `{}`{} is not SymInt-aware ({} {})", label, function,
+                                      op.empty() ? "" : fmt::format(" of `{}`", op),
+                                      lines.size() == 1 ? "line" : "lines", join(lines));
   std::vector<std::string> parts;
-  for (const auto* p : patterns)
-    parts.push_back(fmt::format("line {} `{}` ({})", p->line, p->excerpt, p->id));
+  for (const auto& same_line : by_line) {
+    std::vector<std::string> ids;
+    for (const auto* p : same_line)
+      if (std::find(ids.begin(), ids.end(), p->id) == ids.end()) ids.push_back(p->id);
+    parts.push_back(fmt::format("line {} `{}` ({})", same_line.front()->line,
+                                same_line.front()->excerpt, join(ids)));
+  }
   f.message = fmt::format(
-      "`{}` uses concrete sizes where export passes symbolic ones: {}{}{}", function,
+      "{} concrete sizes where export passes symbolic ones: {}{}{}",
+      schema_only ? fmt::format("The schema of `{}` asks for", op)
+                  : fmt::format("`{}` uses", function),
       join(parts, "; "),
       called          ? fmt::format(". The package calls `{}` through the proxy executor", op)
       : package_known ? fmt::format(". No package in this case calls `{}`: a latent problem for "
@@ -99,11 +120,16 @@ Finding report(const Case& c, const SourceFacts& source, const std::string& func
       "sizes.";
   std::vector<PatternAdvice> advice;
   for (const auto* p : patterns) advice.push_back(advice_for(*p, source.language));
-  for (std::size_t i = 0; i < patterns.size(); ++i)
-    f.evidence.push_back(
-        source_quote(source, *patterns[i],
-                     fmt::format("{} ({}); fix: {}", advice[i].message, patterns[i]->id,
-                                 as_code_or_prose(advice[i].suggestion))));
+  std::size_t next = 0;
+  for (const auto& same_line : by_line) {
+    std::vector<std::string> notes;
+    for (const auto* p : same_line) {
+      notes.push_back(fmt::format("{} ({}); fix: {}", advice[next].message, p->id,
+                                  as_code_or_prose(advice[next].suggestion)));
+      ++next;
+    }
+    f.evidence.push_back(source_quote(source, *same_line.front(), join(notes, "; ")));
+  }
   if (frame)
     f.evidence.push_back(Evidence{Location{frame->file, "", frame->line}, frame->code,
                                   "the call the trace saw specialize a dim"});
@@ -117,9 +143,12 @@ Finding report(const Case& c, const SourceFacts& source, const std::string& func
   const bool python = source.language == "python";
   const std::string comment = python ? "#" : "//";
   std::string fix;
-  for (std::size_t i = 0; i < patterns.size(); ++i)
-    fix += fmt::format("{}{} line {}: {}\n{}   -> {}", fix.empty() ? "" : "\n", comment,
-                       patterns[i]->line, patterns[i]->excerpt, comment, advice[i].suggestion);
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    if (i == 0 || patterns[i]->line != patterns[i - 1]->line)
+      fix += fmt::format("{}{} line {}: {}", fix.empty() ? "" : "\n", comment, patterns[i]->line,
+                         patterns[i]->excerpt);
+    fix += fmt::format("\n{}   -> {}", comment, advice[i].suggestion);
+  }
   f.next_steps = {
       {"rewrite the kernel with the SymInt forms", fix, python ? "python" : "cpp"},
       {"re-export with the dim dynamic; export must no longer specialize it",
@@ -137,12 +166,19 @@ std::vector<Finding> kernel_findings(const Case& c, const CheckInfo& check,
                                      const KernelFamily& family) {
   std::vector<Finding> out;
   for (const auto& source : c.sources) {
+    const std::vector<SourcePattern> signature =
+        family.pattern_prefix == 'C' ? signature_patterns(c, source) : std::vector<SourcePattern>{};
     std::map<std::pair<std::string, std::string>, std::vector<const SourcePattern*>> by_function;
+    for (const auto& p : signature) by_function[{p.function, p.op}].push_back(&p);
     for (const auto& p : source.violations)
-      if (!p.id.empty() && p.id[0] == family.pattern_prefix)
+      if (!p.id.empty() && p.id[0] == family.pattern_prefix && !concrete_by_schema(c, source, p))
         by_function[{p.function, p.op}].push_back(&p);
-    for (const auto& [key, patterns] : by_function)
+    for (auto& [key, patterns] : by_function) {
+      std::sort(patterns.begin(), patterns.end(), [](const auto* a, const auto* b) {
+        return std::tie(a->line, a->column, a->id) < std::tie(b->line, b->column, b->id);
+      });
       out.push_back(report(c, source, key.first, key.second, patterns, family.label, check));
+    }
   }
   return out;
 }

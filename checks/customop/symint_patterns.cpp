@@ -22,6 +22,16 @@ std::string symbolic_size_read(const SourcePattern& p) {
 }
 
 PatternAdvice cpp_int_parameter(const SourcePattern& p) {
+  const std::string symbolic_type = p.id == "C4" ? "c10::SymIntArrayRef"
+                                    : p.written_type.find("optional") != std::string::npos
+                                        ? "std::optional<c10::SymInt>"
+                                        : "c10::SymInt";
+  if (p.schema_type.empty())
+    return {"parameter '" + p.name + "' is " + p.written_type +
+                " and the kernel builds its output shape from it; the op's schema is not among "
+                "the inputs: if it says SymInt, the dispatcher guards the value to a constant "
+                "(guard_int), if int, the caller's symbolic size is guarded at the call",
+            symbolic_type + " " + p.name + ", with SymInt in the schema"};
   const std::string head =
       "parameter '" + p.name + "' is " + p.written_type + " but the schema says ";
   if (p.id == "C4")
@@ -66,6 +76,10 @@ PatternAdvice advice_for(const SourcePattern& p, std::string_view language) {
           "a container of int64_t sizes cannot hold symbolic sizes: building a shape in it forces "
           "concrete values",
           "c10::SymDimVector " + p.name};
+    case PatternForm::size_local:
+      return {"the size is kept in a concrete " + p.written_type +
+                  ": the symbolic value is guarded to its traced value",
+              "c10::SymInt " + p.name};
     case PatternForm::int_parameter:
       return cpp_int_parameter(p);
     case PatternForm::int_schema_argument:

@@ -24,6 +24,27 @@ struct SourceOp {
   int line = 0;
 };
 
+// How a C++ kernel parameter can carry a size: what the dispatcher does with it depends on the
+// schema argument it is bound to, which may be in another file (checks pair them by op name).
+enum class ParamKind {
+  other,                  // a Tensor, a bool, a string, a nested list...
+  concrete_int,           // int64_t
+  optional_concrete_int,  // std::optional<int64_t> / c10::optional<int64_t>
+  concrete_int_list,      // IntArrayRef, std::vector<int64_t>
+  symbolic,               // c10::SymInt, SymIntArrayRef, std::optional<c10::SymInt>
+};
+
+// A parameter of a traced C++ kernel, where it is declared.
+struct KernelParam {
+  std::string name;
+  std::string written_type;  // as written: "const std::vector<int64_t>&"
+  ParamKind kind = ParamKind::other;
+  int line = 0;  // 1-based
+  int column = 0;
+  std::string excerpt;        // the declaration's line, trimmed
+  bool builds_shape = false;  // a concrete shape the kernel allocates (C2) is made from it
+};
+
 // A kernel registered for an op. `traced` kernels run on fake tensors during export / AOTI
 // tracing (Meta, CompositeImplicitAutograd, catch-all, Python fakes): only those are analyzed.
 struct SourceKernel {
@@ -34,8 +55,10 @@ struct SourceKernel {
   int line_begin = 0;         // the function's extent, 0 when its body is not in this file
   int line_end = 0;
   bool traced = false;
-  bool symint_aware =
-      true;  // no pattern in it or what it calls; untraced kernels are not analyzed (true)
+  // No pattern the parser found in its body or what it calls; untraced kernels are not analyzed
+  // (true). Signature patterns (C3/C4) need the schema and are the checks' to find.
+  bool symint_aware = true;
+  std::vector<KernelParam> params;  // C++ kernels that are traced and whose body is in the file
 };
 
 // The shape of code a pattern matched. One pattern id of failure-modes.md §1.3 covers one or more
@@ -46,7 +69,9 @@ enum class PatternForm {
   rank_read,     // C1 `x.sizes().size()`: name "sizes", matched_text (the `x.sizes()` call)
   size_factory,  // C2 `at::empty(shape)` / `x.new_empty(shape)`: name, callee_namespace ("" for a
                  // Tensor method)
-  size_container,       // C2 `std::vector<int64_t> v`: name (the variable)
+  size_container,       // C2 `std::vector<int64_t> v` holding sizes: name (the variable)
+  size_local,           // C2 `const int n = sizes[0];` a size kept in a concrete int: name,
+                        // written_type
   int_parameter,        // C3/C4 an int64_t / IntArrayRef parameter: name, written_type, schema_type
   int_schema_argument,  // C5 a schema `int` for a size: name, schema_type
   size_check,           // C6 TORCH_CHECK on sizes
@@ -89,6 +114,10 @@ struct SourcePattern {
   std::string
       schema_type;  // int_parameter / int_schema_argument: the schema's type ("SymInt", "int[]")
   std::string callee_namespace;  // size_factory: "at" / "torch", "" for a Tensor method
+  // The kernel parameters that make this a size, when no tensor size is read for it (`int64_t n`
+  // in `at::empty({n})`): a schema typing each of them `int` makes the value concrete by
+  // contract, and the checks drop the pattern. Empty when a tensor size flows into it.
+  std::vector<std::string> via_parameters;
 };
 
 struct SourceFacts {

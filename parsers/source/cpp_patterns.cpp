@@ -1,7 +1,9 @@
 // The C1–C8 patterns of C++ kernels that run on fake tensors (Meta, CompositeImplicitAutograd,
 // catch-all): each such kernel, and the same-file functions it calls, is walked for what it does
-// with sizes; its signature is compared with the op's schema; schema strings are read for `int`
-// sizes. What is matched is recorded as data; the checks say what it means.
+// with sizes, following which values hold sizes (read from a tensor, or passed in an integer
+// parameter) into locals, containers and factories; its parameters are recorded for the checks,
+// which pair them with the op's schema wherever it is; schema strings are read for `int` sizes.
+// What is matched is recorded as data; the checks say what it means.
 #include "parsers/source/cpp_patterns.hpp"
 
 #include <algorithm>
@@ -55,24 +57,58 @@ bool traced_key(std::string_view key) {
   return key == "Meta" || key == "CompositeImplicitAutograd" || key == "CatchAll";
 }
 
-// `int64_t`, `const int64_t&`, `std::optional<int64_t>`, `IntArrayRef` as the canonical type
-// shows them, so that typedefs and `using` do not hide an int64.
+// The canonical type without references and top-level const, so that typedefs and `using` do
+// not hide an int64: "long", "std::optional<long>", "c10::ArrayRef<long>".
 std::string canonical_type(CXType t) {
   if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
     t = clang_getPointeeType(t);
-  return take(clang_getTypeSpelling(clang_getCanonicalType(t)));
+  std::string out = take(clang_getTypeSpelling(clang_getCanonicalType(t)));
+  if (out.starts_with("const ")) out.erase(0, 6);
+  return out;
 }
-bool is_int64(const std::string& canonical) {
-  return canonical == "long" || canonical == "const long" || canonical == "long long" ||
-         canonical == "const long long";
+
+// The one template argument of `type` when it is `<prefix><...>`, e.g. "long" of
+// "std::vector<long>" for prefix "std::vector<"; "" otherwise. An allocator argument is ignored.
+std::string_view template_argument(std::string_view type, std::string_view prefix) {
+  const std::size_t at = type.find(prefix);
+  if (at == std::string_view::npos || type.back() != '>') return {};
+  std::string_view inner = type.substr(at + prefix.size());
+  inner.remove_suffix(1);
+  if (const std::size_t comma = inner.find(", std::allocator"); comma != std::string_view::npos)
+    inner = inner.substr(0, comma);
+  return inner;
 }
-bool is_optional_int64(const std::string& canonical) {
-  return canonical.find("optional<long>") != std::string::npos ||
-         canonical.find("optional<long long>") != std::string::npos;
+
+bool is_int64_name(std::string_view t) { return t == "long" || t == "long long"; }
+bool is_symint_name(std::string_view t) { return t == "c10::SymInt"; }
+
+model::ParamKind param_kind(CXType type) {
+  using model::ParamKind;
+  const std::string t = canonical_type(type);
+  if (is_int64_name(t)) return ParamKind::concrete_int;
+  if (is_symint_name(t)) return ParamKind::symbolic;
+  for (std::string_view optional : {"std::optional<", "c10::optional<"}) {
+    const std::string_view arg = template_argument(t, optional);
+    if (is_int64_name(arg)) return ParamKind::optional_concrete_int;
+    if (is_symint_name(arg)) return ParamKind::symbolic;
+  }
+  for (std::string_view list : {"c10::ArrayRef<", "std::vector<", "c10::SmallVector<"}) {
+    std::string_view arg = template_argument(t, list);
+    if (const std::size_t comma = arg.find(','); comma != std::string_view::npos)
+      arg = arg.substr(0, comma);  // SmallVector<long, 5>
+    if (is_int64_name(arg)) return ParamKind::concrete_int_list;
+    if (is_symint_name(arg)) return ParamKind::symbolic;
+  }
+  return ParamKind::other;
 }
-bool is_int_list(const std::string& canonical) {
-  return canonical.find("ArrayRef<long>") != std::string::npos ||
-         canonical.find("vector<long") != std::string::npos;
+
+// Integer types a size can be kept in (int, int32_t, int64_t, size_t...), canonically spelled.
+bool is_integer_type(const std::string& canonical) {
+  static constexpr std::array<std::string_view, 10> k_names{
+      "int",          "long",          "long long",          "short",
+      "unsigned int", "unsigned long", "unsigned long long", "unsigned short",
+      "char",         "signed char"};
+  return one_of(canonical, k_names);
 }
 
 struct Param {
@@ -96,6 +132,28 @@ std::vector<Param> params_of(CXCursor fn) {
   return out;
 }
 
+// Where a value's size-ness comes from: a tensor size read, and/or integer parameters of the
+// kernel (whose schema decides whether they are sizes).
+struct Taint {
+  bool size_read = false;
+  std::set<std::string> params;
+  bool any() const { return size_read || !params.empty(); }
+  void merge(const Taint& other) {
+    size_read = size_read || other.size_read;
+    params.insert(other.params.begin(), other.params.end());
+  }
+};
+
+// Calls that give a container's length or rank, not what it holds: `sizes.size()`, `v.empty()`.
+bool is_length_call(CXCursor call) {
+  const CXCursor callee = callee_of(call);
+  if (clang_getCursorKind(callee) != CXCursor_CXXMethod) return false;
+  const std::string name = spelling(callee);
+  if (name != "size" && name != "empty" && name != "dim") return false;
+  const std::string cls = parent_name(callee);
+  return cls != "Tensor" && cls != "TensorBase";
+}
+
 class PatternFinder {
  public:
   PatternFinder(const MainFile& file, const std::string& display, model::SourceFacts& facts)
@@ -111,17 +169,34 @@ class PatternFinder {
   }
 
  private:
+  // A container declared in the walk that has not been seen to hold a size yet: reported at its
+  // declaration once one flows into it.
+  struct PendingContainer {
+    CXCursor declaration;
+    std::string function;
+  };
+
+  // An integer local holding only a parameter's value (`int64_t n = total_L.value();`).
+  struct ParamLocal {
+    CXCursor declaration;
+    std::string function;
+    Taint taint;
+  };
+
   struct Walk {
     const KernelRef* kernel = nullptr;
-    std::string function;           // the function being walked (the kernel or a helper)
-    std::set<std::string> visited;  // USRs of functions already walked for this kernel
-    std::set<std::string>* shape_params = nullptr;  // kernel params used to build a shape
+    std::string function;                // the function being walked (the kernel or a helper)
+    std::set<std::string> visited;       // USRs of functions already walked for this kernel
+    std::map<std::string, Taint> taint;  // USR of a local or parameter → where its size comes from
+    std::map<std::string, PendingContainer> containers;  // USR → an int64 container not yet a size
+    std::set<std::string> shape_params;  // kernel parameters a flagged shape is built from
+    std::vector<ParamLocal> param_locals;
     std::size_t found = 0;
   };
 
   void analyze_kernel(const KernelRef& k) {
     model::SourceKernel kernel{k.op, k.key, k.name, k.registration_line, 0, 0, traced_key(k.key),
-                               true};
+                               true, {}};
     CXCursor body_owner = k.function;
     if (!clang_Cursor_isNull(body_owner) && clang_getCursorKind(body_owner) != CXCursor_LambdaExpr)
       body_owner = clang_getCursorDefinition(body_owner);
@@ -131,51 +206,165 @@ class PatternFinder {
       kernel.line_end = m_file.end_of(body_owner).line;
     }
     if (kernel.traced && has_body) {
-      std::set<std::string> shape_params;
-      Walk walk{&k, k.name, {}, &shape_params, 0};
-      check_signature(k, body_owner, walk);
+      Walk walk{&k, k.name, {}, {}, {}, {}, {}, 0};
+      const std::vector<Param> params = params_of(body_owner);
+      for (const Param& p : params) {
+        const model::ParamKind kind = param_kind(clang_getCursorType(p.cursor));
+        const std::string usr = take(clang_getCursorUSR(p.cursor));
+        if (kind != model::ParamKind::other && !usr.empty()) walk.taint[usr].params.insert(p.name);
+      }
       walk.visited.insert(take(clang_getCursorUSR(body_owner)));
       walk_node(body_owner, walk, false, 0);
-      m_shape_params[k.op].insert(shape_params.begin(), shape_params.end());
+      finish_size_locals(walk);
       kernel.symint_aware = walk.found == 0;
+      for (const Param& p : params) kernel.params.push_back(param_fact(p, walk));
     }
     m_facts.kernels.push_back(std::move(kernel));
   }
 
-  // C3 / C4: the C++ parameter types against the schema's, position by position (by name when
-  // the counts differ).
-  void check_signature(const KernelRef& k, CXCursor fn, Walk& walk) {
-    const model::SourceOp* op = find_op(k.op);
-    if (!op) return;
-    const std::vector<Param> params = params_of(fn);
-    for (std::size_t i = 0; i < op->args.size(); ++i) {
-      const model::SchemaArg& arg = op->args[i];
-      const Param* param = nullptr;
-      if (params.size() == op->args.size())
-        param = &params[i];
-      else
-        for (const Param& p : params)
-          if (p.name == arg.name) param = &p;
-      if (!param) continue;
-      const std::string type = canonical_type(clang_getCursorType(param->cursor));
-      const std::string written = take(clang_getTypeSpelling(clang_getCursorType(param->cursor)));
-      const char* id = (arg.type == "SymInt" && is_int64(type)) ||
-                               (arg.type == "SymInt?" && is_optional_int64(type))
-                           ? "C3"
-                       : is_symint_list_type(arg.type) && is_int_list(type) ? "C4"
-                                                                            : nullptr;
-      if (!id) continue;
-      model::SourcePattern p = matched(id, PatternForm::int_parameter, param->name);
-      p.written_type = written;
-      p.schema_type = arg.type;
-      report(std::move(p), walk, param->cursor);
+  model::KernelParam param_fact(const Param& p, const Walk& walk) const {
+    const Place where = m_file.start_of(p.cursor);
+    model::KernelParam out;
+    out.name = p.name;
+    out.written_type = take(clang_getTypeSpelling(clang_getCursorType(p.cursor)));
+    out.kind = param_kind(clang_getCursorType(p.cursor));
+    if (where.in_main) {
+      out.line = where.line;
+      out.column = where.column;
+      out.excerpt = m_lines.excerpt(where.line);
+    }
+    out.builds_shape = walk.shape_params.count(p.name) > 0;
+    return out;
+  }
+
+  // ---- which values hold sizes -----------------------------------------------------------------
+
+  // Where the value of `expr` gets its size-ness: tensor size reads in it, and the locals and
+  // parameters it reads that hold sizes. A container's length (`sizes.size()`) is not a size.
+  Taint taint_of(CXCursor expr, const Walk& walk) const {
+    Taint t;
+    auto visit = [&](auto& self, CXCursor c, int depth) -> void {
+      if (depth > k_max_ast_depth) return;
+      const CXCursorKind kind = clang_getCursorKind(c);
+      if (kind == CXCursor_CallExpr) {
+        if (is_length_call(c)) return;
+        if (is_size_accessor_call(c)) t.size_read = true;
+      } else if (kind == CXCursor_DeclRefExpr) {
+        const auto it = walk.taint.find(take(clang_getCursorUSR(clang_getCursorReferenced(c))));
+        if (it != walk.taint.end()) t.merge(it->second);
+      }
+      for (CXCursor child : children(c)) self(self, child, depth + 1);
+    };
+    visit(visit, expr, 0);
+    return t;
+  }
+
+  // The local a write goes to: `v` of `v = ...`, `v[i] = ...`, `v.push_back(...)`; "" otherwise.
+  static std::string written_local(CXCursor target) {
+    for (int depth = 0; depth < 8; ++depth) {
+      const CXCursorKind kind = clang_getCursorKind(target);
+      if (kind == CXCursor_DeclRefExpr) {
+        const CXCursor ref = clang_getCursorReferenced(target);
+        return clang_getCursorKind(ref) == CXCursor_VarDecl ? take(clang_getCursorUSR(ref)) : "";
+      }
+      const std::vector<CXCursor> kids = children(target);
+      if (kids.empty()) return {};
+      target = kids.front();  // the object of a member call, subscript or implicit cast
+    }
+    return {};
+  }
+
+  // A size flowing into local `usr`: its taint grows, and a pending int64 container becomes C2.
+  void taint_local(const std::string& usr, const Taint& t, Walk& walk) {
+    if (usr.empty() || !t.any()) return;
+    walk.taint[usr].merge(t);
+    const auto pending = walk.containers.find(usr);
+    if (pending == walk.containers.end()) return;
+    const PendingContainer container = pending->second;
+    walk.containers.erase(pending);
+    const std::string outer = walk.function;
+    walk.function = container.function;
+    model::SourcePattern p =
+        matched("C2", PatternForm::size_container, spelling(container.declaration));
+    report(std::move(p), walk, container.declaration, walk.taint[usr]);
+    walk.function = outer;
+  }
+
+  // Declarations, assignments and container fills move sizes between locals.
+  void track_flow(CXCursor node, Walk& walk) {
+    const CXCursorKind kind = clang_getCursorKind(node);
+    if (kind == CXCursor_VarDecl) {
+      const std::string usr = take(clang_getCursorUSR(node));
+      Taint init;
+      for (CXCursor c : children(node))
+        if (clang_isExpression(clang_getCursorKind(c))) init.merge(taint_of(c, walk));
+      check_size_local(node, init, walk);
+      if (is_int64_container(node)) walk.containers[usr] = {node, walk.function};
+      taint_local(usr, init, walk);
+    } else if (kind == CXCursor_BinaryOperator || kind == CXCursor_CompoundAssignOperator) {
+      const CX_BinaryOperatorKind op = clang_Cursor_getBinaryOpcode(node);
+      if (op < CX_BO_Assign || op > CX_BO_OrAssign) return;
+      const std::vector<CXCursor> kids = children(node);
+      if (kids.size() == 2) taint_local(written_local(kids[0]), taint_of(kids[1], walk), walk);
+    } else if (kind == CXCursor_CallExpr) {
+      const std::string name = spelling(callee_of(node));
+      if (name != "push_back" && name != "emplace_back" && name != "insert" && name != "assign" &&
+          name != "append" && name != "operator=")
+        return;
+      const std::vector<CXCursor> kids = children(node);
+      if (kids.empty()) return;
+      Taint args;
+      for (std::size_t i = 1; i < kids.size(); ++i) args.merge(taint_of(kids[i], walk));
+      taint_local(written_local(kids[0]), args, walk);
     }
   }
 
-  const model::SourceOp* find_op(const std::string& name) const {
-    for (const model::SourceOp& op : m_facts.ops)
-      if (op.name == name) return &op;
-    return nullptr;
+  static bool is_int64_container(CXCursor var) {
+    const std::string type = canonical_type(clang_getCursorType(var));
+    return type.find("vector<long") != std::string::npos ||
+           type.find("SmallVector<long") != std::string::npos;
+  }
+
+  // C2: a size kept in an integer local (`const int ncols = sizes[1];`), reported where no size
+  // read on the same line says it already (C1 covers `int n = x.size(0);`). One holding only an
+  // integer parameter is a size when the output shape is built from that parameter: decided at the
+  // end of the kernel (finish_size_locals). A declaration clang could not type (an unknown enum
+  // of a missing header reads as int) is not an integer.
+  void check_size_local(CXCursor var, const Taint& init, Walk& walk) {
+    if (!init.any() || clang_isInvalidDeclaration(var)) return;
+    const std::string type = canonical_type(clang_getCursorType(var));
+    if (!is_integer_type(type)) return;
+    const Place where = m_file.start_of(var);
+    if (!where.in_main) return;
+    bool reads_here = false;
+    any_descendant(var, [&](CXCursor c) {
+      reads_here = reads_here || is_size_accessor_call(c);
+      return reads_here;
+    });
+    if (reads_here) return;
+    if (!init.size_read) {
+      walk.param_locals.push_back({var, walk.function, init});
+      return;
+    }
+    report_size_local(var, walk, init);
+  }
+
+  void report_size_local(CXCursor var, Walk& walk, const Taint& init) {
+    model::SourcePattern p = matched("C2", PatternForm::size_local, spelling(var));
+    p.written_type = take(clang_getTypeSpelling(clang_getCursorType(var)));
+    report(std::move(p), walk, var, init);
+  }
+
+  void finish_size_locals(Walk& walk) {
+    for (const ParamLocal& local : walk.param_locals) {
+      if (std::none_of(local.taint.params.begin(), local.taint.params.end(),
+                       [&](const std::string& p) { return walk.shape_params.count(p) > 0; }))
+        continue;
+      const std::string outer = walk.function;
+      walk.function = local.function;
+      report_size_local(local.declaration, walk, local.taint);
+      walk.function = outer;
+    }
   }
 
   static bool is_condition_owner(CXCursorKind kind) {
@@ -215,10 +404,8 @@ class PatternFinder {
   void walk_node(CXCursor node, Walk& walk, bool in_check, int depth) {
     if (depth > k_max_ast_depth) return;
     const CXCursorKind kind = clang_getCursorKind(node);
-    if (kind == CXCursor_CallExpr)
-      check_call(node, walk);
-    else if (kind == CXCursor_VarDecl)
-      check_shape_container(node, walk);
+    track_flow(node, walk);
+    if (kind == CXCursor_CallExpr) check_call(node, walk);
     const std::vector<CXCursor> kids = children(node);
     if (is_condition_owner(kind)) {
       // The condition is the first expression child of if/while/switch/?:, the middle one of for.
@@ -287,41 +474,17 @@ class PatternFinder {
   }
 
   // C2: a concrete-int factory, `at::empty(...)` (namespace "at") or `x.new_empty(...)` (namespace
-  // ""). Shapes made only of literals are static on purpose: not flagged.
+  // ""), whose shape holds a size. A shape of literals, or of counts that are not sizes (a list's
+  // length, an enum), is concrete on purpose: not flagged.
   void concrete_factory(CXCursor call, Walk& walk, const std::string& name,
                         const std::string& callee_namespace) {
     if (clang_Cursor_getNumArguments(call) < 1) return;
-    const CXCursor shape = clang_Cursor_getArgument(call, 0);
-    bool literal_only = true;
-    auto note = [&](CXCursor c) {
-      const CXCursorKind k = clang_getCursorKind(c);
-      if (k == CXCursor_DeclRefExpr) {
-        const CXCursor ref = clang_getCursorReferenced(c);
-        if (clang_getCursorKind(ref) == CXCursor_ParmDecl && walk.shape_params)
-          walk.shape_params->insert(spelling(ref));
-        if (clang_getCursorKind(ref) != CXCursor_EnumConstantDecl) literal_only = false;
-      } else if ((k == CXCursor_CallExpr &&
-                  clang_getCursorKind(callee_of(c)) != CXCursor_Constructor) ||
-                 k == CXCursor_MemberRefExpr) {
-        literal_only = false;
-      }
-      return false;
-    };
-    note(shape);
-    any_descendant(shape, note);
-    if (literal_only) return;
+    const Taint shape = taint_of(clang_Cursor_getArgument(call, 0), walk);
+    if (!shape.any()) return;
     model::SourcePattern p = matched("C2", PatternForm::size_factory, name);
     p.callee_namespace = callee_namespace;
-    report(std::move(p), walk, call);
-  }
-
-  // C2: std::vector<int64_t> / SmallVector<int64_t> built in a traced kernel hold concrete sizes.
-  void check_shape_container(CXCursor var, Walk& walk) {
-    const std::string type = canonical_type(clang_getCursorType(var));
-    if (type.find("vector<long") == std::string::npos &&
-        type.find("SmallVector<long") == std::string::npos)
-      return;
-    report(matched("C2", PatternForm::size_container, spelling(var)), walk, var);
+    walk.shape_params.insert(shape.params.begin(), shape.params.end());
+    report(std::move(p), walk, call, shape);
   }
 
   // A call as written, when it is short and on one line of the analyzed file; "" otherwise.
@@ -333,10 +496,12 @@ class PatternFinder {
     return {};
   }
 
-  // Records pattern `p` (its id, form and what it is about) at `at`, in the function being walked.
-  void report(model::SourcePattern p, Walk& walk, CXCursor at) {
+  // Records pattern `p` (its id, form and what it is about) at `at`, in the function being walked;
+  // `taint` says where the size in it comes from, when that is only the kernel's parameters.
+  void report(model::SourcePattern p, Walk& walk, CXCursor at, const Taint& taint = {true, {}}) {
     const Place where = m_file.start_of(at);
     if (!where.in_main) return;
+    if (!taint.size_read) p.via_parameters.assign(taint.params.begin(), taint.params.end());
     ++walk.found;
     // One pattern per place: a helper reached from two kernels is reported once, for the first.
     if (!m_reported.insert({p.id, where.line, where.column}).second) return;
@@ -351,18 +516,16 @@ class PatternFinder {
 
   // ---- schemas ---------------------------------------------------------------------------------
 
-  // C5: a schema `int`/`int[]` for a value that is a size (by its name, or because a traced kernel
-  // builds a shape from it).
+  // C5: a schema `int`/`int[]` for an argument torch itself types SymInt (`output_size`,
+  // `split_sizes`). Other ints may be concrete by design (a block size, a quantization shape):
+  // the schema is the contract, and nothing in the source says what callers pass.
   void check_schemas(const std::vector<SchemaLiteral>& literals) {
     for (const SchemaLiteral& s : literals) {
       const model::SourceOp& op = m_facts.ops[s.op];
-      const auto used = m_shape_params.find(op.name);
       for (std::size_t i = 0; i < s.schema.args.size(); ++i) {
         const model::SchemaArg& arg = s.schema.args[i];
-        if (!is_concrete_int_type(arg.type)) continue;
-        const bool builds_shape = used != m_shape_params.end() && used->second.count(arg.name) > 0;
-        if (!names_a_size(arg.name) && !builds_shape) continue;
-        report_schema(s, i, op.name);
+        if (is_concrete_int_type(arg.type) && is_symbolic_size_name(arg.name))
+          report_schema(s, i, op.name);
       }
     }
   }
@@ -402,8 +565,6 @@ class PatternFinder {
   LineIndex m_lines;
   const std::string& m_display;
   model::SourceFacts& m_facts;
-  std::map<std::string, std::set<std::string>>
-      m_shape_params;  // op → params a kernel builds a shape from
   std::set<std::tuple<std::string, int, int>> m_reported;
   std::vector<std::string> m_call_stack;
 };

@@ -122,4 +122,14 @@ bool names_a_size(std::string_view name) {
          lower == "n" || lower == "m" || lower == "k";
 }
 
+bool is_symbolic_size_name(std::string_view name) {
+  // From native_functions.yaml: view/expand/new_empty `SymInt[] size`, adaptive pools and upsample
+  // `SymInt[] output_size`, split `SymInt split_size` / `SymInt[] split_sizes`,
+  // `SymInt[] sizes` of split_with_sizes_copy.
+  static constexpr std::array<std::string_view, 8> k_names{
+      "size",       "sizes",       "output_size", "output_sizes",
+      "split_size", "split_sizes", "new_size",    "new_sizes"};
+  return std::find(k_names.begin(), k_names.end(), name) != k_names.end();
+}
+
 }  // namespace aoti::parsers::source
