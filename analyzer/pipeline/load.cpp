@@ -2,8 +2,11 @@
 // model .so), then what ties artifacts to each other (wrappers to bare .so files, traces to
 // models).
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <regex>
+#include <set>
+#include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -175,9 +178,52 @@ void load_trace(const SniffedInput& input, Artifact& artifact, Case& c) {
   c.traces.push_back(std::move(read->facts));
 }
 
-void load_source(const SniffedInput& input, Artifact& artifact, Case& c,
-                 const parsers::source::SourceOptions& options) {
-  auto read = parsers::source::read_source(input.path, input.display, options);
+using SourceResult = parsers::Parsed<parsers::source::SourceRead>;
+
+// Every source of the case, read on all cores (libclang parses each file on its own index; the
+// Python front end shares nothing): an extension tree costs its largest file, not their sum.
+std::vector<std::optional<SourceResult>> read_sources(
+    const std::vector<SniffedInput>& inputs, const parsers::source::SourceOptions& options) {
+  std::vector<std::optional<SourceResult>> results(inputs.size());
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i].kind == ArtifactKind::source) todo.push_back(i);
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t k = next++; k < todo.size(); k = next++) {
+      const SniffedInput& input = inputs[todo[k]];
+      try {
+        results[todo[k]] = parsers::source::read_source(input.path, input.display, options);
+      } catch (const std::exception& e) {  // out of memory: this file fails, not the process
+        results[todo[k]] = parsers::fail(std::string("the analysis stopped: ") + e.what());
+      }
+    }
+  };
+  const std::size_t workers =
+      std::min<std::size_t>(todo.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < workers; ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+  return results;
+}
+
+// The `include` folders of an extension tree given without a compile_commands.json: its own
+// headers (macros, types) then resolve as the build would find them.
+std::vector<std::string> tree_include_dirs(const std::vector<SniffedInput>& inputs) {
+  std::set<std::string> dirs;
+  for (const auto& input : inputs) {
+    if (input.kind != ArtifactKind::source) continue;
+    fs::path prefix;
+    for (const auto& part : input.path.parent_path()) {
+      prefix /= part;
+      if (part == "include") dirs.insert(prefix.string());
+    }
+  }
+  return {dirs.begin(), dirs.end()};
+}
+
+void load_source(SourceResult read, const SniffedInput& input, Artifact& artifact, Case& c) {
   if (!accepted(read, input, artifact, c)) return;
   artifact.note = fmt::format("{} source, {} op(s), {} kernel(s), {} pattern(s)",
                               read->facts.language, read->facts.ops.size(),
@@ -362,8 +408,11 @@ Case load_case(const std::vector<std::string>& paths) {
   for (const auto& input : inputs)
     if (input.path.filename() == "compile_commands.json")
       source_options.compile_commands = input.path;
+  if (!source_options.compile_commands) source_options.include_dirs = tree_include_dirs(inputs);
+  auto sources = read_sources(inputs, source_options);
   std::vector<std::size_t> cores;  // read last: unwinding needs every package's model .so
-  for (const auto& input : inputs) {
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const SniffedInput& input = inputs[i];
     Artifact artifact{input.display, input.kind, input.size, false, input.what};
     switch (input.kind) {
       case ArtifactKind::package:
@@ -388,7 +437,7 @@ Case load_case(const std::vector<std::string>& paths) {
         load_trace(input, artifact, c);
         break;
       case ArtifactKind::source:
-        load_source(input, artifact, c, source_options);
+        load_source(std::move(*sources[i]), input, artifact, c);
         break;
       case ArtifactKind::unknown:
         artifact.note = input.what + "; skipped";
