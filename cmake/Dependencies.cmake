@@ -30,15 +30,24 @@ find_package(tl-expected REQUIRED)
 aoti_register_dependency(tl-expected "${tl-expected_VERSION}")
 find_package(fmt REQUIRED)
 aoti_register_dependency(fmt "${fmt_VERSION}")
+# parsers/gpucore checks a dump's cubins with crc32(); bench/make_big_pt2 deflates zip entries.
+find_package(ZLIB REQUIRED)
+aoti_register_dependency(zlib "${ZLIB_VERSION_STRING}")
 
 if(ENABLE_LIBCLANG)
   # Debian's libclang-19-dev ships no ClangConfig.cmake: find the library and its C header, and wrap
   # them in an INTERFACE target like the others.
   find_library(LIBCLANG_LIBRARY NAMES clang-19 HINTS /usr/lib/llvm-19/lib REQUIRED)
   find_path(LIBCLANG_INCLUDE_DIR clang-c/Index.h HINTS /usr/lib/llvm-19/include REQUIRED)
+  # Not linked: parsers/source/libclang.cpp loads it when a C++ source is analyzed, so that runs
+  # without one never map LLVM. The soname and path are what that loader tries.
+  file(REAL_PATH ${LIBCLANG_LIBRARY} LIBCLANG_REAL_PATH)
+  get_filename_component(LIBCLANG_SONAME ${LIBCLANG_REAL_PATH} NAME)
   add_library(dep_libclang INTERFACE)
-  target_link_libraries(dep_libclang INTERFACE ${LIBCLANG_LIBRARY})
+  target_link_libraries(dep_libclang INTERFACE ${CMAKE_DL_LIBS})
   target_include_directories(dep_libclang SYSTEM INTERFACE ${LIBCLANG_INCLUDE_DIR})
+  target_compile_definitions(dep_libclang INTERFACE AOTI_LIBCLANG_SONAME="${LIBCLANG_SONAME}"
+                                                    AOTI_LIBCLANG_PATH="${LIBCLANG_REAL_PATH}")
   aoti_register_dependency(libclang "19")
 endif()
 
@@ -55,11 +64,6 @@ if(ENABLE_BROWSER_TESTS)
   aoti_register_dependency(chromium "${CHROMIUM_EXECUTABLE}")
 endif()
 
-if(ENABLE_BENCHMARKS)
-  # Only bench/make_big_pt2 writes deflated zip entries by hand.
-  find_package(ZLIB REQUIRED)
-  aoti_register_dependency(zlib "${ZLIB_VERSION_STRING}")
-endif()
 
 # ---- documentation and packaging -------------------------------------------------------------
 # The man page is generated from `aoti-analyze --help`; without help2man there is no man page.

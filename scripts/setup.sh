@@ -19,7 +19,7 @@ fi
 build_packages=(
   g++ cmake make pkg-config
   libzip-dev nlohmann-json3-dev libboost-program-options-dev libexpected-dev libfmt-dev
-  libdw-dev libelf-dev liblzma-dev libzstd-dev libclang-19-dev
+  libdw-dev libelf-dev liblzma-dev libzstd-dev zlib1g-dev libclang-19-dev
   libsqlite3-dev
   # the man page, generated from --help
   help2man
@@ -32,8 +32,8 @@ test_packages=(
   chromium gdb
   # tests: cpack -G DEB computes the package's Depends: with dpkg-shlibdeps
   dpkg-dev
-  # benchmarks: make_big_pt2 deflates; timings against eu-stack and gdb
-  zlib1g-dev elfutils time bc
+  # benchmarks: timings against eu-stack and gdb
+  elfutils time bc
   # the format and check_format targets
   clang-format-19
 )
