@@ -46,7 +46,10 @@ ExprPtr ExpressionParser::make(Expr::Kind kind, const Token& at_token, std::stri
 }
 
 ExprPtr ExpressionParser::wrap(Expr::Kind kind, ExprPtr first, std::string text) {
+  // Walks over the tree recurse; a chain of thousands of links would exhaust their stack.
+  if (first->chain + m_depth > k_max_depth) failure("too deeply nested");
   auto e = std::make_unique<Expr>();
+  e->chain = first->chain + 1;
   e->kind = kind;
   e->text = std::move(text);
   e->line = first->line;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <map>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -30,37 +31,45 @@ constexpr std::array<std::string_view, 12> k_factories{
     "empty_strided", "new_empty", "new_zeros", "new_ones", "new_full", "randint"};
 constexpr std::array<std::string_view, 5> k_data_methods{"item", "tolist", "numpy", "data_ptr",
                                                          "untyped_storage"};
+constexpr std::array<std::string_view, 12> k_boolean_operators{
+    "<", ">", "<=", ">=", "==", "!=", "and", "or", "in", "not in", "is", "is not"};
+constexpr int k_max_call_depth = 4;  // helpers followed from a kernel, calls deep
+constexpr std::array<std::string_view, 10> k_size_oblivious{"guard_size_oblivious",
+                                                            "statically_known_true",
+                                                            "guard_or_false",
+                                                            "guard_or_true",
+                                                            "definitely_true",
+                                                            "definitely_false",
+                                                            "expect_true",
+                                                            "isinstance",
+                                                            "sym_max",
+                                                            "sym_min"};
 constexpr std::array<std::string_view, 6> k_data_dependent_words{
     "nonzero", "unique", "masked_select", "compact", "filter", "dynamic"};
 
 class PatternFinder {
  public:
-  PatternFinder(std::string_view text, const std::string& display, model::SourceFacts& facts)
-      : m_text(text), m_lines(text), m_display(display), m_facts(facts) {}
+  PatternFinder(std::string_view text, const std::string& display,
+                const std::map<std::string, const Stmt*>& functions, model::SourceFacts& facts)
+      : m_text(text), m_lines(text), m_display(display), m_functions(functions), m_facts(facts) {}
 
   // The P patterns in a traced kernel's body; how many it found (0: the kernel is SymInt-aware).
   std::size_t analyze(const PythonKernel& k) {
+    std::set<const Stmt*> followed{k.def};
     Scope scope;
     scope.kernel = &k;
+    scope.def = k.def;
+    scope.function = k.function;
+    scope.followed = &followed;
     const model::SourceOp* op = nullptr;
     for (const model::SourceOp& o : m_facts.ops)
       if (o.name == k.op) op = &o;
     for (const py::Param& p : k.def->params) {
-      scope.locals.insert(p.name);
       std::string schema_type;
       if (op)
         for (const model::SchemaArg& a : op->args)
           if (a.name == p.name) schema_type = a.type;
-      const bool int_like = p.annotation == "int" ||
-                            p.annotation.find("SymInt") != std::string::npos ||
-                            schema_type.starts_with("SymInt") || schema_type.starts_with("int");
-      const bool tensor_like = p.annotation.find("Tensor") != std::string::npos ||
-                               schema_type.starts_with("Tensor") ||
-                               (p.annotation.empty() && schema_type.empty());
-      if (int_like)
-        scope.sizes.insert(p.name);
-      else if (tensor_like && !p.variadic && p.name != "ctx" && p.name != "self")
-        scope.tensors.insert(p.name);
+      bind_parameter(p, schema_type, scope);
     }
     each_stmt(k.def->body, [&](const Stmt& s) { bind_locals(s, scope); });
     walk(k.def->body, scope, 0);
@@ -69,13 +78,14 @@ class PatternFinder {
     return scope.found;
   }
 
-  // C5 applies to schema strings in any language.
+  // C5 applies to schema strings in any language: an `int` for an argument torch itself types
+  // SymInt (`output_size`, `split_sizes`); other ints may be concrete by design (a block size).
   void check_schema(const SchemaString& s) {
     const Expr& literal = *s.literal;
     const ParsedSchema& parsed = s.schema;
     for (std::size_t i = 0; i < parsed.args.size(); ++i) {
       const model::SchemaArg& arg = parsed.args[i];
-      if (!is_concrete_int_type(arg.type) || !names_a_size(arg.name)) continue;
+      if (!is_concrete_int_type(arg.type) || !is_symbolic_size_name(arg.name)) continue;
       int column = literal.column;
       const std::string_view raw =
           std::string_view(m_text).substr(literal.begin, literal.end - literal.begin);
@@ -93,11 +103,41 @@ class PatternFinder {
  private:
   struct Scope {
     const PythonKernel* kernel = nullptr;
+    const Stmt* def = nullptr;                  // the kernel's def, or the helper's it calls
+    std::string function;                       // its name, what patterns found in it name
+    std::set<const Stmt*>* followed = nullptr;  // the helpers walked for this kernel
+    int call_depth = 0;
+    std::set<std::string> unknown;  // untyped parameters taken for tensors: len() is not flagged
     std::set<std::string> tensors;  // tensor parameters and tensors derived from them
     std::set<std::string> sizes;    // SymInt parameters and names bound to sizes
     std::set<std::string> locals;   // every name the function binds
     std::size_t found = 0;
   };
+
+  // What a parameter holds, by its annotation or else its schema type: `int`, `Optional[int]`,
+  // `int | None`, `SymInt` are sizes; `Tensor`, `Optional[Tensor]` tensors; lists of either
+  // neither (their len() is a list length). Untyped ones are taken for tensors.
+  static void bind_parameter(const py::Param& p, const std::string& schema_type, Scope& scope) {
+    scope.locals.insert(p.name);
+    if (p.variadic || p.name == "ctx" || p.name == "self") return;
+    std::string t;
+    for (char c : p.annotation)
+      if (c != ' ') t += c;
+    for (const std::string_view prefix : {"typing.", "torch.", "c10."})
+      for (std::size_t at = t.find(prefix); at != std::string::npos; at = t.find(prefix))
+        t.erase(at, prefix.size());
+    if (t.starts_with("Optional[") && t.ends_with("]")) t = t.substr(9, t.size() - 10);
+    if (t.ends_with("|None")) t.resize(t.size() - 5);
+    if (t.starts_with("None|")) t.erase(0, 5);
+    std::string schema = schema_type;
+    if (schema.ends_with("?")) schema.pop_back();
+    if (t == "int" || t == "SymInt" || (t.empty() && (schema == "int" || schema == "SymInt")))
+      scope.sizes.insert(p.name);
+    else if (t == "Tensor" || (t.empty() && schema == "Tensor"))
+      scope.tensors.insert(p.name);
+    else if (t.empty() && schema.empty())
+      scope.tensors.insert(p.name), scope.unknown.insert(p.name);
+  }
 
   static void names_in_target(const Expr& target, std::set<std::string>& out) {
     each_expr(target, [&](const Expr& e) {
@@ -138,14 +178,20 @@ class PatternFinder {
     return false;
   }
 
-  bool involves_size(const Expr& e, const Scope& scope) const {
+  bool involves_size(const Expr& e, const Scope& scope, int depth = 0) const {
+    if (depth > k_max_walk_depth) return false;
     if (e.kind == Kind::call && call_func(e)->kind == Kind::name && call_func(e)->text == "len" &&
         e.items.size() == 2 && e.items[1]->kind == Kind::attribute && e.items[1]->text == "shape")
       return false;  // len(x.shape) is the rank
+    // `x is None` asks which argument was passed; guard_size_oblivious(...) and its kin are the
+    // SymInt-aware way to ask about a size; isinstance() about a type.
+    if (e.kind == Kind::binary && (e.text == "is" || e.text == "is not")) return false;
+    if (const Expr* f = call_func(e); f && one_of(last_part(dotted(*f)), k_size_oblivious))
+      return false;
     if (is_size(e, scope)) return true;
     if (e.kind == Kind::lambda) return false;
     for (const auto& item : e.items)
-      if (involves_size(*item, scope)) return true;
+      if (involves_size(*item, scope, depth + 1)) return true;
     return false;
   }
 
@@ -185,10 +231,29 @@ class PatternFinder {
     }
   }
 
+  // A call of a module function whose every return is a number literal (round_up_headdim): the
+  // value is a Python int; the guards were taken inside, where the helper is walked.
+  bool returns_literals(const Expr& value) const {
+    const Expr* f = call_func(value);
+    const auto it = f && f->kind == Kind::name ? m_functions.find(f->text) : m_functions.end();
+    if (it == m_functions.end()) return false;
+    bool any = false, all = true;
+    each_stmt(it->second->body, [&](const Stmt& s) {
+      if (s.kind != Stmt::Kind::return_) return;
+      any = true;
+      all = all && !s.exprs.empty() && s.exprs[0]->kind == Kind::number;
+    });
+    return any && all;
+  }
+
   // Names bound to sizes become sizes; to tensors (not sizes) become tensors.
   void bind(const Stmt& s, Scope& scope) const {
     const Expr& value = *s.exprs.back();
-    const bool size = involves_size(value, scope) && !any_expr(value, [](const Expr& e) {
+    // A comparison's result is a bool: the guard was taken where it was made to one.
+    const bool boolean = (value.kind == Kind::binary && one_of(value.text, k_boolean_operators)) ||
+                         (value.kind == Kind::unary && value.text == "not");
+    const bool size = !boolean && !returns_literals(value) && involves_size(value, scope) &&
+                      !any_expr(value, [](const Expr& e) {
                         const Expr* f = call_func(e);
                         return f && one_of(last_part(dotted(*f)), k_factories);
                       });
@@ -214,6 +279,7 @@ class PatternFinder {
       const std::string chain = dotted(f);
       const auto args = positional(e);
       if (f.kind == Kind::name && args.size() == 1) builtin_call(e, f.text, *args[0], scope);
+      if (f.kind == Kind::name) follow(e, f.text, scope);
       if (f.kind == Kind::name && (f.text == "max" || f.text == "min") && involves_size(e, scope))
         report_at(matched("P1", PatternForm::size_compare_builtin, f.text), scope, e);
       if (f.kind == Kind::attribute) {
@@ -231,9 +297,49 @@ class PatternFinder {
     });
   }
 
+  // A call to a function of this module: its body runs under the kernel too. Walked once per
+  // kernel, a few calls deep, with its parameters bound as the call's arguments say; what is
+  // found there names the helper as its function.
+  void follow(const Expr& call, const std::string& name, Scope& scope) {
+    const auto it = m_functions.find(name);
+    if (it == m_functions.end() || scope.call_depth >= k_max_call_depth ||
+        !scope.followed->insert(it->second).second)
+      return;
+    const Stmt& def = *it->second;
+    Scope inner;
+    inner.kernel = scope.kernel;
+    inner.def = &def;
+    inner.function = def.name;
+    inner.followed = scope.followed;
+    inner.call_depth = scope.call_depth + 1;
+    const auto args = positional(call);
+    bool by_position = true;
+    for (std::size_t i = 0; i < def.params.size(); ++i) {
+      const py::Param& p = def.params[i];
+      inner.locals.insert(p.name);
+      if (p.variadic) by_position = false;
+      if (p.variadic) continue;
+      const Expr* arg = by_position && i < args.size() ? args[i] : keyword(call, p.name);
+      if (!arg) {
+        if (!p.annotation.empty()) bind_parameter(p, "", inner);
+      } else if (is_tensor(*arg, scope)) {
+        inner.tensors.insert(p.name);
+        if (scope.unknown.count(root_of(*arg)->text)) inner.unknown.insert(p.name);
+      } else if (involves_size(*arg, scope)) {
+        inner.sizes.insert(p.name);
+      }
+    }
+    each_stmt(def.body, [&](const Stmt& s) { bind_locals(s, inner); });
+    walk(def.body, inner, 0);
+    scope.found += inner.found;
+  }
+
   void builtin_call(const Expr& call, const std::string& name, const Expr& arg, Scope& scope) {
     if ((name == "int" || name == "bool" || name == "float") && involves_size(arg, scope)) {
       report_at(matched("P1", PatternForm::size_to_number, name), scope, call);
+    } else if (name == "len" && is_tensor(arg, scope) && !scope.unknown.count(root_of(arg)->text)) {
+      // len(t) is t.shape[0] made a Python int: the dim is specialized.
+      report_at(matched("P1", PatternForm::size_to_number, name, matched_text(call)), scope, call);
     } else if (name == "range" && involves_size(arg, scope)) {
       report_at(matched("P1", PatternForm::size_range), scope, call);
     } else if ((name == "bool" || name == "int" || name == "float") && is_tensor(arg, scope)) {
@@ -246,7 +352,7 @@ class PatternFinder {
     if (const Expr* f = call_func(value);
         !device && f && dotted(*f) == "torch.device" && value.items.size() >= 2)
       device = string_value(*value.items[1]);
-    if (device && *device != "meta")
+    if (device && *device != "meta" && !m_host_tensors.count(&value))
       report_at(matched("P7", PatternForm::device_literal, *device), scope, value);
   }
 
@@ -286,12 +392,25 @@ class PatternFinder {
       found = matched("P2", PatternForm::literal_shape);
     else if (lead && *lead >= 2 && rest_sized)
       found = matched("P2", PatternForm::literal_leading_dim, "", dims[0]->text);
+    std::set<const Expr*> called;  // a function's name is no size read from outside
+    for (const Expr* d : dims)
+      each_expr(*d, [&](const Expr& x) {
+        if (const Expr* f = call_func(x)) called.insert(f);
+      });
     for (const Expr* d : dims)
       if (!found)
         each_expr(*d, [&](const Expr& x) {
-          if (!found && x.kind == Kind::name && !scope.locals.count(x.text) && !is_builtin(x.text))
+          if (!found && x.kind == Kind::name && !scope.locals.count(x.text) &&
+              !is_builtin(x.text) && !called.count(&x))
             found = matched("P2", PatternForm::outside_size, x.text);
         });
+    // torch.empty([4], dtype=torch.int64, device="cpu"): a host tensor of fixed size (saved
+    // metadata, as the real kernel returns too), not an output shape that ignores the input.
+    const Expr* device = keyword(call, "device");
+    if (all_literal && device && string_value(*device) == "cpu") {
+      m_host_tensors.insert(device);
+      return;
+    }
     if (found) report_at(std::move(*found), scope, call);
   }
 
@@ -304,8 +423,8 @@ class PatternFinder {
   // P6: returning an input tensor as the output of a functional op.
   void aliasing(const Expr& value, Scope& scope) {
     auto check = [&](const Expr& e) {
-      if (e.kind == Kind::name && scope.tensors.count(e.text) &&
-          std::any_of(scope.kernel->def->params.begin(), scope.kernel->def->params.end(),
+      if (e.kind == Kind::name && scope.tensors.count(e.text) && scope.def == scope.kernel->def &&
+          std::any_of(scope.def->params.begin(), scope.def->params.end(),
                       [&](const py::Param& p) { return p.name == e.text; }))
         report_at(matched("P6", PatternForm::returns_input, e.text), scope, e);
     };
@@ -315,10 +434,13 @@ class PatternFinder {
       check(value);
   }
 
-  // P3: a parameter that changes the output's shape but the fake never reads.
+  // P3: a parameter that changes the output's shape but the fake, which makes an output, never
+  // reads. Its name must say so: an `int` may be a step, a seed, a flag.
   void unused_parameters(const PythonKernel& k, Scope& scope) {
     std::set<std::string> used;
+    bool makes_output = false;
     each_stmt(k.def->body, [&](const Stmt& s) {
+      if (s.kind == Stmt::Kind::return_ && !s.exprs.empty()) makes_output = true;
       for (const auto& e : s.exprs)
         each_expr(*e, [&](const Expr& x) {
           if (x.kind == Kind::name) used.insert(x.text);
@@ -328,19 +450,21 @@ class PatternFinder {
           if (x.kind == Kind::name) used.insert(x.text);
         });
     });
+    if (!makes_output) return;
     for (const py::Param& p : k.def->params) {
       if (p.variadic || p.name.starts_with("_") || used.count(p.name)) continue;
-      const bool shape_type = p.annotation == "int" || p.annotation == "bool" ||
-                              p.annotation.find("SymInt") != std::string::npos ||
-                              p.annotation.find("list[int]") != std::string::npos ||
-                              p.annotation.find("List[int]") != std::string::npos;
+      // A tensor, a float or a string is not a shape argument, whatever its name.
+      if (p.annotation.find("Tensor") != std::string::npos ||
+          p.annotation.find("float") != std::string::npos ||
+          p.annotation.find("str") != std::string::npos)
+        continue;
       const std::string& n = p.name;
       // One-letter names (n, k) say too little to flag without a type.
       const bool shape_name =
           (n.size() > 1 && names_a_size(n)) || n.find("trans") != std::string::npos ||
           n.find("dim") != std::string::npos || n.find("axis") != std::string::npos ||
           n.find("keepdim") != std::string::npos;
-      if (!shape_type && !shape_name) continue;
+      if (!shape_name) continue;
       model::SourcePattern pattern = matched("P3", PatternForm::unused_shape_parameter, n);
       pattern.op = k.op;
       pattern.function = k.function;
@@ -379,7 +503,7 @@ class PatternFinder {
   // Records pattern `p` (its id, form and what it is about) at `at`, in the kernel being walked.
   void report_at(model::SourcePattern p, Scope& scope, const Expr& at) {
     p.op = scope.kernel->op;
-    p.function = scope.kernel->function;
+    p.function = scope.function;
     report(std::move(p), at.line, at.column, &scope);
   }
 
@@ -396,6 +520,8 @@ class PatternFinder {
   std::string_view m_text;
   LineIndex m_lines;
   const std::string& m_display;
+  const std::map<std::string, const Stmt*>& m_functions;
+  std::set<const Expr*> m_host_tensors;  // device="cpu" of a fixed-size host tensor
   model::SourceFacts& m_facts;
   std::set<std::tuple<std::string, int, int>> m_reported;
 };
@@ -404,10 +530,14 @@ class PatternFinder {
 
 void find_python_patterns(const PythonRegistrations& registrations, std::string_view text,
                           const std::string& display, model::SourceFacts& facts) {
-  PatternFinder finder(text, display, facts);
+  PatternFinder finder(text, display, registrations.functions, facts);
   for (const PythonKernel& k : registrations.kernels) {
-    model::SourceKernel kernel{
-        k.op, k.key, k.function, k.registration_line, 0, 0, one_of(k.key, k_traced_keys), true};
+    model::SourceKernel kernel;
+    kernel.op = k.op;
+    kernel.dispatch_key = k.key;
+    kernel.function = k.function;
+    kernel.registration_line = k.registration_line;
+    kernel.traced = one_of(k.key, k_traced_keys);
     if (k.def) {
       kernel.line_begin = k.def->line;
       kernel.line_end = k.def->end_line;

@@ -1,8 +1,11 @@
 // What a Python source registers: ops (custom_op, Library.define, torch.library.define) with their
-// schemas, and the kernels bound to them (register_fake, impl_abstract, register_kernel,
-// Library.impl, torch.library.impl) resolved to their defs. Internal to parsers/source.
+// schemas, and the kernels bound to them (register_fake, impl_abstract, register_meta,
+// register_kernel, Library.impl, torch.library.impl) resolved to their defs, also through the
+// module's own aliases (`impl_abstract = torch.library.register_fake`) and wrappers (a def that
+// passes its parameters on to a registration). Internal to parsers/source.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,6 +33,9 @@ struct SchemaString {
 struct PythonRegistrations {
   std::vector<PythonKernel> kernels;
   std::vector<SchemaString> schema_strings;
+  // The module's own functions (not methods, not nested defs) by name, the last def of a name:
+  // the helpers a kernel may call.
+  std::map<std::string, const py::Stmt*> functions;
 };
 
 // Appends the ops `module` defines to `ops`; the kernels and schema strings in source order. The

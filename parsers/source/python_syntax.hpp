@@ -78,6 +78,9 @@ struct Expr {
   int column = 0;
   std::size_t begin = 0;  // byte offsets of the expression's source
   std::size_t end = 0;
+  // Links of the left-leaning chain this node ends (a.b.c, f()()[0], a + b + c): built by a loop,
+  // not by recursion, so the parser bounds it with its nesting depth.
+  int chain = 1;
   std::vector<ExprPtr> items;
 };
 
