@@ -25,6 +25,11 @@ set(CPACK_STRIP_FILES ON)
 
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# libclang is loaded only when C++ extension sources are analyzed (not linked, so shlibdeps does not
+# see it): recommended, as a run without it still reads packages, cores, logs and Python sources.
+if(ENABLE_LIBCLANG)
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libclang1-19")
+endif()
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${AOTI_PACKAGE_MAINTAINER}")

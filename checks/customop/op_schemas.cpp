@@ -47,8 +47,7 @@ const SourceOp* find_schema(const Case& c, const std::string& op) {
   return plain;
 }
 
-const SchemaArg* bound_argument(const SourceKernel& kernel, const SourceOp& schema,
-                                std::size_t i) {
+const SchemaArg* bound_argument(const SourceKernel& kernel, const SourceOp& schema, std::size_t i) {
   if (i >= kernel.params.size()) return nullptr;
   if (kernel.params.size() == schema.args.size()) return &schema.args[i];
   for (const SchemaArg& arg : schema.args)
@@ -72,10 +71,10 @@ std::vector<SourcePattern> signature_patterns(const Case& c, const SourceFacts& 
       if (schema) {
         const SchemaArg* arg = bound_argument(kernel, *schema, i);
         if (!arg) continue;
-        const bool mismatch = list ? is_symint_list(arg->type)
-                                   : is_symint_scalar(arg->type) &&
-                                         (arg->type == "SymInt?") ==
-                                             (param.kind == ParamKind::optional_concrete_int);
+        const bool mismatch =
+            list ? is_symint_list(arg->type)
+                 : is_symint_scalar(arg->type) &&
+                       (arg->type == "SymInt?") == (param.kind == ParamKind::optional_concrete_int);
         if (!mismatch) continue;
         schema_type = arg->type;
       } else if (!param.builds_shape) {
@@ -104,15 +103,15 @@ bool concrete_by_schema(const Case& c, const SourceFacts& source, const SourcePa
   const SourceOp* schema = find_schema(c, pattern.op);
   const SourceKernel* kernel = kernel_of(source, pattern.op, pattern.function);
   if (!schema || !kernel) return false;
-  return std::all_of(
-      pattern.via_parameters.begin(), pattern.via_parameters.end(), [&](const std::string& name) {
-        for (std::size_t i = 0; i < kernel->params.size(); ++i)
-          if (kernel->params[i].name == name) {
-            const SchemaArg* arg = bound_argument(*kernel, *schema, i);
-            return arg && is_concrete_int(arg->type);
-          }
-        return false;
-      });
+  return std::all_of(pattern.via_parameters.begin(), pattern.via_parameters.end(),
+                     [&](const std::string& name) {
+                       for (std::size_t i = 0; i < kernel->params.size(); ++i)
+                         if (kernel->params[i].name == name) {
+                           const SchemaArg* arg = bound_argument(*kernel, *schema, i);
+                           return arg && is_concrete_int(arg->type);
+                         }
+                       return false;
+                     });
 }
 
 }  // namespace aoti::checks::symint

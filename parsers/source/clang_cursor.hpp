@@ -3,7 +3,7 @@
 // Internal to parsers/source.
 #pragma once
 
-#include <clang-c/Index.h>
+#include "parsers/source/libclang.hpp"
 
 #include <string>
 #include <string_view>

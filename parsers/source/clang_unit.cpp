@@ -1,7 +1,5 @@
 #include "parsers/source/clang_unit.hpp"
 
-#include <clang-c/CXCompilationDatabase.h>
-
 #include <algorithm>
 #include <system_error>
 

@@ -3,7 +3,7 @@
 // parsers/source.
 #pragma once
 
-#include <clang-c/Index.h>
+#include "parsers/source/libclang.hpp"
 
 #include <filesystem>
 #include <memory>

@@ -10,12 +10,14 @@
 #include "parsers/source/clang_unit.hpp"
 #include "parsers/source/cpp_patterns.hpp"
 #include "parsers/source/cpp_registrations.hpp"
+#include "parsers/source/libclang.hpp"
 #include "parsers/source/source_text.hpp"
 
 namespace aoti::parsers::source {
 
 Parsed<SourceRead> read_cpp(const std::filesystem::path& path, std::string_view text,
                             const std::string& display, const SourceOptions& options) {
+  if (std::string why_not; !libclang_ready(why_not)) return fail("C++ sources: " + why_not);
   SourceRead out;
   out.facts.artifact = display;
   out.facts.language = "c++";

@@ -2,7 +2,7 @@
 // kernel each m.def / m.impl binds, resolved to its function or lambda. Internal to parsers/source.
 #pragma once
 
-#include <clang-c/Index.h>
+#include "parsers/source/libclang.hpp"
 
 #include <cstddef>
 #include <string>
