@@ -35,15 +35,22 @@ const SourceKernel* kernel_of(const SourceFacts& source, const std::string& op,
 
 }  // namespace
 
-const SourceOp* find_schema(const Case& c, const std::string& op) {
+const SourceOp* find_schema(const Case& c, const std::string& op, const SourceFacts** where) {
   const SourceOp* plain = nullptr;
+  const SourceFacts* plain_source = nullptr;
   for (const SourceFacts& source : c.sources)
     for (const SourceOp& candidate : source.ops) {
       if (candidate.schema.empty()) continue;
-      if (candidate.name == op) return &candidate;
-      if (!plain && candidate.name == without_overload(op) && candidate.name != op)
+      if (candidate.name == op) {
+        if (where) *where = &source;
+        return &candidate;
+      }
+      if (!plain && candidate.name == without_overload(op) && candidate.name != op) {
         plain = &candidate;
+        plain_source = &source;
+      }
     }
+  if (where) *where = plain_source;
   return plain;
 }
 

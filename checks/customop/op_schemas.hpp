@@ -12,8 +12,10 @@
 namespace aoti::checks::symint {
 
 // The schema of `op` ("ns::op" or "ns::op.overload") among the case's sources: the same name, else
-// the op without an overload; null when no source defines it with a schema.
-const model::SourceOp* find_schema(const model::Case& c, const std::string& op);
+// the op without an overload; null when no source defines it with a schema. `where`, when given,
+// is set to the source that defines it.
+const model::SourceOp* find_schema(const model::Case& c, const std::string& op,
+                                   const model::SourceFacts** where = nullptr);
 
 // The schema argument bound to `kernel.params[i]`: by position when the counts agree, else by
 // name; null when there is none.

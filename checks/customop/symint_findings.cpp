@@ -130,6 +130,15 @@ Finding report(const Case& c, const SourceFacts& source, const std::string& func
     }
     f.evidence.push_back(source_quote(source, *same_line.front(), join(notes, "; ")));
   }
+  // The schema a parameter was held against (C3/C4), which may be in another file.
+  const SourceFacts* schema_source = nullptr;
+  const bool against_schema = std::any_of(patterns.begin(), patterns.end(), [](const auto* p) {
+    return p->form == PatternForm::int_parameter && !p->schema_type.empty();
+  });
+  if (const SourceOp* schema = against_schema ? find_schema(c, op, &schema_source) : nullptr)
+    f.evidence.push_back(Evidence{Location{schema_source->artifact, "", schema->line},
+                                  fmt::format("{}: {}", schema->name, schema->schema),
+                                  "the op's schema, which the parameters above are bound to"});
   if (frame)
     f.evidence.push_back(Evidence{Location{frame->file, "", frame->line}, frame->code,
                                   "the call the trace saw specialize a dim"});

@@ -58,6 +58,15 @@ OpName parse_op_name(std::string_view text) {
   return op;
 }
 
+namespace {
+bool is_identifier(const std::string& name) {
+  return !name.empty() && !std::isdigit(static_cast<unsigned char>(name.front())) &&
+         std::all_of(name.begin(), name.end(), [](char ch) {
+           return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+         });
+}
+}  // namespace
+
 NextStep opcheck_step(const Case& c, std::string_view op_text, std::string what) {
   const OpName op = parse_op_name(op_text);
   if (!op.valid()) return {std::move(what), "", "python"};
@@ -71,13 +80,7 @@ NextStep opcheck_step(const Case& c, std::string_view op_text, std::string what)
         const auto space = input.value.find(' ');
         const std::string kind = input.value.substr(0, space);
         const std::string value = space == std::string::npos ? "" : input.value.substr(space + 1);
-        const bool identifier =
-            !input.name.empty() &&
-            std::all_of(input.name.begin(), input.name.end(),
-                        [](char ch) {
-                          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
-                        }) &&
-            !std::isdigit(static_cast<unsigned char>(input.name.front()));
+        const bool identifier = is_identifier(input.name);
         if ((kind == "tensor" || kind == "tensors" || kind == "optional_tensor") && identifier) {
           args.push_back(input.name);
           tensors.push_back("`" + input.name + "`");
@@ -93,6 +96,19 @@ NextStep opcheck_step(const Case& c, std::string_view op_text, std::string what)
         } else if (identifier) {
           args.push_back(input.name);  // a symbolic size or a list: the user passes their own value
         }
+      }
+    }
+  // Without a package that calls it, the op's schema in the case's sources names the arguments.
+  for (const auto& source : c.sources)
+    for (const auto& schema_op : source.ops) {
+      if (found || schema_op.schema.empty() ||
+          parse_op_name(schema_op.name).qualified() != op.qualified())
+        continue;
+      found = true;
+      for (const auto& arg : schema_op.args) {
+        if (!is_identifier(arg.name)) continue;
+        args.push_back(arg.name);
+        if (arg.type.starts_with("Tensor")) tensors.push_back("`" + arg.name + "`");
       }
     }
   if (!found || args.empty()) args = {"x"}, tensors = {"`x`"};
