@@ -21,7 +21,9 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-fs::path peer_sources() { return aoti::test::source_dir() / ".." / "shared" / "peer-inputs" / "sources"; }
+fs::path peer_sources() {
+  return aoti::test::source_dir() / ".." / "shared" / "peer-inputs" / "sources";
+}
 const bool k_absent = !fs::is_directory(peer_sources());
 
 json read_json(const fs::path& path) {
