@@ -409,6 +409,11 @@ Case load_case(const std::vector<std::string>& paths) {
     if (input.path.filename() == "compile_commands.json")
       source_options.compile_commands = input.path;
   if (!source_options.compile_commands) source_options.include_dirs = tree_include_dirs(inputs);
+  source_options.precompiled_stubs =
+      std::count_if(inputs.begin(), inputs.end(), [](const SniffedInput& input) {
+        return input.kind == ArtifactKind::source && input.path.extension() != ".py" &&
+               input.path.extension() != ".pyi";
+      }) >= 3;
   auto sources = read_sources(inputs, source_options);
   std::vector<std::size_t> cores;  // read last: unwinding needs every package's model .so
   for (std::size_t i = 0; i < inputs.size(); ++i) {

@@ -30,7 +30,7 @@ class ClangUnit {
     return m_main_path;
   }  // the file as clang knows it (absolute)
 
- private:
+  // Owners of libclang handles, also for units that are not a ClangUnit (the precompiled stubs).
   struct IndexDeleter {
     void operator()(void* index) const { clang_disposeIndex(index); }
   };
@@ -38,6 +38,7 @@ class ClangUnit {
     void operator()(CXTranslationUnitImpl* tu) const { clang_disposeTranslationUnit(tu); }
   };
 
+ private:
   ClangUnit(std::unique_ptr<void, IndexDeleter> index,
             std::unique_ptr<CXTranslationUnitImpl, UnitDeleter> unit, std::string main_path)
       : m_index(std::move(index)), m_unit(std::move(unit)), m_main_path(std::move(main_path)) {}

@@ -31,6 +31,7 @@ namespace aoti::parsers::source {
   X(clang_File_isEqual)                           \
   X(clang_Location_isInSystemHeader)              \
   X(clang_createIndex)                            \
+  X(clang_defaultSaveOptions)                     \
   X(clang_disposeDiagnostic)                      \
   X(clang_disposeIndex)                           \
   X(clang_disposeString)                          \
@@ -66,6 +67,7 @@ namespace aoti::parsers::source {
   X(clang_isExpression)                           \
   X(clang_isInvalidDeclaration)                   \
   X(clang_parseTranslationUnit2)                  \
+  X(clang_saveTranslationUnit)                    \
   X(clang_visitChildren)
 
 struct LibclangApi {
@@ -114,6 +116,7 @@ const LibclangApi& libclang();
 #define clang_Location_isInSystemHeader \
   ::aoti::parsers::source::libclang().clang_Location_isInSystemHeader
 #define clang_createIndex ::aoti::parsers::source::libclang().clang_createIndex
+#define clang_defaultSaveOptions ::aoti::parsers::source::libclang().clang_defaultSaveOptions
 #define clang_disposeDiagnostic ::aoti::parsers::source::libclang().clang_disposeDiagnostic
 #define clang_disposeIndex ::aoti::parsers::source::libclang().clang_disposeIndex
 #define clang_disposeString ::aoti::parsers::source::libclang().clang_disposeString
@@ -152,5 +155,6 @@ const LibclangApi& libclang();
 #define clang_isExpression ::aoti::parsers::source::libclang().clang_isExpression
 #define clang_isInvalidDeclaration ::aoti::parsers::source::libclang().clang_isInvalidDeclaration
 #define clang_parseTranslationUnit2 ::aoti::parsers::source::libclang().clang_parseTranslationUnit2
+#define clang_saveTranslationUnit ::aoti::parsers::source::libclang().clang_saveTranslationUnit
 #define clang_visitChildren ::aoti::parsers::source::libclang().clang_visitChildren
 #endif  // AOTI_LIBCLANG_LOADER

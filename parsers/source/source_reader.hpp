@@ -19,6 +19,9 @@ struct SourceOptions {
   std::vector<std::string> include_dirs;
   // A compile_commands.json (or the folder holding one): its flags for the file are used.
   std::optional<std::filesystem::path> compile_commands;
+  // Precompile the bundled declarations once for the process (0.5 s), so that each C++ file costs
+  // its own text only (0.3 s less): worth it from three C++ files on.
+  bool precompiled_stubs = false;
 };
 
 struct SourceRead {
