@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -337,6 +338,56 @@ std::string run_shell(const std::string& command) {
   return out;
 }
 }  // namespace
+
+TEST_CASE("an extension tree: schema, meta kernel, project macro and Python fake in four files") {
+  // The layout of real extensions: the schema in one file, the Meta kernel in another registered
+  // through the project's macro from include/, the Python fake in a third; ops matched by name.
+  TempDir tree;
+  fs::create_directories(tree.path / "include" / "ext");
+  fs::create_directories(tree.path / "src");
+  fs::create_directories(tree.path / "python");
+  write_file(tree.path / "include" / "ext" / "dispatch.h",
+             "#pragma once\n#include <torch/library.h>\n#define EXT_TO_META(name, function) \\\n"
+             "  m.impl(name, torch::dispatch(c10::DispatchKey::Meta, TORCH_FN(function)))\n");
+  write_file(tree.path / "src" / "ops.cpp",
+             "#include <torch/library.h>\nTORCH_LIBRARY(ext, m) {\n"
+             "  m.def(\"pad_rows(Tensor x, SymInt rows) -> Tensor\");\n"
+             "  m.def(\"tile(Tensor x, int reps) -> Tensor\");\n"
+             "  m.def(\"gather_rows(Tensor x, Tensor idx) -> Tensor\");\n}\n");
+  write_file(
+      tree.path / "src" / "ops_meta.cpp",
+      "#include \"ext/dispatch.h\"\n"
+      "at::Tensor pad_rows_meta(const at::Tensor& x, int64_t rows) {\n"
+      "  return at::empty({rows, x.sym_size(1).guard_int(__FILE__, __LINE__)}, x.options());\n"
+      "}\n"
+      "at::Tensor tile_meta(const at::Tensor& x, int64_t reps) {\n"
+      "  return at::empty({reps}, x.options());\n}\n"
+      "TORCH_LIBRARY_IMPL(ext, Meta, m) {\n  EXT_TO_META(\"pad_rows\", pad_rows_meta);\n"
+      "  EXT_TO_META(\"tile\", tile_meta);\n}\n");
+  write_file(tree.path / "python" / "fakes.py",
+             "import torch\n\n@torch.library.register_fake(\"ext::gather_rows\")\n"
+             "def _(x, idx):\n    n = len(idx)\n    return x.new_empty(n, x.shape[1])\n");
+  const CliRun run = run_cli("--format json " + shell_quote(tree.path.string()));
+  CHECK(run.exit_code == 0);
+  const json report = json::parse(run.out);
+  CHECK(report["diagnostics"].empty());  // the macro's header was found under include/
+  std::map<std::string, json> by_title;
+  for (const auto& f : report["findings"]) by_title[f["title"].get<std::string>()] = f;
+  REQUIRE(by_title.size() == 2);
+  // pad_rows: the schema in ops.cpp says SymInt rows; the kernel takes int64_t and builds the
+  // shape from it. tile: the schema says int reps, so the same code is no SymInt problem.
+  const auto meta = by_title.find(
+      "Meta kernel `pad_rows_meta` of `ext::pad_rows` is not "
+      "SymInt-aware (lines 2, 3)");
+  REQUIRE(meta != by_title.end());
+  bool schema_quoted = false;
+  for (const auto& e : meta->second["evidence"])
+    schema_quoted = schema_quoted ||
+                    (e["artifact"].get<std::string>().ends_with("src/ops.cpp") && e["line"] == 3);
+  CHECK(schema_quoted);
+  // gather_rows: its fake's `idx` is untyped; the C++ schema says Tensor, so len(idx) reads a size.
+  CHECK(by_title.count("Fake kernel `_` of `ext::gather_rows` is not SymInt-aware (line 5)") == 1);
+}
 
 TEST_CASE("the text report wraps to the terminal's width, and to 100 columns in pipes and files") {
   const std::string analyze =

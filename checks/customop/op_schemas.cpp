@@ -121,4 +121,14 @@ bool concrete_by_schema(const Case& c, const SourceFacts& source, const SourcePa
                      });
 }
 
+bool holds_by_schema(const Case& c, const SourcePattern& pattern) {
+  if (pattern.if_tensor_parameter.empty()) return true;
+  const SourceOp* schema = find_schema(c, pattern.op);
+  if (!schema) return false;
+  return std::any_of(schema->args.begin(), schema->args.end(), [&](const SchemaArg& arg) {
+    return arg.name == pattern.if_tensor_parameter && arg.type.starts_with("Tensor") &&
+           !arg.type.starts_with("Tensor[]");
+  });
+}
+
 }  // namespace aoti::checks::symint

@@ -32,4 +32,8 @@ std::vector<model::SourcePattern> signature_patterns(const model::Case& c,
 bool concrete_by_schema(const model::Case& c, const model::SourceFacts& source,
                         const model::SourcePattern& pattern);
 
+// True unless the pattern holds only for a Tensor parameter (SourcePattern::if_tensor_parameter)
+// and the op's schema is nowhere in the case or types that parameter otherwise.
+bool holds_by_schema(const model::Case& c, const model::SourcePattern& pattern);
+
 }  // namespace aoti::checks::symint

@@ -180,7 +180,8 @@ std::vector<Finding> kernel_findings(const Case& c, const CheckInfo& check,
     std::map<std::pair<std::string, std::string>, std::vector<const SourcePattern*>> by_function;
     for (const auto& p : signature) by_function[{p.function, p.op}].push_back(&p);
     for (const auto& p : source.violations)
-      if (!p.id.empty() && p.id[0] == family.pattern_prefix && !concrete_by_schema(c, source, p))
+      if (!p.id.empty() && p.id[0] == family.pattern_prefix && !concrete_by_schema(c, source, p) &&
+          holds_by_schema(c, p))
         by_function[{p.function, p.op}].push_back(&p);
     for (auto& [key, patterns] : by_function) {
       std::sort(patterns.begin(), patterns.end(), [](const auto* a, const auto* b) {

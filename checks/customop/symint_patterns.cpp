@@ -134,6 +134,12 @@ PatternAdvice advice_for(const SourcePattern& p, std::string_view language) {
       return {p.name + "() on sizes compares them in Python: a guard",
               "torch.sym_" + p.name + "(...)"};
     case PatternForm::size_to_number:
+      if (p.name == "len") {  // len(t) on a tensor: FBGEMM 21d1260435 made it t.size(0)
+        const std::string& text = p.matched_text;
+        const bool whole = text.starts_with("len(") && text.ends_with(")");
+        return {"len() of a tensor is its first dim as a Python int: export specializes it",
+                whole ? text.substr(4, text.size() - 5) + ".size(0)" : "t.size(0)"};
+      }
       return {p.name + "() on a SymInt posts a guard: the size is specialized to its example value",
               "keep the SymInt (drop " + p.name + "()); torch._check(...) to state a requirement"};
     case PatternForm::size_range:

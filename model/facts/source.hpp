@@ -118,6 +118,10 @@ struct SourcePattern {
   // in `at::empty({n})`): a schema typing each of them `int` makes the value concrete by
   // contract, and the checks drop the pattern. Empty when a tensor size flows into it.
   std::vector<std::string> via_parameters;
+  // A Python fake's untyped parameter this pattern needs to be a Tensor (`len(idx)` is a size read
+  // only on a tensor, a list length otherwise): the checks keep the pattern when the op's schema,
+  // wherever it is, types the parameter Tensor. Empty when the pattern holds as it is.
+  std::string if_tensor_parameter;
 };
 
 struct SourceFacts {

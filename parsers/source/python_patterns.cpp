@@ -107,7 +107,7 @@ class PatternFinder {
     std::string function;                       // its name, what patterns found in it name
     std::set<const Stmt*>* followed = nullptr;  // the helpers walked for this kernel
     int call_depth = 0;
-    std::set<std::string> unknown;  // untyped parameters taken for tensors: len() is not flagged
+    std::set<std::string> unknown;  // untyped parameters taken for tensors: len() is conditional
     std::set<std::string> tensors;  // tensor parameters and tensors derived from them
     std::set<std::string> sizes;    // SymInt parameters and names bound to sizes
     std::set<std::string> locals;   // every name the function binds
@@ -337,9 +337,13 @@ class PatternFinder {
   void builtin_call(const Expr& call, const std::string& name, const Expr& arg, Scope& scope) {
     if ((name == "int" || name == "bool" || name == "float") && involves_size(arg, scope)) {
       report_at(matched("P1", PatternForm::size_to_number, name), scope, call);
-    } else if (name == "len" && is_tensor(arg, scope) && !scope.unknown.count(root_of(arg)->text)) {
-      // len(t) is t.shape[0] made a Python int: the dim is specialized.
-      report_at(matched("P1", PatternForm::size_to_number, name, matched_text(call)), scope, call);
+    } else if (name == "len" && is_tensor(arg, scope)) {
+      // len(t) is t.shape[0] made a Python int: the dim is specialized. On an untyped parameter
+      // it is one only if the schema (maybe in another file) says Tensor: the checks decide.
+      model::SourcePattern p = matched("P1", PatternForm::size_to_number, name, matched_text(call));
+      if (const std::string& root = root_of(arg)->text; scope.unknown.count(root))
+        p.if_tensor_parameter = root;
+      report_at(std::move(p), scope, call);
     } else if (name == "range" && involves_size(arg, scope)) {
       report_at(matched("P1", PatternForm::size_range), scope, call);
     } else if ((name == "bool" || name == "int" || name == "float") && is_tensor(arg, scope)) {
