@@ -36,6 +36,8 @@ std::string_view to_string(ArtifactKind kind) {
       return "trace";
     case ArtifactKind::source:
       return "source";
+    case ArtifactKind::compile_database:
+      return "compile-db";
     case ArtifactKind::unknown:
       return "unknown";
   }

@@ -17,6 +17,7 @@ enum class ArtifactKind {
   gpu_core_dump,
   trace,
   source,
+  compile_database,  // a compile_commands.json: the flags of the C++ sources beside it
   unknown
 };
 std::string_view to_string(ArtifactKind kind);

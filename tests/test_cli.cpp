@@ -341,13 +341,15 @@ std::string run_shell(const std::string& command) {
 
 TEST_CASE("an extension tree: schema, meta kernel, project macro and Python fake in four files") {
   // The layout of real extensions: the schema in one file, the Meta kernel in another registered
-  // through the project's macro from include/, the Python fake in a third; ops matched by name.
+  // through the project's macro from a header folder, the Python fake in a third; ops matched by
+  // name. The macro's name says no dispatch key: without the compile_commands.json that puts
+  // csrc/ on the header path it cannot be resolved, and a diagnostic says so.
   TempDir tree;
-  fs::create_directories(tree.path / "include" / "ext");
+  fs::create_directories(tree.path / "csrc" / "ext");
   fs::create_directories(tree.path / "src");
   fs::create_directories(tree.path / "python");
-  write_file(tree.path / "include" / "ext" / "dispatch.h",
-             "#pragma once\n#include <torch/library.h>\n#define EXT_TO_META(name, function) \\\n"
+  write_file(tree.path / "csrc" / "ext" / "dispatch.h",
+             "#pragma once\n#include <torch/library.h>\n#define EXT_SHAPE_FN(name, function) \\\n"
              "  m.impl(name, torch::dispatch(c10::DispatchKey::Meta, TORCH_FN(function)))\n");
   write_file(tree.path / "src" / "ops.cpp",
              "#include <torch/library.h>\nTORCH_LIBRARY(ext, m) {\n"
@@ -362,31 +364,58 @@ TEST_CASE("an extension tree: schema, meta kernel, project macro and Python fake
       "}\n"
       "at::Tensor tile_meta(const at::Tensor& x, int64_t reps) {\n"
       "  return at::empty({reps}, x.options());\n}\n"
-      "TORCH_LIBRARY_IMPL(ext, Meta, m) {\n  EXT_TO_META(\"pad_rows\", pad_rows_meta);\n"
-      "  EXT_TO_META(\"tile\", tile_meta);\n}\n");
+      "TORCH_LIBRARY_IMPL(ext, Meta, m) {\n  EXT_SHAPE_FN(\"pad_rows\", pad_rows_meta);\n"
+      "  EXT_SHAPE_FN(\"tile\", tile_meta);\n}\n");
   write_file(tree.path / "python" / "fakes.py",
              "import torch\n\n@torch.library.register_fake(\"ext::gather_rows\")\n"
              "def _(x, idx):\n    n = len(idx)\n    return x.new_empty(n, x.shape[1])\n");
+  const auto titles = [](const json& report) {
+    std::set<std::string> out;
+    for (const auto& f : report["findings"]) out.insert(f["title"].get<std::string>());
+    return out;
+  };
+  // gather_rows: its fake's `idx` is untyped; the C++ schema says Tensor, so len(idx) reads a size.
+  const std::string fake = "Fake kernel `_` of `ext::gather_rows` is not SymInt-aware (line 5)";
+  const std::string meta =
+      "Meta kernel `pad_rows_meta` of `ext::pad_rows` is not SymInt-aware (lines 2, 3)";
+
+  const json without = json::parse(run_cli("--format json " + shell_quote(tree.path.string())).out);
+  CHECK(titles(without) == std::set<std::string>{fake});
+  std::size_t unresolved = 0;
+  for (const auto& d : without["diagnostics"])
+    unresolved += d["message"].get<std::string>().find("EXT_SHAPE_FN(\"ext::pad_rows\", ...)") !=
+                  std::string::npos;
+  CHECK(unresolved == 1);
+
+  fs::create_directories(tree.path / "build");
+  const std::string dir = (tree.path / "build").string();
+  json database = json::array();
+  for (const char* file : {"ops.cpp", "ops_meta.cpp"})
+    database.push_back(
+        {{"directory", dir},
+         {"file", (tree.path / "src" / file).string()},
+         {"arguments",
+          {"c++", "-I../csrc", "-std=c++17", "-c", (tree.path / "src" / file).string()}}});
+  write_file(tree.path / "build" / "compile_commands.json", database.dump(2));
   const CliRun run = run_cli("--format json " + shell_quote(tree.path.string()));
   CHECK(run.exit_code == 0);
   const json report = json::parse(run.out);
-  CHECK(report["diagnostics"].empty());  // the macro's header was found under include/
-  std::map<std::string, json> by_title;
-  for (const auto& f : report["findings"]) by_title[f["title"].get<std::string>()] = f;
-  REQUIRE(by_title.size() == 2);
+  CHECK(report["diagnostics"].empty());
   // pad_rows: the schema in ops.cpp says SymInt rows; the kernel takes int64_t and builds the
   // shape from it. tile: the schema says int reps, so the same code is no SymInt problem.
-  const auto meta = by_title.find(
-      "Meta kernel `pad_rows_meta` of `ext::pad_rows` is not "
-      "SymInt-aware (lines 2, 3)");
-  REQUIRE(meta != by_title.end());
-  bool schema_quoted = false;
-  for (const auto& e : meta->second["evidence"])
-    schema_quoted = schema_quoted ||
-                    (e["artifact"].get<std::string>().ends_with("src/ops.cpp") && e["line"] == 3);
-  CHECK(schema_quoted);
-  // gather_rows: its fake's `idx` is untyped; the C++ schema says Tensor, so len(idx) reads a size.
-  CHECK(by_title.count("Fake kernel `_` of `ext::gather_rows` is not SymInt-aware (line 5)") == 1);
+  CHECK(titles(report) == std::set<std::string>{fake, meta});
+  for (const auto& f : report["findings"]) {
+    if (f["title"] != meta) continue;
+    bool schema_shown = false;
+    for (const auto& e : f["evidence"])
+      schema_shown = schema_shown ||
+                     (e["artifact"].get<std::string>().ends_with("src/ops.cpp") && e["line"] == 3);
+    CHECK(schema_shown);
+  }
+  bool database_read = false;
+  for (const auto& a : report["artifacts"])
+    database_read = database_read || (a["kind"] == "compile-db" && a["analyzed"] == true);
+  CHECK(database_read);
 }
 
 TEST_CASE("the text report wraps to the terminal's width, and to 100 columns in pipes and files") {

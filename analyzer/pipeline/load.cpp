@@ -406,8 +406,7 @@ Case load_case(const std::vector<std::string>& paths) {
   const auto inputs = gather_inputs(paths, c.diagnostics);
   parsers::source::SourceOptions source_options;
   for (const auto& input : inputs)
-    if (input.path.filename() == "compile_commands.json")
-      source_options.compile_commands = input.path;
+    if (input.kind == ArtifactKind::compile_database) source_options.compile_commands = input.path;
   if (!source_options.compile_commands) source_options.include_dirs = tree_include_dirs(inputs);
   source_options.precompiled_stubs =
       std::count_if(inputs.begin(), inputs.end(), [](const SniffedInput& input) {
@@ -443,6 +442,11 @@ Case load_case(const std::vector<std::string>& paths) {
         break;
       case ArtifactKind::source:
         load_source(std::move(*sources[i]), input, artifact, c);
+        break;
+      case ArtifactKind::compile_database:
+        // libclang reads it for each C++ source; one that lists none of them changes nothing.
+        artifact.analyzed = true;
+        artifact.note = input.what + ": the C++ sources' compile flags";
         break;
       case ArtifactKind::unknown:
         artifact.note = input.what + "; skipped";

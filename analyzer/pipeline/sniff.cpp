@@ -137,6 +137,17 @@ SniffedInput sniff(const fs::path& path, std::string display) {
     input.what = "custom-operator source";
     return input;
   }
+  // A compilation database: a JSON array of {"directory", "file", "command" | "arguments"}.
+  if (const auto open = head.find_first_not_of(" \t\r\n");
+      open != std::string::npos && head[open] == '[' &&
+      head.find("\"directory\"") != std::string::npos &&
+      head.find("\"file\"") != std::string::npos &&
+      (head.find("\"command\"") != std::string::npos ||
+       head.find("\"arguments\"") != std::string::npos)) {
+    input.kind = ArtifactKind::compile_database;
+    input.what = "compilation database";
+    return input;
+  }
   // Documentation and JSON documents (a case's README, a saved report) are not error logs:
   // reading them as logs would turn their prose into false events.
   const auto first = head.find_first_not_of(" \t\r\n");

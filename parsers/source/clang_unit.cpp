@@ -41,6 +41,10 @@ std::vector<std::string> compile_flags(const std::filesystem::path& database,
     const unsigned n = clang_CompileCommand_getNumArgs(command);
     for (unsigned i = 1; i < n; ++i) {
       std::string arg = take(clang_CompileCommand_getArg(command, i));
+      // A command libclang inferred for a file the database lacks (a header) ends in `-- FILE`;
+      // the input is ours to give, and the driver mode is not a compiler flag.
+      if (arg == "--") break;
+      if (arg.starts_with("--driver-mode=")) continue;
       if (arg == "-c" || arg == file.string() || arg == file.filename().string()) continue;
       if (arg == "-o" || arg == "-MF" || arg == "-MT" || arg == "-MQ") {
         ++i;

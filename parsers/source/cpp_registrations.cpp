@@ -187,6 +187,14 @@ std::optional<std::string> key_in_macro_name(std::string_view macro) {
   return key;
 }
 
+// `m.def(...)` / `m.impl(...)` on a torch::Library, resolved.
+bool is_library_call(CXCursor c) {
+  if (clang_getCursorKind(c) != CXCursor_CallExpr) return false;
+  const CXCursor callee = callee_of(c);
+  const std::string name = spelling(callee);
+  return (name == "def" || name == "impl") && parent_name(callee) == "Library";
+}
+
 class Collector {
  public:
   Collector(const MainFile& file, std::vector<model::SourceOp>& ops) : m_file(file), m_ops(ops) {}
@@ -212,13 +220,9 @@ class Collector {
   void collect_registrations(CXCursor c, const Block& block, int depth) {
     if (depth > k_max_ast_depth) return;
     for (CXCursor child : children(c)) {
-      if (clang_getCursorKind(child) == CXCursor_CallExpr) {
-        const CXCursor callee = callee_of(child);
-        const std::string name = spelling(callee);
-        if ((name == "def" || name == "impl") && parent_name(callee) == "Library") {
-          registration(child, name, block);
-          continue;
-        }
+      if (is_library_call(child)) {
+        registration(child, spelling(callee_of(child)), block);
+        continue;
       }
       if (unresolved_macro_registration(child, block)) continue;
       collect_registrations(child, block, depth + 1);
@@ -233,6 +237,9 @@ class Collector {
     if (clang_getCursorKind(statement) == CXCursor_CallExpr &&
         !clang_Cursor_isNull(callee_of(statement)))
       return false;
+    // A macro that did expand (its header is here) holds the m.impl call, maybe under a cleanup
+    // node: the walk below reads that call.
+    if (any_descendant(statement, is_library_call)) return false;
     const Place where = m_file.start_of(statement);
     if (!where.in_main) return false;
     const std::string macro = identifier_call_at(m_file.text(), where.offset);
