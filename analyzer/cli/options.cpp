@@ -10,7 +10,8 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr std::string_view k_usage = R"(Usage:
-  aoti-analyze [options] INPUT...          analyze one case: a .pt2 or model .so, logs, a core, a trace, a folder
+  aoti-analyze [options] INPUT...          analyze one case: a .pt2 or model .so, logs, a core, a trace,
+                                           custom-op sources or an extension tree, a folder
   aoti-analyze --backtrace CORE [PACKAGE or MODEL.so...] [GPU-CORE...]
                                            every thread's frames, the crashing thread first, then
                                            the faulting warps of a GPU core dump
