@@ -295,6 +295,39 @@ TORCH_LIBRARY_FRAGMENT(fbgemm, m) {
   CHECK(named_macro);
 }
 
+TEST_CASE("C++ registered through the project's wrapper functions, templates included") {
+  TempDir dir;
+  const fs::path file = dir.path / "ops.cpp";
+  write_file(file, R"(#include <torch/library.h>
+at::Tensor rows_meta(const at::Tensor& x) { return at::empty({x.size(0)}, x.options()); }
+at::Tensor cols_meta(const at::Tensor& x) { return at::empty({x.size(1)}, x.options()); }
+template <class F> void register_meta(torch::Library& m, const char* name, F fn) {
+  m.impl(name, torch::dispatch(c10::DispatchKey::Meta, fn));
+}
+void register_any(torch::Library& lib, at::Tensor (*fn)(const at::Tensor&), const char* op) {
+  lib.impl(op, fn);
+}
+TORCH_LIBRARY_IMPL(ns, CPU, m) {
+  register_meta(m, "rows", rows_meta);
+}
+TORCH_LIBRARY_IMPL(ns, Meta, m) {
+  register_any(m, &cols_meta, "cols");
+}
+)");
+  const SourceRead read = read_ok(file);
+  REQUIRE(read.facts.kernels.size() == 2);
+  // The template's body says Meta, whatever block it is called from; the plain wrapper's key is
+  // its caller's block's. Op and kernel come from the argument positions the wrapper forwards.
+  CHECK(read.facts.kernels[0].op == "ns::rows");
+  CHECK(read.facts.kernels[0].dispatch_key == "Meta");
+  CHECK(read.facts.kernels[0].function == "rows_meta");
+  CHECK(read.facts.kernels[1].op == "ns::cols");
+  CHECK(read.facts.kernels[1].dispatch_key == "Meta");
+  CHECK(read.facts.kernels[1].function == "cols_meta");
+  CHECK(at_line(in_function(read.facts, "rows_meta"), "C1", 2));
+  CHECK(at_line(in_function(read.facts, "cols_meta"), "C1", 3));
+}
+
 TEST_CASE("a binary file named .cpp is a ParseError; an empty file is empty facts") {
   TempDir dir;
   const fs::path binary = dir.path / "kernel.cpp";

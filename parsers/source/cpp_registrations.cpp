@@ -195,6 +195,54 @@ bool is_library_call(CXCursor c) {
   return (name == "def" || name == "impl") && parent_name(callee) == "Library";
 }
 
+// Which parameters of a registering wrapper carry the op name and the kernel, and the key its
+// body names (empty: the caller's block decides).
+struct WrapperShape {
+  int op_param = -1;
+  int kernel_param = -1;
+  std::string key;
+};
+
+// The position among `fn`'s parameters of the first one `expr` reads, -1 when it reads none.
+int parameter_index(CXCursor fn, CXCursor expr) {
+  std::vector<CXCursor> params;
+  for (CXCursor c : children(fn))
+    if (clang_getCursorKind(c) == CXCursor_ParmDecl) params.push_back(c);
+  int found = -1;
+  auto visit = [&](CXCursor c) {
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return false;
+    const CXCursor ref = clang_getCursorReferenced(c);
+    for (std::size_t i = 0; i < params.size(); ++i)
+      if (clang_equalCursors(params[i], ref)) found = static_cast<int>(i);
+    return found >= 0;
+  };
+  if (!visit(expr)) any_descendant(expr, visit);
+  return found;
+}
+
+// A `m.impl(name, ...)` / `m.def(name, ...)` call in a wrapper's body, resolved or, in a template,
+// dependent (an unresolved member call named impl/def): its callee's and its arguments' cursors.
+std::optional<WrapperShape> wrapper_shape(CXCursor fn) {
+  std::optional<WrapperShape> shape;
+  any_descendant(fn, [&](CXCursor c) {
+    if (clang_getCursorKind(c) != CXCursor_CallExpr) return false;
+    const std::vector<CXCursor> kids = children(c);
+    if (kids.size() < 3 || clang_getCursorKind(kids[0]) != CXCursor_MemberRefExpr) return false;
+    const std::string method = spelling(clang_getCursorReferenced(kids[0]));
+    if (method != "impl" && method != "def") return false;
+    WrapperShape found;
+    found.op_param = parameter_index(fn, kids[1]);
+    for (std::size_t i = 2; i < kids.size(); ++i) {
+      if (const auto key = key_in(kids[i])) found.key = *key;
+      if (const int index = parameter_index(fn, kids[i]); index >= 0) found.kernel_param = index;
+    }
+    if (found.op_param < 0 || found.kernel_param < 0) return false;
+    shape = found;
+    return true;
+  });
+  return shape;
+}
+
 class Collector {
  public:
   Collector(const MainFile& file, std::vector<model::SourceOp>& ops) : m_file(file), m_ops(ops) {}
@@ -225,6 +273,7 @@ class Collector {
         continue;
       }
       if (unresolved_macro_registration(child, block)) continue;
+      if (wrapper_registration(child, block)) continue;
       collect_registrations(child, block, depth + 1);
     }
   }
@@ -254,6 +303,32 @@ class Collector {
     }
     if (*key == "CatchAll") key = "CompositeImplicitAutograd";
     KernelRef ref{qualify(block.ns, *op), *key, *fn, "", where.line};
+    ref.name = clang_getCursorKind(*fn) == CXCursor_LambdaExpr ? "<lambda>" : spelling(*fn);
+    m_found.kernels.push_back(ref);
+    return true;
+  }
+
+  // `register_meta(m, "op", op_meta)`: a function of this file (a template too) whose body passes
+  // its own parameters on to `m.impl(name, torch::dispatch(Key, fn))`. The op and the kernel come
+  // from the call's arguments at those positions; the key from the wrapper's body, else the block.
+  bool wrapper_registration(CXCursor call, const Block& block) {
+    if (clang_getCursorKind(call) != CXCursor_CallExpr) return false;
+    const CXCursor callee = callee_of(call);
+    if (clang_getCursorKind(callee) != CXCursor_FunctionDecl) return false;
+    const CXCursor def = clang_getCursorDefinition(callee);
+    if (clang_Cursor_isNull(def) || !m_file.start_of(def).in_main) return false;
+    const std::optional<WrapperShape> shape = wrapper_shape(def);
+    if (!shape) return false;
+    const int n = clang_Cursor_getNumArguments(call);
+    if (shape->op_param >= n || shape->kernel_param >= n) return false;
+    const auto op = string_argument(clang_Cursor_getArgument(call, shape->op_param));
+    const auto fn = kernel_in(clang_Cursor_getArgument(call, shape->kernel_param));
+    if (!op || !fn) return false;
+    std::string key = shape->key.empty()
+                          ? (block.key.empty() ? "CompositeImplicitAutograd" : block.key)
+                          : shape->key;
+    if (key == "CatchAll") key = "CompositeImplicitAutograd";
+    KernelRef ref{qualify(block.ns, *op), key, *fn, "", m_file.start_of(call).line};
     ref.name = clang_getCursorKind(*fn) == CXCursor_LambdaExpr ? "<lambda>" : spelling(*fn);
     m_found.kernels.push_back(ref);
     return true;

@@ -36,6 +36,7 @@ namespace aoti::parsers::source {
   X(clang_disposeIndex)                           \
   X(clang_disposeString)                          \
   X(clang_disposeTranslationUnit)                 \
+  X(clang_equalCursors)                           \
   X(clang_getCString)                             \
   X(clang_getCanonicalType)                       \
   X(clang_getCursorDefinition)                    \
@@ -122,6 +123,7 @@ const LibclangApi& libclang();
 #define clang_disposeString ::aoti::parsers::source::libclang().clang_disposeString
 #define clang_disposeTranslationUnit \
   ::aoti::parsers::source::libclang().clang_disposeTranslationUnit
+#define clang_equalCursors ::aoti::parsers::source::libclang().clang_equalCursors
 #define clang_getCString ::aoti::parsers::source::libclang().clang_getCString
 #define clang_getCanonicalType ::aoti::parsers::source::libclang().clang_getCanonicalType
 #define clang_getCursorDefinition ::aoti::parsers::source::libclang().clang_getCursorDefinition
