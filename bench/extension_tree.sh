@@ -24,23 +24,14 @@ for before in "$sources"/*/before; do
   mkdir -p "$tree/$set_name"
   cp "$before"/* "$tree/$set_name/"
 done
-seconds() {  # seconds COMMAND...: the best wall time of $runs runs, output discarded
-  local best=999999 start end t
-  for ((i = 0; i < runs; i++)); do
-    start=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || true
-    end=$(date +%s.%N)
-    t=$(echo "$end - $start" | bc -l)
-    best=$(echo "if ($t < $best) $t else $best" | bc -l)
-  done
-  echo "$best"
-}
+# shellcheck source=bench/timing.sh
+source "$(dirname "$0")/timing.sh"
 files=$(find "$tree" -type f | wc -l)
 lines=$(find "$tree" -type f -exec cat {} + | wc -l)
 largest=$(find "$tree" -type f -name '*.cpp' -exec wc -l {} + | grep -v ' total$' | sort -rn | head -1 | awk '{print $2}')
-tree_s=$(seconds "$build/aoti-analyze" "$tree")
-wc_s=$(seconds wc -l $(find "$tree" -type f))
-one_s=$(seconds "$build/aoti-analyze" "$largest")
+tree_s=$(best_seconds "$build/aoti-analyze" "$tree")
+wc_s=$(best_seconds wc -l $(find "$tree" -type f))
+one_s=$(best_seconds "$build/aoti-analyze" "$largest")
 printf 'extension_tree: %d files, %d lines, %d cores\n' "$files" "$lines" "$(nproc)"
 printf '%-28s %9s %9s\n' what seconds ratio
 printf '%-28s %9.3f %9s\n' 'wc -l (baseline)' "$wc_s" 1

@@ -10,17 +10,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 runs=${RUNS:-3}
-seconds() {  # seconds COMMAND...: the best wall time of $runs runs, output discarded
-  local best=999999 start end t
-  for ((i = 0; i < runs; i++)); do
-    start=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || true
-    end=$(date +%s.%N)
-    t=$(echo "$end - $start" | bc -l)
-    best=$(echo "if ($t < $best) $t else $best" | bc -l)
-  done
-  echo "$best"
-}
+# shellcheck source=bench/timing.sh
+source "$(dirname "$0")/timing.sh"
 rss_mib() {  # rss_mib COMMAND...: peak resident memory in MiB
   /usr/bin/time -f '%M' -o "$scratch/rss" "$@" >/dev/null 2>&1 || true
   echo $(($(tail -1 "$scratch/rss") / 1024))
@@ -36,14 +27,14 @@ for case_dir in "$root"/corpus/*/; do
     *.zst) zstd -qdc "$shipped" >"$gpu" ;;
     *) cp "$shipped" "$gpu" ;;
   esac
-  gpu_s=$(seconds "$build/aoti-analyze" "$gpu")
-  shipped_s=$(seconds "$build/aoti-analyze" "$shipped")
-  cat_s=$(seconds cat "$gpu")
+  gpu_s=$(best_seconds "$build/aoti-analyze" "$gpu")
+  shipped_s=$(best_seconds "$build/aoti-analyze" "$shipped")
+  cat_s=$(best_seconds cat "$gpu")
   cpu_s=nan ratio=nan
   if [[ -f $case_dir/core.xz ]]; then
     cpu=$scratch/$name.core
     xz -dc "$case_dir/core.xz" >"$cpu"
-    cpu_s=$(seconds "$build/aoti-analyze" "$cpu")
+    cpu_s=$(best_seconds "$build/aoti-analyze" "$cpu")
     ratio=$(echo "$gpu_s / $cpu_s" | bc -l)
     rm -f "$cpu"
   fi

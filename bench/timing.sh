@@ -1,0 +1,13 @@
+# Sourced by the bench/*.sh scripts: how they time a command.
+# best_seconds COMMAND...: the best wall time of $runs runs (default 3), output discarded.
+best_seconds() {
+  local best=999999 start end t i
+  for ((i = 0; i < ${runs:-3}; i++)); do
+    start=$(date +%s.%N)
+    "$@" >/dev/null 2>&1 || true
+    end=$(date +%s.%N)
+    t=$(echo "$end - $start" | bc -l)
+    best=$(echo "if ($t < $best) $t else $best" | bc -l)
+  done
+  echo "$best"
+}
