@@ -2,19 +2,12 @@
 
 #include <algorithm>
 
+#include "torch/schema_types.hpp"
+
 namespace aoti::checks::symint {
 namespace {
 
 using namespace aoti::model;
-
-// "SymInt", "SymInt?", "SymInt[]", "SymInt[2]", "SymInt[]?"
-bool is_symint_scalar(const std::string& type) { return type == "SymInt" || type == "SymInt?"; }
-bool is_symint_list(const std::string& type) {
-  return type.starts_with("SymInt[") && type.find(']') != std::string::npos;
-}
-bool is_concrete_int(const std::string& type) {
-  return type == "int" || type == "int?" || type.starts_with("int[");
-}
 
 std::string without_overload(const std::string& op) {
   const std::size_t colons = op.find("::");
@@ -79,8 +72,8 @@ std::vector<SourcePattern> signature_patterns(const Case& c, const SourceFacts& 
         const SchemaArg* arg = bound_argument(kernel, *schema, i);
         if (!arg) continue;
         const bool mismatch =
-            list ? is_symint_list(arg->type)
-                 : is_symint_scalar(arg->type) &&
+            list ? torch::is_symint_list_type(arg->type)
+                 : torch::is_symint_scalar_type(arg->type) &&
                        (arg->type == "SymInt?") == (param.kind == ParamKind::optional_concrete_int);
         if (!mismatch) continue;
         schema_type = arg->type;
@@ -115,7 +108,7 @@ bool concrete_by_schema(const Case& c, const SourceFacts& source, const SourcePa
                        for (std::size_t i = 0; i < kernel->params.size(); ++i)
                          if (kernel->params[i].name == name) {
                            const SchemaArg* arg = bound_argument(*kernel, *schema, i);
-                           return arg && is_concrete_int(arg->type);
+                           return arg && torch::is_concrete_int_type(arg->type);
                          }
                        return false;
                      });

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "parsers/source/source_text.hpp"
+#include "torch/schema_types.hpp"
 
 namespace aoti::parsers::source {
 namespace {
@@ -524,7 +525,7 @@ class PatternFinder {
       const model::SourceOp& op = m_facts.ops[s.op];
       for (std::size_t i = 0; i < s.schema.args.size(); ++i) {
         const model::SchemaArg& arg = s.schema.args[i];
-        if (is_concrete_int_type(arg.type) && is_symbolic_size_name(arg.name))
+        if (torch::is_concrete_int_type(arg.type) && torch::is_symbolic_size_name(arg.name))
           report_schema(s, i, op.name);
       }
     }

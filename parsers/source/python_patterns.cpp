@@ -15,6 +15,7 @@
 
 #include "parsers/source/python_walk.hpp"
 #include "parsers/source/source_text.hpp"
+#include "torch/schema_types.hpp"
 
 namespace aoti::parsers::source {
 namespace {
@@ -85,7 +86,8 @@ class PatternFinder {
     const ParsedSchema& parsed = s.schema;
     for (std::size_t i = 0; i < parsed.args.size(); ++i) {
       const model::SchemaArg& arg = parsed.args[i];
-      if (!is_concrete_int_type(arg.type) || !is_symbolic_size_name(arg.name)) continue;
+      if (!torch::is_concrete_int_type(arg.type) || !torch::is_symbolic_size_name(arg.name))
+        continue;
       int column = literal.column;
       const std::string_view raw =
           std::string_view(m_text).substr(literal.begin, literal.end - literal.begin);

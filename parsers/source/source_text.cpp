@@ -105,12 +105,6 @@ std::string qualify(const std::string& ns, const std::string& name) {
   return ns + "::" + name;
 }
 
-bool is_concrete_int_type(std::string_view type) {
-  return type == "int" || type.starts_with("int[") || type == "int?";
-}
-bool is_symint_scalar_type(std::string_view type) { return type == "SymInt" || type == "SymInt?"; }
-bool is_symint_list_type(std::string_view type) { return type.starts_with("SymInt["); }
-
 bool names_a_size(std::string_view name) {
   std::string lower;
   for (char ch : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -120,16 +114,6 @@ bool names_a_size(std::string_view name) {
   return std::any_of(k_words.begin(), k_words.end(),
                      [&](std::string_view w) { return lower.find(w) != std::string::npos; }) ||
          lower == "n" || lower == "m" || lower == "k";
-}
-
-bool is_symbolic_size_name(std::string_view name) {
-  // From native_functions.yaml: view/expand/new_empty `SymInt[] size`, adaptive pools and upsample
-  // `SymInt[] output_size`, split `SymInt split_size` / `SymInt[] split_sizes`,
-  // `SymInt[] sizes` of split_with_sizes_copy.
-  static constexpr std::array<std::string_view, 8> k_names{
-      "size",       "sizes",       "output_size", "output_sizes",
-      "split_size", "split_sizes", "new_size",    "new_sizes"};
-  return std::find(k_names.begin(), k_names.end(), name) != k_names.end();
 }
 
 }  // namespace aoti::parsers::source

@@ -50,16 +50,7 @@ void sort_by_place(std::vector<::aoti::model::SourcePattern>& patterns);
 // namespace (an op without a namespace stays unqualified, never "::name").
 std::string qualify(const std::string& ns, const std::string& name);
 
-// True for `int`, `int?`, `int[]`, `int[2]`, `int[]?`: types a shape-derived value must not have.
-bool is_concrete_int_type(std::string_view type);
-// True for `SymInt`, `SymInt?`.
-bool is_symint_scalar_type(std::string_view type);
-// True for `SymInt[]`, `SymInt[N]`, `SymInt[]?`.
-bool is_symint_list_type(std::string_view type);
 // An argument name that says it carries a size or shape (`output_size`, `split_sizes`, `num_rows`).
 bool names_a_size(std::string_view name);
-// A schema argument name that torch's own operators type SymInt / SymInt[] (`size`,
-// `output_size`, `split_sizes`): an `int` there is C5. Exact names, not words in a name.
-bool is_symbolic_size_name(std::string_view name);
 
 }  // namespace aoti::parsers::source
