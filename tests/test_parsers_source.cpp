@@ -331,10 +331,11 @@ TORCH_LIBRARY_IMPL(ns, Meta, m) {
 TEST_CASE("a binary file named .cpp is a ParseError; an empty file is empty facts") {
   TempDir dir;
   const fs::path binary = dir.path / "kernel.cpp";
+  // An ELF identification (7 bytes, then zeros) and a body of NULs: 16 + 4096 bytes.
   write_file(binary, std::string("\x7f"
-                                 "ELF\x02\x01\x01\0\0\0\0\0",
-                                 16) +
-                         std::string(4096, '\0'));
+                                 "ELF\x02\x01\x01",
+                                 7) +
+                         std::string(9 + 4096, '\0'));
   const auto read = read_source(binary, "kernel.cpp");
   REQUIRE_FALSE(read.has_value());
   CHECK(read.error().message.find("binary") != std::string::npos);

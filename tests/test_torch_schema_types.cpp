@@ -22,8 +22,8 @@ TEST_CASE("concrete and symbolic integer types, scalar and list, optional or not
     CHECK_FALSE(is_concrete_int_type(type));
   }
   for (const char* type : {"Tensor", "Tensor[]", "float", "bool", "str", "ScalarType", "intx"})
-    CHECK_FALSE((is_concrete_int_type(type) || is_symint_scalar_type(type) ||
-                 is_symint_list_type(type)));
+    CHECK_FALSE(
+        (is_concrete_int_type(type) || is_symint_scalar_type(type) || is_symint_list_type(type)));
 }
 
 TEST_CASE("the argument names torch types SymInt are exact names, not words in a name") {
