@@ -53,6 +53,7 @@ class MemoryRange final : public RandomAccess {
   std::uint64_t size() const override { return m_bytes.size(); }
   void read(std::uint64_t offset, std::span<std::byte> out) const override {
     check_range(offset, out.size(), m_bytes.size());
+    if (out.empty()) return;  // an empty view's data() may be null: no pointer arithmetic on it
     std::memcpy(out.data(), m_bytes.data() + offset, out.size());
   }
 

@@ -3,10 +3,12 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <fstream>
 #include <random>
 #include <set>
+#include <span>
 
 #include "parsers/elf/elf_reader.hpp"
 #include "tests/support.hpp"
@@ -226,4 +228,13 @@ TEST_CASE(
   // A missing file is a parse error, not an exception.
   CHECK_FALSE(
       aoti::parsers::elf::read_shared_object_file(dir.path / "missing.so", {"missing.so", "", 0}));
+}
+
+TEST_CASE("reading 0 bytes of an empty in-memory range is no pointer arithmetic on a null view") {
+  // UBSan: `m_bytes.data() + offset` on a default string_view (found by fuzzing the ELF reader).
+  const auto range = open_memory(std::string_view());
+  CHECK(range->size() == 0);
+  std::array<std::byte, 1> none{};
+  range->read(0, std::span<std::byte>(none.data(), 0));
+  CHECK_THROWS(range->read(0, std::span<std::byte>(none)));
 }

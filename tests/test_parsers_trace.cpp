@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "parsers/trace/md5.hpp"
 #include "parsers/trace/trace_reader.hpp"
 #include "support.hpp"
 
@@ -469,4 +470,17 @@ TEST_CASE("a tlparse output folder with raw.jsonl") {
   const TraceRead partial = read_ok(dir.path / "tl_out");
   CHECK(partial.facts.wrapper_code() == nullptr);
   CHECK(has_diagnostic(partial, "raw.jsonl", "is missing or outside the folder"));
+}
+
+TEST_CASE("MD5 of an empty payload: RFC 1321's digest of \"\", fed through a null view") {
+  // An empty payload arrives as a default string_view (null data): UBSan's "null pointer passed
+  // to memcpy" before update() returned early for it (found by fuzzing the trace reader).
+  aoti::parsers::trace::Md5 empty;
+  empty.update(std::string_view());
+  CHECK(empty.hex_digest() == "d41d8cd98f00b204e9800998ecf8427e");
+  aoti::parsers::trace::Md5 abc;
+  abc.update("a");
+  abc.update(std::string_view());
+  abc.update("bc");
+  CHECK(abc.hex_digest() == "900150983cd24fb0d6963f7d28e17f72");
 }

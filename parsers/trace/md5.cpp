@@ -66,6 +66,8 @@ void Md5::block(const unsigned char* data) {
 }
 
 void Md5::update(std::string_view bytes) {
+  // An empty payload's view may hold a null pointer, which memcpy must not see even for 0 bytes.
+  if (bytes.empty()) return;
   auto data = reinterpret_cast<const unsigned char*>(bytes.data());
   std::size_t size = bytes.size();
   std::size_t filled = m_length % 64;
