@@ -1,8 +1,10 @@
 #include "parsers/random_access.hpp"
 #include "util/errno_text.hpp"
 #include "util/fd.hpp"
+#include "util/open_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -65,16 +67,18 @@ class MemoryRange final : public RandomAccess {
 
 std::unique_ptr<RandomAccess> open_file_range(const std::filesystem::path& path,
                                               std::uint64_t offset, std::uint64_t length) {
-  util::Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd) throw util::ReadError("cannot open " + path.string() + ": " + util::errno_text(errno));
-  return std::make_unique<FileRange>(std::move(fd), offset, length);
+  auto fd = util::open_regular_file(path);
+  if (!fd) throw util::ReadError("cannot open " + path.string() + ": " + fd.error());
+  return std::make_unique<FileRange>(std::move(*fd), offset, length);
 }
 
 std::unique_ptr<RandomAccess> open_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) throw util::ReadError("cannot read " + path.string() + ": " + ec.message());
-  return open_file_range(path, 0, size);
+  auto fd = util::open_regular_file(path);
+  if (!fd) throw util::ReadError("cannot open " + path.string() + ": " + fd.error());
+  struct stat info{};
+  if (::fstat(fd->get(), &info) != 0)
+    throw util::ReadError("cannot read " + path.string() + ": " + util::errno_text(errno));
+  return std::make_unique<FileRange>(std::move(*fd), 0, static_cast<std::uint64_t>(info.st_size));
 }
 
 std::unique_ptr<RandomAccess> open_memory(std::string_view bytes) {

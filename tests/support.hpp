@@ -106,11 +106,13 @@ struct CliRun {
   std::string err;
 };
 
-// Runs the real aoti-analyze binary with `arguments` (already shell-quoted).
-inline CliRun run_cli(const std::string& arguments) {
+// Runs the real aoti-analyze binary with `arguments` (already shell-quoted). With `timeout_s`, a
+// run that would hang is killed (exit 124 or 137) so the test fails instead of hanging.
+inline CliRun run_cli(const std::string& arguments, int timeout_s = 0) {
   TempDir scratch;
   const auto err = scratch.path / "stderr";
   const std::string command =
+      (timeout_s > 0 ? "timeout -k 5 " + std::to_string(timeout_s) + " " : std::string()) +
       shell_quote(AOTI_BINARY) + " " + arguments + " 2>" + shell_quote(err.string());
   CliRun run;
   FILE* pipe = ::popen(command.c_str(), "r");

@@ -3,11 +3,15 @@
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
@@ -278,6 +282,73 @@ TEST_CASE("--summary reads every tlparse test log without a crash" *
       CHECK(run.out.find("line 13") != std::string::npos);
   }
   CHECK(read >= 10);
+}
+
+TEST_CASE("FIFOs, devices, sockets and link loops are named and skipped, never opened blocking") {
+  TempDir tmp;
+  const fs::path fifo = tmp.path / "pipe";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const std::string quoted = shell_quote(fifo.string());
+
+  SUBCASE("--summary and --backtrace on a FIFO") {
+    for (const std::string option : {"--summary ", "--backtrace "}) {
+      INFO(option);
+      const CliRun run = run_cli(option + quoted, 20);
+      CHECK(run.exit_code == 2);
+      CHECK(run.err.find(fifo.string()) != std::string::npos);
+      CHECK(run.err.find("not a regular file: a FIFO") != std::string::npos);
+    }
+  }
+  SUBCASE("--summary on a character device") {
+    const CliRun run = run_cli("--summary /dev/zero", 20);
+    CHECK(run.exit_code == 2);
+    CHECK(run.err.find("/dev/zero") != std::string::npos);
+    CHECK(run.err.find("not a regular file: a character device") != std::string::npos);
+  }
+  SUBCASE("a FIFO given as an input, beside a package") {
+    const CliRun run =
+        run_cli("--format json " + quoted + " " + shell_quote(k_healthy.string()), 20);
+    CHECK(run.exit_code == 0);
+    const auto diags = diagnostics_for(json::parse(run.out), "pipe");
+    REQUIRE(diags.size() == 1);
+    CHECK(diags[0].find("a FIFO") != std::string::npos);
+  }
+  SUBCASE("inside a folder: each named with why, bounded") {
+    const fs::path folder = tmp.path / "case";
+    fs::create_directory(folder);
+    fs::copy_file(k_healthy, folder / "model.pt2");
+    REQUIRE(::mkfifo((folder / "fifo").c_str(), 0600) == 0);
+    fs::create_symlink(folder / "loop", folder / "loop");
+    fs::create_symlink("/dev/zero", folder / "zero");
+    const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    REQUIRE(sock >= 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    const std::string sock_path = (folder / "sock").string();
+    REQUIRE(sock_path.size() < sizeof address.sun_path);
+    std::memcpy(address.sun_path, sock_path.c_str(), sock_path.size() + 1);
+    const bool bound =
+        ::bind(sock, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
+    ::close(sock);
+    REQUIRE(bound);
+    for (int i = 0; i < 25; ++i)
+      REQUIRE(::mkfifo((folder / ("zz-many-" + std::to_string(100 + i))).c_str(), 0600) == 0);
+
+    const CliRun run = run_cli("--format json " + shell_quote(folder.string()), 20);
+    CHECK(run.exit_code == 0);
+    const json report = json::parse(run.out);
+    CHECK(report["findings"].size() >= 1);
+    std::map<std::string, std::string> why;
+    for (const auto& d : report["diagnostics"])
+      why[fs::path(d["artifact"].get<std::string>()).filename().string()] =
+          d["message"].get<std::string>();
+    // 29 entries skipped: the first 20 by path, then the count of the rest.
+    CHECK(why["fifo"].find("not a regular file: a FIFO") != std::string::npos);
+    CHECK(why["loop"].find("symbolic links") != std::string::npos);
+    CHECK(why["zero"].find("a character device") != std::string::npos);
+    CHECK(why["sock"].find("a socket") != std::string::npos);
+    CHECK(why["case"].find("9 more entries") != std::string::npos);
+  }
 }
 
 TEST_CASE("bad sources: diagnostics naming the file, the rest of the report intact") {

@@ -3,6 +3,7 @@
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -288,6 +289,58 @@ TEST_CASE("core: without NT_FILE, for another machine, with garbage or a cut xz 
     CHECK(mentions(*facts, "ends early"));
     CHECK(facts->signal_name == "SIGABRT");
   }
+}
+
+TEST_CASE("core: a module path naming a FIFO on this machine is never opened") {
+  // The same-length FIFO path replaces an ELF module's path in the NT_FILE note (and elsewhere):
+  // libdwfl would open it.
+  const std::string prefix = (scratch().path / "fifo-").string();
+  // Only a module whose first page lies within the kept prefix shows libdwfl its ELF header.
+  std::string copy, original, signal;
+  for (const std::string& case_name : k_core_cases) {
+    const SeedCore& core = seed(case_name);
+    copy = core.raw;
+    signal = core.facts.signal_name;
+    elf_version(EV_CURRENT);
+    Elf* elf = elf_memory(copy.data(), copy.size());
+    REQUIRE(elf);
+    auto in_prefix = [&](std::uint64_t address) {
+      std::size_t count = 0;
+      if (elf_getphdrnum(elf, &count) != 0) return false;
+      for (std::size_t i = 0; i < count; ++i) {
+        GElf_Phdr phdr;
+        if (gelf_getphdr(elf, static_cast<int>(i), &phdr) && phdr.p_type == PT_LOAD &&
+            address >= phdr.p_vaddr && address < phdr.p_vaddr + phdr.p_filesz)
+          return phdr.p_offset + (address - phdr.p_vaddr) + 4096 <= copy.size();
+      }
+      return false;
+    };
+    for (const auto& module : core.facts.modules)
+      if (!module.build_id.empty() && module.file_offset == 0 &&
+          module.path.size() > prefix.size() && module.path[0] == '/' && in_prefix(module.start)) {
+        original = module.path;
+        break;
+      }
+    elf_end(elf);
+    if (!original.empty()) break;
+  }
+  REQUIRE(!original.empty());
+  const std::string fifo = prefix + std::string(original.size() - prefix.size(), 'x');
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::size_t replaced = 0;
+  for (auto at = copy.find(original); at != std::string::npos; at = copy.find(original, at)) {
+    copy.replace(at, original.size(), fifo);
+    ++replaced;
+  }
+  REQUIRE(replaced > 0);
+  // Opening the FIFO would block for ever: the alarm turns that into a failure.
+  ::alarm(120);
+  auto facts = read_bytes(copy, "fifo.core");
+  ::alarm(0);
+  std::filesystem::remove(fifo);
+  REQUIRE(facts);
+  CHECK(mentions(*facts, "a FIFO"));
+  CHECK(facts->signal_name == signal);
 }
 
 TEST_CASE("core: a core paired with another case's package says so") {

@@ -236,7 +236,7 @@ TEST_CASE("unreadable paths fail with the path and the reason") {
   const auto folder = scan_log_file(dir.path, "folder");
   REQUIRE_FALSE(folder.has_value());
   CHECK(folder.error().message.find(dir.path.string()) != std::string::npos);
-  CHECK(folder.error().message.find("Is a directory") != std::string::npos);
+  CHECK(folder.error().message.find("not a regular file: a folder") != std::string::npos);
 }
 
 TEST_CASE("an empty file has no lines and no events") {

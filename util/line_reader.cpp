@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "util/errno_text.hpp"
+#include "util/open_file.hpp"
 
 namespace aoti::util {
 namespace {
@@ -18,13 +19,13 @@ constexpr std::size_t k_npos = std::string_view::npos;
 LineReader::LineReader(const std::filesystem::path& path, std::size_t max_line,
                        CarriageReturn carriage_return)
     : m_max_line(std::max<std::size_t>(max_line, 16)), m_carriage_return(carriage_return) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    m_error = errno_text(errno);
+  auto opened = open_regular_file(path);
+  if (!opened) {
+    m_error = std::move(opened.error());
     return;
   }
-  m_file = Fd(fd);
-  ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  m_file = std::move(*opened);
+  ::posix_fadvise(m_file.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
   m_buffer.resize(std::min(m_max_line, k_chunk) + k_chunk);
   m_data = m_buffer.data();
 }

@@ -1,7 +1,11 @@
 #include "analyzer/pipeline/sniff.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
+#include <iterator>
+#include <map>
 #include <string_view>
 
 #include "parsers/coredump/core_reader.hpp"
@@ -10,6 +14,8 @@
 #include "parsers/source/source_reader.hpp"
 #include "parsers/trace/trace_reader.hpp"
 #include "parsers/wrapper/wrapper_parser.hpp"
+#include "util/errno_text.hpp"
+#include "util/open_file.hpp"
 
 namespace aoti::pipeline {
 using namespace aoti::model;
@@ -20,13 +26,43 @@ constexpr std::size_t k_head_bytes = 4096;
 constexpr std::size_t k_zstd_block_bytes = 256 << 10;
 constexpr int k_max_depth = 16;
 
+// Empty for anything but a readable regular file: a FIFO or device is never opened blocking.
 std::string read_head(const fs::path& path, std::size_t count) {
-  std::ifstream in(path, std::ios::binary);
+  auto file = util::open_regular_file(path);
+  if (!file) return {};
   std::string head(count, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(count));
-  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  std::size_t done = 0;
+  while (done < count) {
+    const ssize_t got = ::read(file->get(), head.data() + done, count - done);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    done += static_cast<std::size_t>(got);
+  }
+  head.resize(done);
   return head;
 }
+
+// The entries a folder walk skips, said in path order: the first k_max_skipped, then a count of
+// the rest, so a folder of a million sockets does not flood the report.
+class SkippedEntries {
+ public:
+  void add(const fs::path& path, std::string why) {
+    ++m_count;
+    m_first.emplace(path.string(), std::move(why));
+    if (m_first.size() > k_max_skipped) m_first.erase(std::prev(m_first.end()));
+  }
+  void report(const std::string& folder, std::vector<Diagnostic>& diagnostics) const {
+    for (const auto& [path, why] : m_first) diagnostics.push_back({path, why + "; skipped"});
+    if (m_count > m_first.size())
+      diagnostics.push_back({folder, std::to_string(m_count - m_first.size()) +
+                                         " more entries that cannot be read were skipped"});
+  }
+
+ private:
+  static constexpr std::size_t k_max_skipped = 20;
+  std::map<std::string, std::string> m_first;
+  std::size_t m_count = 0;
+};
 
 bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
@@ -174,17 +210,12 @@ std::vector<SniffedInput> gather_inputs(const std::vector<std::string>& paths,
            "cannot read: " + (ec ? ec.message() : std::string("no such file or directory"))});
       continue;
     }
-    if (fs::is_regular_file(status)) {
-      std::ifstream probe(path, std::ios::binary);
-      if (!probe) {
-        diagnostics.push_back({given, "cannot read: permission denied or unreadable"});
+    if (!fs::is_directory(status)) {
+      if (auto file = util::open_regular_file(path); !file) {
+        diagnostics.push_back({given, "cannot read: " + file.error()});
         continue;
       }
       inputs.push_back(sniff(path, given));
-      continue;
-    }
-    if (!fs::is_directory(status)) {
-      diagnostics.push_back({given, "not a regular file or folder"});
       continue;
     }
     if (parsers::trace::is_tlparse_folder(path)) {
@@ -199,33 +230,46 @@ std::vector<SniffedInput> gather_inputs(const std::vector<std::string>& paths,
       diagnostics.push_back({given, "cannot list folder: " + ec.message()});
       continue;
     }
+    SkippedEntries skipped;
     for (; it != end; it.increment(ec)) {
       if (ec) {
         diagnostics.push_back({given, "cannot list part of the folder: " + ec.message()});
         break;
       }
       if (it.depth() >= k_max_depth) it.disable_recursion_pending();
-      // A tlparse output folder is one trace: its payload files are not logs of their own.
-      if (it->is_directory(ec) && parsers::trace::is_tlparse_folder(it->path())) {
-        it.disable_recursion_pending();
-        trace_folders.push_back(it->path());
+      std::error_code entry_error;
+      if (it->is_directory(entry_error)) {
+        // A tlparse output folder is one trace: its payload files are not logs of their own.
+        if (parsers::trace::is_tlparse_folder(it->path())) {
+          it.disable_recursion_pending();
+          trace_folders.push_back(it->path());
+        } else if (!it->is_symlink(entry_error) && ::access(it->path().c_str(), R_OK | X_OK) != 0) {
+          // skip_permission_denied would pass over it without a word.
+          skipped.add(it->path(), "cannot list folder: " + util::errno_text(errno));
+          it.disable_recursion_pending();
+        }
         continue;
       }
-      if (it->is_regular_file(ec)) files.push_back(it->path());
+      // FIFOs, sockets, devices, broken or looping links: never opened, but said.
+      if (const std::string problem = util::regular_file_problem(it->path()); !problem.empty()) {
+        skipped.add(it->path(), "cannot read: " + problem);
+        continue;
+      }
+      files.push_back(it->path());
       if (files.size() > max_files) {
         diagnostics.push_back(
             {given, "more than " + std::to_string(max_files) + " files; the rest were skipped"});
         break;
       }
     }
+    skipped.report(given, diagnostics);
     std::sort(files.begin(), files.end());
     std::sort(trace_folders.begin(), trace_folders.end());
     for (const auto& folder : trace_folders)
       inputs.push_back({folder, folder.string(), ArtifactKind::trace, 0, "tlparse output folder"});
     for (const auto& file : files) {
-      std::ifstream probe(file, std::ios::binary);
-      if (!probe) {
-        diagnostics.push_back({file.string(), "cannot read: permission denied or unreadable"});
+      if (auto opened = util::open_regular_file(file); !opened) {
+        diagnostics.push_back({file.string(), "cannot read: " + opened.error()});
         continue;
       }
       inputs.push_back(sniff(file, file.string()));

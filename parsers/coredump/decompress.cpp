@@ -3,6 +3,7 @@
 #include "util/errno_text.hpp"
 #include "util/expected.hpp"
 #include "util/format_size.hpp"
+#include "util/open_file.hpp"
 
 #include <fcntl.h>
 #include <lzma.h>
@@ -212,8 +213,9 @@ std::string decode_head(std::string_view head, Compression compression, std::siz
 Parsed<Decompressed> decompress_to_private_file(const std::filesystem::path& path,
                                                 Compression compression,
                                                 const DecodeLimits& limits) {
-  util::Fd in(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!in) return fail("cannot open " + path.string() + ": " + util::errno_text(errno));
+  auto opened = util::open_regular_file(path);
+  if (!opened) return fail("cannot open " + path.string() + ": " + opened.error());
+  const util::Fd in = std::move(*opened);
   TRY_ASSIGN(util::Fd out, create_private_file());
   Sink sink{out.get(), limits.max_bytes, 0, {}, false};
   TRY(compression == Compression::xz ? decode_xz(in.get(), sink, limits)
@@ -227,8 +229,9 @@ Parsed<Decompressed> decompress_to_private_file(const std::filesystem::path& pat
 
 Parsed<OpenedDump> open_dump(const std::filesystem::path& path, const std::string& display,
                              std::string_view what, const DecodeLimits& limits) {
-  util::Fd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!file) return fail("cannot open " + display + ": " + util::errno_text(errno));
+  auto opened = util::open_regular_file(path);
+  if (!opened) return fail("cannot open " + display + ": " + opened.error());
+  util::Fd file = std::move(*opened);
   char head[8] = {};
   const ssize_t got = ::pread(file.get(), head, sizeof head, 0);
   OpenedDump out;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -24,6 +25,7 @@
 #include "util/expected.hpp"
 #include "util/fd.hpp"
 #include "util/hex.hpp"
+#include "util/open_file.hpp"
 
 namespace aoti::parsers::coredump {
 
@@ -197,9 +199,10 @@ class Session {
     }
     if (!name || name[0] != '/') return -1;
     const std::string path = strip_deleted(name);
-    util::Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    struct stat info{};
-    if (!fd || ::fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) return -1;
+    // The path comes from the core: a FIFO or a device there must not be opened (blocking).
+    auto opened = util::open_regular_file(path);
+    if (!opened) return -1;
+    util::Fd fd = std::move(*opened);
     Elf* elf = elf_begin(fd.get(), ELF_C_READ_MMAP, nullptr);
     const void* id = nullptr;
     const ssize_t id_length = elf ? dwelf_elf_gnu_build_id(elf, &id) : -1;
@@ -219,7 +222,11 @@ class Session {
       return false;
     }
     dwfl_report_begin(m_dwfl);
-    if (dwfl_core_file_report(m_dwfl, m_image.elf(), nullptr) < 0)
+    if (const std::string unsafe = non_regular_mapped_file(); !unsafe.empty())
+      m_health.push_back("the core's file note names " + unsafe +
+                         " on this machine; libdwfl, which would open it, was not asked for the "
+                         "modules (only model .so files are reported)");
+    else if (dwfl_core_file_report(m_dwfl, m_image.elf(), nullptr) < 0)
       m_health.push_back(std::string("libdwfl could not find the modules in the core: ") +
                          last_dwfl_error());
     dwfl_report_end(m_dwfl, nullptr, nullptr);
@@ -231,6 +238,28 @@ class Session {
       return false;
     }
     return true;
+  }
+
+  // dwfl_core_file_report opens the file NT_FILE names for a mapping whose memory starts with an
+  // ELF header, with a plain blocking open() and no callback asked first: a FIFO there would hang
+  // it, a device would be opened. Only stat looks here (mapped devices without ELF, such as
+  // /dev/zero or /dev/nvidia0, are never opened and do not count).
+  std::string non_regular_mapped_file() const {
+    for (const MappedModule& module : m_modules) {
+      std::array<std::byte, 4> magic{};
+      if (m_image.read(module.start, magic) != magic.size() || std::memcmp(magic.data(),
+                                                                           "\x7f"
+                                                                           "ELF",
+                                                                           4) != 0)
+        continue;
+      for (const std::string& name :
+           {module.path, module.path + (module.deleted ? std::string(k_deleted) : "")}) {
+        struct stat info{};
+        if (!name.empty() && ::stat(name.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
+          return name.substr(0, 256) + ", " + util::file_type_text(info.st_mode) + ",";
+      }
+    }
+    return {};
   }
 
   // A model .so that libdwfl did not report from the core's ELF headers (core-dumps.md 2.4):
@@ -275,9 +304,9 @@ class Session {
 
   static Parsed<util::Fd> copy_entry(const ModelObject& model) {
     if (model.entry.empty()) {
-      util::Fd fd(::open(model.package.c_str(), O_RDONLY | O_CLOEXEC));
-      if (!fd) return fail(std::string("cannot open it: ") + util::errno_text(errno));
-      return fd;
+      auto fd = util::open_regular_file(model.package);
+      if (!fd) return fail("cannot open it: " + fd.error());
+      return std::move(*fd);
     }
     TRY_ASSIGN(const zip::ZipArchive archive, zip::ZipArchive::open(model.package));
     const zip::ZipEntry* entry = archive.find(model.entry);

@@ -1,9 +1,10 @@
 #include "parsers/pt2/pt2_package.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <optional>
 
@@ -13,6 +14,7 @@
 #include "parsers/limits.hpp"
 #include "parsers/zip/zip_archive.hpp"
 #include "util/expected.hpp"
+#include "util/open_file.hpp"
 
 namespace aoti::parsers::pt2 {
 namespace {
@@ -295,9 +297,11 @@ class PackageReader {
 bool looks_like_pt2(const std::filesystem::path& path) {
   try {
     char magic[4] = {};
-    std::ifstream in(path, std::ios::binary);
     // Sniff the local header magic first, so that arbitrary files never reach libzip.
-    if (!in.read(magic, sizeof magic) || std::memcmp(magic, "PK\x03\x04", 4) != 0) return false;
+    const auto file = util::open_regular_file(path);
+    if (!file || ::pread(file->get(), magic, sizeof magic, 0) != sizeof magic ||
+        std::memcmp(magic, "PK\x03\x04", 4) != 0)
+      return false;
     auto archive = ZipArchive::open(path);
     if (!archive) return false;
     const auto root = find_root(*archive);

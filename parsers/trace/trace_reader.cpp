@@ -1,5 +1,7 @@
 #include "parsers/trace/trace_reader.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 
@@ -7,6 +9,7 @@
 
 #include "parsers/trace/trace_builder.hpp"
 #include "util/line_reader.hpp"
+#include "util/open_file.hpp"
 #include "util/text.hpp"
 
 namespace aoti::parsers::trace {
@@ -58,11 +61,13 @@ bool looks_like_raw_jsonl(std::string_view line) {
          line.find("\"lineno\"") != std::string_view::npos;
 }
 
+// Empty unless `path` is a readable regular file (a FIFO would block the read).
 std::string read_head(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
+  auto file = util::open_regular_file(path);
+  if (!file) return {};
   std::string head(k_head_bytes, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  const ssize_t got = ::pread(file->get(), head.data(), head.size(), 0);
+  head.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
   return head;
 }
 
@@ -258,6 +263,8 @@ Parsed<TraceRead> read_trace(const fs::path& path, const std::string& display) {
       return fail("no TORCH_TRACE log or tlparse raw.jsonl in this folder");
   } else {
     if (!fs::exists(path, error)) return fail("no such file");
+    if (const std::string problem = util::regular_file_problem(path); !problem.empty())
+      return fail(problem);
     if (fs::file_size(path, error) == 0) return fail("empty file");
     const std::string head = read_head(path);
     if (looks_like_raw_jsonl(first_line(head))) {

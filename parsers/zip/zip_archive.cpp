@@ -9,6 +9,7 @@
 
 #include "util/byte_reader.hpp"
 #include "util/format_size.hpp"
+#include "util/open_file.hpp"
 
 namespace aoti::parsers::zip {
 namespace {
@@ -199,6 +200,12 @@ ZipArchive::~ZipArchive() = default;
 Parsed<ZipArchive> ZipArchive::open(const std::filesystem::path& path) {
   auto impl = std::make_unique<Impl>();
   impl->path = path;
+  // libzip opens the path blocking: a FIFO would hang it, a device would be read. (A missing file
+  // is left to libzip, which says so in its words.)
+  std::error_code ignored;
+  if (std::filesystem::exists(path, ignored))
+    if (std::string problem = util::regular_file_problem(path); !problem.empty())
+      return fail(std::move(problem));
   int code = 0;
   // ZIP_CHECKCONS compares every local header with its central record (no entry data is read),
   // which rejects archives whose two views of an entry disagree.

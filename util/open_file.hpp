@@ -1,0 +1,28 @@
+// Opens a file that a user or an input named. A FIFO blocks open() until a writer comes, a device
+// such as /dev/zero never ends, and opening some devices has side effects: so the type is checked
+// before opening (stat), the open itself cannot block (O_NONBLOCK), and fstat confirms the type of
+// what was opened (the path may have changed in between).
+#pragma once
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <string>
+
+#include "util/expected.hpp"
+#include "util/fd.hpp"
+
+namespace aoti::util {
+
+// "a FIFO", "a socket", "a character device", "a block device", "a folder", ...
+std::string file_type_text(mode_t mode);
+
+// Empty when `path` (symbolic links followed) is a regular file; else why it is not to be read:
+// "not a regular file: a FIFO", or the error stat gave. Opens nothing.
+std::string regular_file_problem(const std::filesystem::path& path);
+
+// A read-only descriptor for the regular file at `path`, or why there is none (errno text, or
+// "not a regular file: a character device").
+tl::expected<Fd, std::string> open_regular_file(const std::filesystem::path& path);
+
+}  // namespace aoti::util
