@@ -346,9 +346,7 @@ bool looks_like_core(std::string_view head) {
                "ELF" &&
            bytes[16] == elf::k_et_core && bytes[17] == 0;
   };
-  const Compression compression = detect_compression(head);
-  if (compression == Compression::none) return is_core(head);
-  return is_core(decode_head(head, compression, 64));
+  return is_core(plain_head(head, 64));
 }
 
 }  // namespace aoti::parsers::coredump

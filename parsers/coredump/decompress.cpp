@@ -180,7 +180,9 @@ std::string_view to_string(Compression compression) {
   return "";
 }
 
-std::string decode_head(std::string_view head, Compression compression, std::size_t limit) {
+std::string plain_head(std::string_view head, std::size_t limit) {
+  const Compression compression = detect_compression(head);
+  if (compression == Compression::none) return std::string(head.substr(0, limit));
   std::string out(limit, '\0');
   std::size_t produced = 0;
   if (compression == Compression::xz) {

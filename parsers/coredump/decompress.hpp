@@ -19,9 +19,10 @@ enum class Compression { none, xz, zstd };
 Compression detect_compression(std::string_view head);
 std::string_view to_string(Compression compression);  // "", "xz", "zstd"
 
-// The first decoded bytes of a compressed `head` (at most `limit`), best effort: used to sniff
-// what is inside without decoding the whole stream (within DecodeLimits' default memory).
-std::string decode_head(std::string_view head, Compression compression, std::size_t limit);
+// The first `limit` bytes of the dump whose file starts with `head`: `head` itself when it is not
+// compressed, else what its first bytes decode to (best effort, within DecodeLimits' default
+// memory). Sniffing CPU and GPU cores looks at these, without decoding the whole stream.
+std::string plain_head(std::string_view head, std::size_t limit);
 
 struct Decompressed {
   util::Fd file;  // private, unlinked; positioned anywhere

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "parsers/coredump/libelf_init.hpp"
+#include "parsers/elf/types.hpp"
 #include "parsers/gpucore/cubin.hpp"
 #include "util/byte_reader.hpp"
 #include "util/expected.hpp"
@@ -18,11 +19,9 @@ namespace aoti::parsers::gpucore {
 namespace {
 
 using namespace aoti::model;
-using coredump::Compression;
 using util::ByteView;
 
 constexpr unsigned k_em_cuda = 190;
-constexpr unsigned k_et_core = 4;
 
 // cudacoredump.h's CudbgSectionHeaderTypes: SHT_LOUSER + n.
 enum SectionType : std::uint32_t {
@@ -479,7 +478,7 @@ Parsed<GpuCoreFacts> read_elf(Elf* elf, std::span<const std::byte> file, const s
   GElf_Ehdr header;
   if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &header))
     return fail(who + ": not an ELF file");
-  if (header.e_type != k_et_core || header.e_machine != k_em_cuda)
+  if (header.e_type != elf::k_et_core || header.e_machine != k_em_cuda)
     return fail(who + ": not a CUDA GPU core dump (e_type " + std::to_string(header.e_type) +
                 ", e_machine " + std::to_string(header.e_machine) + ")");
   if (header.e_shoff > file.size() ||
@@ -537,12 +536,10 @@ bool looks_like_gpu_core(std::string_view head) {
            bytes.substr(0, 4) ==
                "\x7f"
                "ELF" &&
-           static_cast<unsigned char>(bytes[16]) == k_et_core && bytes[17] == 0 &&
+           static_cast<unsigned char>(bytes[16]) == elf::k_et_core && bytes[17] == 0 &&
            static_cast<unsigned char>(bytes[18]) == k_em_cuda && bytes[19] == 0;
   };
-  const Compression compression = coredump::detect_compression(head);
-  if (compression == Compression::none) return is_gpu_core(head);
-  return is_gpu_core(coredump::decode_head(head, compression, 64));
+  return is_gpu_core(coredump::plain_head(head, 64));
 }
 
 }  // namespace aoti::parsers::gpucore
