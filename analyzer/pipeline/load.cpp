@@ -410,8 +410,7 @@ Case load_case(const std::vector<std::string>& paths) {
   if (!source_options.compile_commands) source_options.include_dirs = tree_include_dirs(inputs);
   source_options.precompiled_stubs =
       std::count_if(inputs.begin(), inputs.end(), [](const SniffedInput& input) {
-        return input.kind == ArtifactKind::source && input.path.extension() != ".py" &&
-               input.path.extension() != ".pyi";
+        return input.kind == ArtifactKind::source && !parsers::source::is_python_source(input.path);
       }) >= 3;
   auto sources = read_sources(inputs, source_options);
   std::vector<std::size_t> cores;  // read last: unwinding needs every package's model .so

@@ -220,8 +220,9 @@ int parameter_index(CXCursor fn, CXCursor expr) {
   return found;
 }
 
-// A `m.impl(name, ...)` / `m.def(name, ...)` call in a wrapper's body, resolved or, in a template,
-// dependent (an unresolved member call named impl/def): its callee's and its arguments' cursors.
+// The shape of a wrapper whose body calls `m.impl(name, ...)` / `m.def(name, ...)` (resolved or,
+// in a template, dependent: an unresolved member call named impl/def) with its own parameters;
+// nullopt when it calls none that way.
 std::optional<WrapperShape> wrapper_shape(CXCursor fn) {
   std::optional<WrapperShape> shape;
   any_descendant(fn, [&](CXCursor c) {
@@ -301,10 +302,7 @@ class Collector {
       m_found.unresolved.push_back({macro, qualify(block.ns, *op), where.line});
       return true;
     }
-    if (*key == "CatchAll") key = "CompositeImplicitAutograd";
-    KernelRef ref{qualify(block.ns, *op), *key, *fn, "", where.line};
-    ref.name = clang_getCursorKind(*fn) == CXCursor_LambdaExpr ? "<lambda>" : spelling(*fn);
-    m_found.kernels.push_back(ref);
+    add_kernel(qualify(block.ns, *op), *key, fn, where.line);
     return true;
   }
 
@@ -324,13 +322,8 @@ class Collector {
     const auto op = string_argument(clang_Cursor_getArgument(call, shape->op_param));
     const auto fn = kernel_in(clang_Cursor_getArgument(call, shape->kernel_param));
     if (!op || !fn) return false;
-    std::string key = shape->key.empty()
-                          ? (block.key.empty() ? "CompositeImplicitAutograd" : block.key)
-                          : shape->key;
-    if (key == "CatchAll") key = "CompositeImplicitAutograd";
-    KernelRef ref{qualify(block.ns, *op), key, *fn, "", m_file.start_of(call).line};
-    ref.name = clang_getCursorKind(*fn) == CXCursor_LambdaExpr ? "<lambda>" : spelling(*fn);
-    m_found.kernels.push_back(ref);
+    add_kernel(qualify(block.ns, *op), shape->key.empty() ? block_key(block) : shape->key, fn,
+               m_file.start_of(call).line);
     return true;
   }
 
@@ -354,18 +347,30 @@ class Collector {
       op_name = qualify(block.ns, *first);
     }
     // Dispatch key: explicit (m.impl("op", torch::kMeta, fn), torch::dispatch(Key, fn)), else the
-    // block's; a kernel without one in TORCH_LIBRARY is a catch-all, which registers as CIA.
-    std::string key = block.key.empty() ? "CompositeImplicitAutograd" : block.key;
+    // block's.
+    std::string key = block_key(block);
     std::optional<CXCursor> fn;
     for (int i = 1; i < n; ++i) {
       const CXCursor arg = clang_Cursor_getArgument(call, static_cast<unsigned>(i));
       if (const auto k = key_in(arg)) key = *k;
       if (const auto f = kernel_in(arg)) fn = f;
     }
+    add_kernel(op_name, key, fn, where.line);
+  }
+
+  // The key of a registration that names none: the block's; in TORCH_LIBRARY (no key) a
+  // catch-all.
+  static std::string block_key(const Block& block) {
+    return block.key.empty() ? "CompositeImplicitAutograd" : block.key;
+  }
+
+  // Every registration form ends here: a catch-all kernel registers as CompositeImplicitAutograd,
+  // and a lambda has no name of its own.
+  void add_kernel(std::string op, std::string key, std::optional<CXCursor> fn, int line) {
     if (key == "CatchAll") key = "CompositeImplicitAutograd";
-    KernelRef ref{op_name, key, fn ? *fn : clang_getNullCursor(), "", where.line};
+    KernelRef ref{std::move(op), std::move(key), fn ? *fn : clang_getNullCursor(), "", line};
     if (fn) ref.name = clang_getCursorKind(*fn) == CXCursor_LambdaExpr ? "<lambda>" : spelling(*fn);
-    m_found.kernels.push_back(ref);
+    m_found.kernels.push_back(std::move(ref));
   }
 
   const MainFile& m_file;

@@ -16,11 +16,6 @@ constexpr std::uintmax_t k_max_source_bytes = 32u << 20;
 constexpr std::array<std::string_view, 10> k_cpp_extensions{".cpp", ".cc", ".cxx", ".c++", ".cu",
                                                             ".cuh", ".h",  ".hpp", ".hh",  ".hxx"};
 
-bool is_python(const std::filesystem::path& path) {
-  const std::string ext = path.extension().string();
-  return ext == ".py" || ext == ".pyi";
-}
-
 // Text: no NUL byte, and no more than 1 in 20 bytes a control character other than whitespace.
 // UTF-8 passes (bytes >= 0x80 are not control characters).
 bool looks_like_text(std::string_view bytes) {
@@ -34,10 +29,16 @@ bool looks_like_text(std::string_view bytes) {
 
 }  // namespace
 
+bool is_python_source(const std::filesystem::path& path) {
+  const std::string ext = path.extension().string();
+  return ext == ".py" || ext == ".pyi";
+}
+
 bool looks_like_source(const std::filesystem::path& path, std::string_view head) {
   const std::string ext = path.extension().string();
-  const bool known = is_python(path) || std::find(k_cpp_extensions.begin(), k_cpp_extensions.end(),
-                                                  ext) != k_cpp_extensions.end();
+  const bool known =
+      is_python_source(path) ||
+      std::find(k_cpp_extensions.begin(), k_cpp_extensions.end(), ext) != k_cpp_extensions.end();
   return known && looks_like_text(head);
 }
 
@@ -56,7 +57,7 @@ Parsed<SourceRead> read_source(const std::filesystem::path& path, const std::str
   text.resize(static_cast<std::size_t>(in.gcount()));
   if (!looks_like_text(text))
     return fail("not a source file: binary content (NUL or control bytes)");
-  if (is_python(path)) return read_python(text, display);
+  if (is_python_source(path)) return read_python(text, display);
   return read_cpp(path, text, display, options);
 }
 

@@ -37,4 +37,7 @@ Parsed<SourceRead> read_source(const std::filesystem::path& path, const std::str
 // By extension (.cpp .cc .cxx .cu .cuh .h .hpp .py) and a text-looking head.
 bool looks_like_source(const std::filesystem::path& path, std::string_view head);
 
+// A Python source (.py, .pyi), read without libclang; every other source is C++.
+bool is_python_source(const std::filesystem::path& path);
+
 }  // namespace aoti::parsers::source
