@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 
@@ -43,6 +44,21 @@ tl::expected<Fd, std::string> open_regular_file(const std::filesystem::path& pat
   if (const int flags = ::fcntl(fd.get(), F_GETFL); flags >= 0)
     ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
   return fd;
+}
+
+std::string read_file_head(const std::filesystem::path& path, std::size_t count) {
+  auto file = open_regular_file(path);
+  if (!file) return {};
+  std::string head(count, '\0');
+  std::size_t done = 0;
+  while (done < count) {
+    const ssize_t got = ::read(file->get(), head.data() + done, count - done);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    done += static_cast<std::size_t>(got);
+  }
+  head.resize(done);
+  return head;
 }
 
 }  // namespace aoti::util

@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 
@@ -24,5 +25,9 @@ std::string regular_file_problem(const std::filesystem::path& path);
 // A read-only descriptor for the regular file at `path`, or why there is none (errno text, or
 // "not a regular file: a character device").
 tl::expected<Fd, std::string> open_regular_file(const std::filesystem::path& path);
+
+// The first `count` bytes of the regular file at `path` (fewer when it is shorter); empty for
+// anything else or when it cannot be read. What sniffers look at.
+std::string read_file_head(const std::filesystem::path& path, std::size_t count);
 
 }  // namespace aoti::util

@@ -26,22 +26,6 @@ constexpr std::size_t k_head_bytes = 4096;
 constexpr std::size_t k_zstd_block_bytes = 256 << 10;
 constexpr int k_max_depth = 16;
 
-// Empty for anything but a readable regular file: a FIFO or device is never opened blocking.
-std::string read_head(const fs::path& path, std::size_t count) {
-  auto file = util::open_regular_file(path);
-  if (!file) return {};
-  std::string head(count, '\0');
-  std::size_t done = 0;
-  while (done < count) {
-    const ssize_t got = ::read(file->get(), head.data() + done, count - done);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    done += static_cast<std::size_t>(got);
-  }
-  head.resize(done);
-  return head;
-}
-
 // The entries a folder walk skips, said in path order: the first k_max_skipped, then a count of
 // the rest, so a folder of a million sockets does not flood the report.
 class SkippedEntries {
@@ -100,7 +84,7 @@ SniffedInput sniff(const fs::path& path, std::string display) {
   input.display = std::move(display);
   std::error_code ec;
   input.size = fs::file_size(path, ec);
-  const std::string head = read_head(path, k_head_bytes);
+  const std::string head = util::read_file_head(path, k_head_bytes);
 
   if (starts_with(head, "PK\x03\x04") || starts_with(head, "PK\x05\x06") ||
       has_extension(path, {".pt2"})) {
@@ -136,7 +120,7 @@ SniffedInput sniff(const fs::path& path, std::string display) {
              zstd = starts_with(head, "\x28\xb5\x2f\xfd");
   if (xz || zstd) {
     // The core reader knows its compressions; a zstd block decodes only whole (up to 128 KiB).
-    const std::string stream = zstd ? read_head(path, k_zstd_block_bytes) : head;
+    const std::string stream = zstd ? util::read_file_head(path, k_zstd_block_bytes) : head;
     const bool gpu_core = parsers::gpucore::looks_like_gpu_core(stream);
     const bool core = !gpu_core && parsers::coredump::looks_like_core(stream);
     input.kind = gpu_core ? ArtifactKind::gpu_core_dump

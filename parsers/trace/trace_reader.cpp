@@ -1,7 +1,5 @@
 #include "parsers/trace/trace_reader.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <fstream>
 
@@ -59,16 +57,6 @@ bool looks_like_raw_jsonl(std::string_view line) {
   if (line.substr(0, 16) == "{\"string_table\":") return true;
   return !line.empty() && line[0] == '{' && line.find("\"pathname\"") != std::string_view::npos &&
          line.find("\"lineno\"") != std::string_view::npos;
-}
-
-// Empty unless `path` is a readable regular file (a FIFO would block the read).
-std::string read_head(const fs::path& path) {
-  auto file = util::open_regular_file(path);
-  if (!file) return {};
-  std::string head(k_head_bytes, '\0');
-  const ssize_t got = ::pread(file->get(), head.data(), head.size(), 0);
-  head.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
-  return head;
 }
 
 // Line numbers past INT32_MAX are reported as INT32_MAX.
@@ -251,7 +239,7 @@ Parsed<TraceRead> read_trace(const fs::path& path, const std::string& display) {
     }
     std::sort(files.begin(), files.end());
     for (const fs::path& file : files) {
-      const std::string head = read_head(file);
+      const std::string head = util::read_file_head(file, k_head_bytes);
       if (!looks_like_trace(head)) continue;
       const std::string file_display = join(display, file.filename());
       if (looks_like_raw_jsonl(first_line(head)))
@@ -266,7 +254,7 @@ Parsed<TraceRead> read_trace(const fs::path& path, const std::string& display) {
     if (const std::string problem = util::regular_file_problem(path); !problem.empty())
       return fail(problem);
     if (fs::file_size(path, error) == 0) return fail("empty file");
-    const std::string head = read_head(path);
+    const std::string head = util::read_file_head(path, k_head_bytes);
     if (looks_like_raw_jsonl(first_line(head))) {
       const fs::path folder = path.parent_path();
       read_raw_jsonl(path, display, folder, fs::path(display).parent_path().string(), builder,
