@@ -1,6 +1,7 @@
 // A finding: what a check concluded, with the evidence behind it and what to run next.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,6 +10,11 @@
 #include "model/severity.hpp"
 
 namespace aoti::model {
+
+// The most a report says in one field of a finding or a model summary. Checks put the inputs' own
+// names into their words (an input, a kernel, a path), and a crafted wrapper can name an input with
+// 30 MiB that every format would repeat in each field: past this a field is cut, and says so.
+inline constexpr std::size_t k_max_report_field = 4096;
 
 // Two kinds of evidence, kept apart in every format. A quote is an artifact's own text at
 // where.line (through line_end for a range), byte for byte except that surrounding whitespace is

@@ -126,6 +126,42 @@ inline CliRun run_cli(const std::string& arguments, int timeout_s = 0) {
   return run;
 }
 
+// A run of the binary with what it cost: wall seconds and peak resident memory (GNU time's %e and
+// %M, the largest of the process tree), started in `cwd` with TMPDIR=`tmpdir`, so that a test can
+// also check where it wrote. Killed after `timeout_s` like run_cli.
+struct MeasuredRun : CliRun {
+  double seconds = -1;
+  long peak_kib = -1;
+};
+inline MeasuredRun run_cli_measured(const std::string& arguments, int timeout_s,
+                                    const std::filesystem::path& cwd,
+                                    const std::filesystem::path& tmpdir) {
+  TempDir scratch;
+  const auto err = scratch.path / "stderr";
+  const auto cost = scratch.path / "cost";
+  const std::string command =
+      "cd " + shell_quote(cwd.string()) + " && TMPDIR=" + shell_quote(tmpdir.string()) +
+      " /usr/bin/time -f '%e %M' -o " + shell_quote(cost.string()) + " timeout -k 5 " +
+      std::to_string(timeout_s) + " " + shell_quote(AOTI_BINARY) + " " + arguments + " 2>" +
+      shell_quote(err.string());
+  MeasuredRun run;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[65536];
+  std::size_t got = 0;
+  while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, got);
+  const int status = ::pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.err = read_file(err);
+  // The last line: GNU time puts "Command terminated by signal N" before it.
+  std::istringstream lines(read_file(cost));
+  std::string line, last;
+  while (std::getline(lines, line))
+    if (!line.empty()) last = line;
+  std::istringstream(last) >> run.seconds >> run.peak_kib;
+  return run;
+}
+
 // The text of the first zip entry whose name ends with `suffix`, read with plain libzip so that
 // parser tests do not depend on the zip parser they may be testing.
 // The name of the first entry of a case's package whose name ends with `suffix`, "" when none does.

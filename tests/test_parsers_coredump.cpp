@@ -557,3 +557,20 @@ TEST_CASE("core: a note cut short is reported, never read as zeros") {
     CHECK(facts->command_line.empty());
   }
 }
+
+// A fuzzer's find (fuzz/README.md): libdwfl's thread walk takes a thread id of 0 for the end of
+// the threads and leaks its walk state; the reader does not hand it such a core.
+TEST_CASE("core: a thread id of 0 in NT_PRSTATUS gives the registers' frames, not a libdwfl walk") {
+  std::string copy = seed("cpu-package-cuda-input-segv").raw;
+  // The first NT_PRSTATUS: namesz 5, descsz 336, type 1, "CORE"; pr_pid is at byte 32 of its desc.
+  const std::string_view header("\x05\0\0\0\x50\x01\0\0\x01\0\0\0CORE\0\0\0\0", 20);
+  const auto at = copy.find(header);
+  REQUIRE(at != std::string::npos);
+  std::memset(copy.data() + at + header.size() + 32, 0, 4);
+  auto facts = read_bytes(copy, "tid-zero.core");
+  REQUIRE(facts);
+  REQUIRE_FALSE(facts->threads.empty());
+  CHECK(facts->threads.front().frames.front().method == "initial");
+  CHECK(facts->threads.front().unwind_error.find("0 or negative") != std::string::npos);
+  CHECK(facts->signal_name == "SIGSEGV");
+}

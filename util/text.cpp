@@ -1,5 +1,7 @@
 #include "util/text.hpp"
 
+#include <string>
+
 #include <charconv>
 #include <climits>
 
@@ -91,6 +93,14 @@ std::string_view last_word(std::string_view text) {
   std::size_t start = text.size();
   while (start > 0 && !is_space(text[start - 1])) --start;
   return text.substr(start);
+}
+
+std::string cut_marked(std::string_view text, std::size_t max) {
+  if (text.size() <= max) return std::string(text);
+  std::size_t end = max;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return std::string(text.substr(0, end)) + "… (" + std::to_string(text.size() - end) +
+         " bytes cut)";
 }
 
 }  // namespace aoti::util

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace aoti::util {
@@ -31,6 +32,9 @@ std::string_view after(std::string_view text, std::string_view marker);
 // The text between the first `open` and the next `close` after it, empty when either is absent.
 std::string_view between(std::string_view text, std::string_view open, std::string_view close);
 std::string_view first_word(std::string_view text);
+// `text` when it has at most `max` bytes; else its first `max` bytes or fewer (never inside a UTF-8
+// character) followed by "… (N bytes cut)", so that whoever reads it knows it was shortened.
+std::string cut_marked(std::string_view text, std::size_t max);
 std::string_view last_word(std::string_view text);
 
 }  // namespace aoti::util

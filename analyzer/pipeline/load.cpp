@@ -43,6 +43,12 @@ std::optional<WrapperFacts> read_wrapper(const std::string& text, const Location
   }
   parsed->file_name = std::move(file_name);
   parsed->line_offset = line_offset;
+  for (const WrapperInput& input : parsed->inputs)
+    if (input.name.size() > k_max_report_field)
+      c.diagnostics.push_back(
+          {where.display(),
+           fmt::format("input {}'s name is {} bytes long: reports cut it after {} bytes",
+                       input.index, input.name.size(), k_max_report_field)});
   return std::move(*parsed);
 }
 

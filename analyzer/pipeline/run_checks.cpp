@@ -7,10 +7,37 @@
 #include "analyzer/pipeline/analyze.hpp"
 #include "analyzer/pipeline/paths.hpp"
 #include "checks/registry.hpp"
+#include "util/text.hpp"
 
 namespace aoti::pipeline {
 using namespace aoti::model;
 namespace fs = std::filesystem;
+namespace {
+
+// Every field within k_max_report_field. A quote is already cut line by line where it is made.
+void bound_text(Finding& f) {
+  constexpr std::size_t k_max_finding_text = k_max_report_field;
+  const auto bound = [](std::string& text) {
+    if (text.size() > k_max_finding_text) text = util::cut_marked(text, k_max_finding_text);
+  };
+  for (std::string* text : {&f.title, &f.message, &f.why, &f.subject}) bound(*text);
+  for (Evidence& e : f.evidence) {
+    bound(e.note);
+    if (e.kind == EvidenceKind::fact) bound(e.excerpt);
+  }
+  for (NextStep& step : f.next_steps) {
+    bound(step.what);
+    // A command cut short would not run as printed: it is left out, and the step says so.
+    if (step.command.size() > k_max_finding_text) {
+      step.what +=
+          " (its command, " + std::to_string(step.command.size()) + " bytes long, is left out)";
+      step.command.clear();
+    }
+  }
+  for (std::string& label : f.chain) bound(label);
+}
+
+}  // namespace
 
 std::vector<Finding> run_checks(Case& c) { return run_checks(c, checks::all_checks()); }
 
@@ -23,6 +50,7 @@ std::vector<Finding> run_checks(Case& c,
       auto found = check->run(c);
       for (auto& f : found) {
         if (f.check.empty()) f.check = std::string(check->id());
+        bound_text(f);
         (check->last_resort() ? last_resort : findings).push_back(std::move(f));
       }
     } catch (const std::exception& ex) {

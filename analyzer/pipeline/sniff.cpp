@@ -1,5 +1,6 @@
 #include "analyzer/pipeline/sniff.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -259,6 +260,18 @@ std::vector<SniffedInput> gather_inputs(const std::vector<std::string>& paths,
       inputs.push_back(sniff(file, file.string()));
     }
   }
+  // One file named twice (the same path, a link to it, a folder and a file in it) is read once: a
+  // second reading would add every model, event and finding again.
+  std::map<std::pair<dev_t, ino_t>, std::string> first_named;
+  std::erase_if(inputs, [&](const SniffedInput& input) {
+    struct stat info{};
+    if (::stat(input.path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return false;
+    const auto [first, added] = first_named.try_emplace({info.st_dev, info.st_ino}, input.display);
+    if (!added)
+      diagnostics.push_back(
+          {input.display, "the same file as " + first->second + ", given again; read once"});
+    return !added;
+  });
   return inputs;
 }
 

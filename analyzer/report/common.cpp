@@ -11,6 +11,7 @@
 
 #include "checks/support/crash.hpp"
 #include "model/describe.hpp"
+#include "util/text.hpp"
 
 namespace aoti::report {
 
@@ -90,9 +91,13 @@ ModelSummary summarize(const model::ModelFacts& model) {
     auto inputs = model.wrapper->inputs;
     std::stable_sort(inputs.begin(), inputs.end(),
                      [](const auto& a, const auto& b) { return a.index < b.index; });
+    // Names are an input's own words, of any length: each field is bounded like a finding's.
+    constexpr std::size_t k_max_field = model::k_max_report_field;
     for (const auto& input : inputs)
       summary.inputs.push_back(
-          {input.name, input.user_name, contract_summary(*model.wrapper, input)});
+          {util::cut_marked(input.name, k_max_field),
+           util::cut_marked(input.user_name, k_max_field),
+           util::cut_marked(contract_summary(*model.wrapper, input), k_max_field)});
     summary.input_checks_need_env = model.wrapper->checks_gated_by_env;
     // A CPU package's kernels are C++ functions in <hash>.kernel.cpp: count the distinct ones
     // called.

@@ -3,6 +3,7 @@
 #include <gelf.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 #include "parsers/coredump/libelf_init.hpp"
@@ -108,9 +109,31 @@ Parsed<CoreImage> CoreImage::open(util::Fd file, std::string_view name) {
   if (!raw) return fail(who + ": cannot map the file: " + last_elf_error());
   image.m_file = {reinterpret_cast<const std::byte*>(raw), size};
 
+  // e_phnum PN_XNUM (0xffff) says the real count is section header 0's sh_info: without that
+  // header libelf hands back 0xffff itself, and the notes after the table would be read as
+  // program headers.
+  constexpr std::uint16_t k_pn_xnum = 0xffff;
+  const bool xnum = header.e_phnum == k_pn_xnum;
+  if (xnum && (header.e_shoff == 0 || header.e_shoff > size || size - header.e_shoff < 64))
+    return fail(who + ": e_phnum is PN_XNUM (the count is in section header 0), but section " +
+                "header 0 is not in the file (e_shoff " + std::to_string(header.e_shoff) + ")");
   std::size_t phnum = 0;
   if (elf_getphdrnum(image.m_elf, &phnum) != 0)
     return fail(who + ": unreadable program headers: " + last_elf_error());
+  // libelf cuts a count that does not fit down to what does, reading whatever follows as program
+  // headers: the count as written is compared instead.
+  if (xnum) {
+    std::uint32_t claimed = 0;
+    std::memcpy(&claimed, raw + header.e_shoff + offsetof(Elf64_Shdr, sh_info), sizeof claimed);
+    phnum = claimed;
+  }
+  const std::uint64_t room =
+      header.e_phoff < size ? (size - header.e_phoff) / sizeof(Elf64_Phdr) : 0;
+  if (phnum > room)
+    return fail(who + ": the program header table claims " + std::to_string(phnum) + " entries" +
+                (xnum ? " (PN_XNUM: from section header 0)" : "") + " at offset " +
+                std::to_string(header.e_phoff) + ", but the file has room for " +
+                std::to_string(room));
   std::uint64_t previous = 0;
   std::uint64_t first_load_data = UINT64_MAX;
   std::uint64_t first_note = UINT64_MAX;

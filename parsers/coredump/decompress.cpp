@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace aoti::parsers::coredump {
@@ -63,16 +64,93 @@ Parsed<void> for_each_chunk(int fd, Feed&& feed) {
   }
 }
 
+// Where an ELF file whose first bytes are `head` ends by its own headers: the furthest byte that
+// its program headers, section headers or their tables reach. nullopt while `head` is too short to
+// say (more must be decoded first), 0 when it never will (not ELF64, tables past the first MiB):
+// then only DecodeLimits bounds the decoding.
+constexpr std::size_t k_max_head = 1 << 20;
+std::optional<std::uint64_t> declared_end(const std::string& head) {
+  const auto u16 = [&](std::uint64_t at) {
+    std::uint16_t v = 0;
+    std::memcpy(&v, head.data() + at, 2);
+    return v;
+  };
+  const auto u32 = [&](std::uint64_t at) {
+    std::uint32_t v = 0;
+    std::memcpy(&v, head.data() + at, 4);
+    return v;
+  };
+  const auto u64 = [&](std::uint64_t at) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, head.data() + at, 8);
+    return v;
+  };
+  const bool complete = head.size() >= k_max_head;
+  // Whether [at, at + size) is in `head`: true, false (never will be), or nullopt (decode more).
+  const auto have = [&](std::uint64_t at, std::uint64_t size) -> std::optional<bool> {
+    if (at > k_max_head || size > k_max_head - at) return false;
+    if (at + size <= head.size()) return true;
+    if (complete) return false;
+    return std::nullopt;
+  };
+  if (head.size() < 64) return complete ? std::optional<std::uint64_t>(0) : std::nullopt;
+  if (std::memcmp(head.data(),
+                  "\x7f"
+                  "ELF\x02\x01",
+                  6) != 0)
+    return 0;
+  const std::uint64_t phoff = u64(0x20), shoff = u64(0x28);
+  std::uint64_t phnum = u16(0x38), shnum = u16(0x3c);
+  if ((phnum != 0 && u16(0x36) != 56) || (shoff != 0 && u16(0x3a) != 64)) return 0;
+  // PN_XNUM and SHN_UNDEF counts: the real ones are in section header 0.
+  if (phnum == 0xffff || (shnum == 0 && shoff != 0)) {
+    if (shoff == 0) return 0;
+    const auto first = have(shoff, 64);
+    if (!first) return std::nullopt;
+    if (!*first) return 0;
+    if (phnum == 0xffff) phnum = u32(shoff + 0x2c);
+    if (shnum == 0) shnum = u64(shoff + 0x20);
+  }
+  if (phnum > k_max_head / 56 || shnum > k_max_head / 64) return 0;  // tables past the first MiB
+  const auto phdrs = have(phoff, phnum * 56), shdrs = have(shoff, shnum * 64);
+  if (!phdrs || !shdrs) return std::nullopt;
+  if (!*phdrs || !*shdrs) return 0;
+  std::uint64_t end = std::max<std::uint64_t>({64, phoff + phnum * 56, shoff + shnum * 64});
+  const auto reach = [&](std::uint64_t offset, std::uint64_t size) {
+    end = std::max(end, offset > UINT64_MAX - size ? UINT64_MAX : offset + size);
+  };
+  for (std::uint64_t i = 0; i < phnum; ++i)
+    reach(u64(phoff + i * 56 + 8), u64(phoff + i * 56 + 32));
+  for (std::uint64_t i = 0; i < shnum; ++i)
+    if (u32(shoff + i * 64 + 4) != 8)  // SHT_NOBITS takes no room in the file
+      reach(u64(shoff + i * 64 + 24), u64(shoff + i * 64 + 32));
+  return end;
+}
+
 struct Sink {
   int fd;
   std::uint64_t max_bytes;
   std::uint64_t size = 0;
   std::string problem;
   bool capped = false;
+  bool past_declared_end = false;
+  // The first bytes decoded, until the ELF headers in them say where the dump ends: a stream that
+  // goes on past that (50 GiB of zeros after a real core's headers) is cut there, instead of
+  // decoding for minutes what no header points to.
+  std::string head;
+  std::optional<std::uint64_t> end;
 
   // Writes decoded bytes, up to the cap; false when the caller must stop.
   bool take(const unsigned char* data, std::size_t count) {
-    const std::uint64_t room = max_bytes - size;
+    if (!end) {
+      head.append(reinterpret_cast<const char*>(data),
+                  std::min(count, k_max_head - std::min(head.size(), k_max_head)));
+      end = declared_end(head);
+      if (end) std::string().swap(head);
+    }
+    const bool headers_end = end && *end != 0 && *end < max_bytes;
+    const std::uint64_t limit = headers_end ? *end : max_bytes;
+    const std::uint64_t room = limit - std::min(size, limit);
     const std::size_t keep = static_cast<std::size_t>(std::min<std::uint64_t>(room, count));
     if (auto written = write_sparse(fd, {data, keep}); !written) {
       problem = written.error().message;
@@ -81,8 +159,13 @@ struct Sink {
     size += keep;
     if (keep < count) {
       capped = true;
-      problem = "decompression stopped at the configured limit of " +
-                std::to_string(max_bytes >> 20) + " MiB";
+      past_declared_end = headers_end;
+      problem = headers_end
+                    ? "cut at " + std::to_string(limit) +
+                          " bytes, where its ELF headers say it ends: the stream goes on past "
+                          "that and the rest was not decoded"
+                    : "decompression stopped at the configured limit of " +
+                          std::to_string(max_bytes >> 20) + " MiB";
       return false;
     }
     return true;
@@ -219,14 +302,14 @@ Parsed<Decompressed> decompress_to_private_file(const std::filesystem::path& pat
   if (!opened) return fail("cannot open " + path.string() + ": " + opened.error());
   const util::Fd in = std::move(*opened);
   TRY_ASSIGN(util::Fd out, create_private_file());
-  Sink sink{out.get(), limits.max_bytes, 0, {}, false};
+  Sink sink{out.get(), limits.max_bytes, 0, {}, false, false, {}, std::nullopt};
   TRY(compression == Compression::xz ? decode_xz(in.get(), sink, limits)
                                      : decode_zstd(in.get(), sink));
   if (sink.size == 0)
     return fail("cannot decompress " + std::string(to_string(compression)) +
                 " data: " + (sink.problem.empty() ? "the stream is empty" : sink.problem));
   TRY(finish_sparse(out.get(), sink.size));
-  return Decompressed{std::move(out), sink.size, sink.problem};
+  return Decompressed{std::move(out), sink.size, sink.problem, sink.past_declared_end};
 }
 
 Parsed<OpenedDump> open_dump(const std::filesystem::path& path, const std::string& display,
@@ -244,7 +327,9 @@ Parsed<OpenedDump> open_dump(const std::filesystem::path& path, const std::strin
     out.health.push_back("decompressed " + std::string(to_string(out.compression)) + " " +
                          std::string(what) + " to a private temporary file (" +
                          util::format_mib(decompressed->size) + ")");
-    if (!decompressed->problem.empty())
+    if (decompressed->past_declared_end)
+      out.health.push_back("the compressed " + std::string(what) + " was " + decompressed->problem);
+    else if (!decompressed->problem.empty())
       out.health.push_back("the compressed " + std::string(what) +
                            " is incomplete: " + decompressed->problem + "; analyzed the " +
                            util::format_mib(decompressed->size) + " decoded before that");

@@ -28,6 +28,9 @@ struct Decompressed {
   util::Fd file;  // private, unlinked; positioned anywhere
   std::uint64_t size = 0;
   std::string problem;  // "" when the stream decoded completely; else why it stopped early
+  // The stream went on past the end the dump's own ELF headers declare, and was cut there: what
+  // was decoded is the whole dump, the rest is no part of it.
+  bool past_declared_end = false;
 };
 
 // What decoding one compressed core may take. The defaults suit a scan, which already decodes

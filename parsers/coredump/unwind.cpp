@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 
+#include "parsers/coredump/link_map.hpp"
 #include "parsers/coredump/private_file.hpp"
 #include "parsers/elf/types.hpp"
 #include "parsers/limits.hpp"
@@ -135,7 +136,12 @@ class Session {
       thread.tid = note.tid;
       threads.push_back(std::move(thread));
     }
-    if (!threads.empty() && attach()) {
+    // libdwfl's thread walk takes a thread id of 0 for its end and fails on a negative one, and
+    // then leaks its walk state (elfutils 0.188): a forged NT_PRSTATUS must not get there.
+    const bool ids_walkable = std::all_of(threads.begin(), threads.end(),
+                                          [](const CoreThread& thread) { return thread.tid > 0; });
+    if (!ids_walkable) m_attach_error = "a thread's id in the core is 0 or negative";
+    if (!threads.empty() && ids_walkable && attach()) {
       struct Walk {
         Session* session;
         std::vector<CoreThread>* threads;
@@ -223,7 +229,7 @@ class Session {
     }
     dwfl_report_begin(m_dwfl);
     if (const std::string unsafe = non_regular_mapped_file(); !unsafe.empty())
-      m_health.push_back("the core's file note names " + unsafe +
+      m_health.push_back("the core's " + unsafe +
                          " on this machine; libdwfl, which would open it, was not asked for the "
                          "modules (only model .so files are reported)");
     else if (dwfl_core_file_report(m_dwfl, m_image.elf(), nullptr) < 0)
@@ -241,10 +247,16 @@ class Session {
   }
 
   // dwfl_core_file_report opens the file NT_FILE names for a mapping whose memory starts with an
-  // ELF header, with a plain blocking open() and no callback asked first: a FIFO there would hang
-  // it, a device would be opened. Only stat looks here (mapped devices without ELF, such as
-  // /dev/zero or /dev/nvidia0, are never opened and do not count).
+  // ELF header, and every name in the dynamic linker's link map in the core's memory, with a plain
+  // blocking open() and no callback asked first: a FIFO there would hang it, a device would be
+  // opened. Only stat looks here (mapped devices without ELF, such as /dev/zero or /dev/nvidia0,
+  // are never opened and do not count).
   std::string non_regular_mapped_file() const {
+    const auto problem = [](const std::string& name) -> std::string {
+      struct stat info{};
+      if (name.empty() || ::stat(name.c_str(), &info) != 0 || S_ISREG(info.st_mode)) return {};
+      return name.substr(0, 256) + ", " + util::file_type_text(info.st_mode) + ",";
+    };
     for (const MappedModule& module : m_modules) {
       std::array<std::byte, 4> magic{};
       if (m_image.read(module.start, magic) != magic.size() || std::memcmp(magic.data(),
@@ -253,12 +265,11 @@ class Session {
                                                                            4) != 0)
         continue;
       for (const std::string& name :
-           {module.path, module.path + (module.deleted ? std::string(k_deleted) : "")}) {
-        struct stat info{};
-        if (!name.empty() && ::stat(name.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
-          return name.substr(0, 256) + ", " + util::file_type_text(info.st_mode) + ",";
-      }
+           {module.path, module.path + (module.deleted ? std::string(k_deleted) : "")})
+        if (std::string found = problem(name); !found.empty()) return "file note names " + found;
     }
+    for (const std::string& name : link_map_names(m_image, m_modules))
+      if (std::string found = problem(name); !found.empty()) return "link map names " + found;
     return {};
   }
 

@@ -14,6 +14,7 @@
 #include "parsers/limits.hpp"
 #include "parsers/zip/zip_archive.hpp"
 #include "util/expected.hpp"
+#include "util/format_size.hpp"
 #include "util/open_file.hpp"
 
 namespace aoti::parsers::pt2 {
@@ -27,6 +28,14 @@ constexpr std::uint64_t k_max_header_record = 64;
 constexpr std::uint64_t k_max_json = 16ull << 20;
 constexpr std::size_t k_max_value_text = 200;
 constexpr std::string_view k_aotinductor_dir = "data/aotinductor/";
+// A package holds one model, or a few (one per method): past this many the rest are named, not
+// read, so that a crafted package with thousands of model folders costs neither time nor a
+// diagnostic per folder.
+constexpr std::size_t k_max_models = 64;
+// Wrapper and kernel sources stay in memory with their facts (checks quote their lines): past this
+// many bytes for the whole package a model's sources are not read, so that 48 models of 63 MiB
+// each cannot take 3 GiB.
+constexpr std::uint64_t k_max_package_sources = 256ull << 20;
 
 std::string trim(std::string text) {
   const auto is_space = [](unsigned char c) { return std::isspace(c) != 0; };
@@ -189,8 +198,10 @@ class PackageReader {
 
     if (!picked.wrapper)
       diagnose("model '" + name + "': no wrapper source (*.wrapper.cpp) in the package");
+    else if (!fits_source_budget(*picked.wrapper))
+      ;  // diagnosed
     else if (auto text = m_archive.read(*picked.wrapper, k_max_wrapper_source))
-      wrapper_source = std::move(*text);
+      keep_source(wrapper_source, std::move(*text));
     else
       diagnose(picked.wrapper->name + ": " + text.error().message);
 
@@ -207,9 +218,9 @@ class PackageReader {
     if (picked.extern_json) read_extern_nodes(*picked.extern_json, model);
 
     std::string kernel_source;
-    if (picked.kernels) {
+    if (picked.kernels && fits_source_budget(*picked.kernels)) {
       if (auto text = m_archive.read(*picked.kernels, k_max_wrapper_source))
-        kernel_source = std::move(*text);
+        keep_source(kernel_source, std::move(*text));
       else
         diagnose(picked.kernels->name + ": " + text.error().message);
     }
@@ -222,6 +233,23 @@ class PackageReader {
   }
 
  private:
+  // Whether `entry` (by its declared size; a lie is caught by ZipArchive::read) still fits the
+  // package's source budget; a diagnostic names it when it does not.
+  bool fits_source_budget(const ZipEntry& entry) {
+    // An entry over the limit for one file is refused by the read itself, which says so.
+    if (entry.size > k_max_wrapper_source) return true;
+    if (entry.size <= k_max_package_sources - m_source_bytes) return true;
+    diagnose(entry.name + ": not read: the package's sources already read take " +
+             util::format_size(m_source_bytes) + " and this one " + util::format_size(entry.size) +
+             ", more than the " + util::format_size(k_max_package_sources) +
+             " read from one package");
+    return false;
+  }
+  void keep_source(std::string& into, std::string text) {
+    m_source_bytes += text.size();
+    into = std::move(text);
+  }
+
   void diagnose(std::string message) {
     m_contents.diagnostics.push_back({m_display, std::move(message)});
   }
@@ -290,7 +318,22 @@ class PackageReader {
   const ZipArchive& m_archive;
   const std::string& m_display;
   Pt2Contents& m_contents;
+  std::uint64_t m_source_bytes = 0;
 };
+
+// An entry name that an extractor would resolve outside its target folder: absolute, or with a
+// ".." component. Nothing here extracts entries, but such a name in a package is a forgery (torch
+// writes none) and `unzip` of the package would write there.
+bool escapes_folder(std::string_view name) {
+  if (name.starts_with('/') || name.starts_with('\\') || (name.size() >= 2 && name[1] == ':'))
+    return true;
+  for (std::size_t at = 0; at <= name.size();) {
+    const std::size_t end = std::min(name.find_first_of("/\\", at), name.size());
+    if (name.substr(at, end - at) == "..") return true;
+    at = end + 1;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -336,9 +379,11 @@ Parsed<Pt2Contents> read_package(const std::filesystem::path& path, const std::s
   const std::string models_dir = root->prefix + std::string(k_aotinductor_dir);
   std::map<std::string, std::vector<const ZipEntry*>> model_files;
   std::vector<std::string> outside_root;
+  std::vector<std::string> escaping;
   for (const ZipEntry& entry : archive.entries()) {
     package.entries.push_back(
         {entry.name, entry.size, entry.compressed_size, entry.stored, entry.crc});
+    if (escapes_folder(entry.name)) escaping.push_back(entry.name);
     if (!entry.name.starts_with(root->prefix)) outside_root.push_back(entry.name);
     if (!entry.name.starts_with(models_dir)) continue;
     const std::string rest = entry.name.substr(models_dir.size());
@@ -351,11 +396,27 @@ Parsed<Pt2Contents> read_package(const std::filesystem::path& path, const std::s
         {display, std::to_string(outside_root.size()) + " entries lie outside the root folder '" +
                       root->prefix + "' (torch's loader rejects such a package), e.g. " +
                       outside_root.front()});
+  if (!escaping.empty())
+    contents.diagnostics.push_back(
+        {display, std::to_string(escaping.size()) +
+                      " entries have names that would extract outside the target folder "
+                      "(absolute or with '..'; nothing was extracted), e.g. " +
+                      escaping.front()});
   if (model_files.empty())
     contents.diagnostics.push_back({display, "no model under " + models_dir});
 
   PackageReader reader(archive, display, contents);
-  for (const auto& [name, files] : model_files) reader.read_model(name, files);
+  std::size_t count = 0;
+  for (const auto& [name, files] : model_files) {
+    if (++count > k_max_models) {
+      contents.diagnostics.push_back(
+          {display, std::to_string(model_files.size() - k_max_models) +
+                        " more model folders not read (a package is read for its first " +
+                        std::to_string(k_max_models) + " models), from '" + name + "' on"});
+      break;
+    }
+    reader.read_model(name, files);
+  }
   return contents;
 }
 
