@@ -9,19 +9,23 @@ target_compile_features(standard_settings INTERFACE cxx_std_20)
 # out-of-bounds read on a hostile input into an abort with a message.
 target_compile_definitions(standard_settings INTERFACE $<$<CONFIG:Debug>:_GLIBCXX_ASSERTIONS>)
 
-option(ENABLE_ASAN "Build with AddressSanitizer" OFF)
-option(ENABLE_UBSAN "Build with UndefinedBehaviorSanitizer (every finding fatal)" OFF)
+# AOTI_SANITIZE: the sanitizers, as clang and GCC spell them (`address,undefined`). Every report is
+# fatal (a report that lets the test go on is a report nobody reads), and the libstdc++ bounds
+# checks come with them. scripts/sanitize.sh builds build-sanitize/ this way and runs the suite.
+set(AOTI_SANITIZE "" CACHE STRING "Sanitizers for every target of the project, e.g. address,undefined")
+if(AOTI_SANITIZE)
+  target_compile_options(standard_settings INTERFACE -fsanitize=${AOTI_SANITIZE} -fno-sanitize-recover=all
+                                                     -fno-omit-frame-pointer)
+  target_link_options(standard_settings INTERFACE -fsanitize=${AOTI_SANITIZE})
+  target_compile_definitions(standard_settings INTERFACE _GLIBCXX_ASSERTIONS)
+endif()
 
-set(AOTI_SANITIZERS "")
-if(ENABLE_ASAN)
-  list(APPEND AOTI_SANITIZERS address)
+# AOTI_FUZZ: the libFuzzer targets of fuzz/ (clang only). Every library gets the coverage
+# instrumentation libFuzzer steers by; only the targets link libFuzzer's main.
+option(AOTI_FUZZ "Build the libFuzzer targets of fuzz/ (needs clang; use with AOTI_SANITIZE)" OFF)
+if(AOTI_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "AOTI_FUZZ needs clang (CXX=clang++-19), not ${CMAKE_CXX_COMPILER_ID}")
+  endif()
+  target_compile_options(standard_settings INTERFACE -fsanitize=fuzzer-no-link)
 endif()
-if(ENABLE_UBSAN)
-  list(APPEND AOTI_SANITIZERS undefined)
-  # A UB report that lets the test go on is a report nobody reads.
-  target_compile_options(standard_settings INTERFACE -fno-sanitize-recover=undefined)
-endif()
-foreach(sanitizer IN LISTS AOTI_SANITIZERS)
-  target_compile_options(standard_settings INTERFACE -fsanitize=${sanitizer} -fno-omit-frame-pointer)
-  target_link_options(standard_settings INTERFACE -fsanitize=${sanitizer})
-endforeach()

@@ -62,11 +62,9 @@ std::vector<std::pair<const scan::PackageResult*, std::size_t>> notable(
 
 std::string render_scan_text(const std::vector<scan::PackageResult>& results, bool color) {
   const bool with_new = compared(results);
-  std::size_t errors = 0, unreadable = 0, fresh = 0;
+  std::size_t unreadable = 0, fresh = 0;
   for (const auto& r : results) {
-    const PackageCounts c = count_findings(r);
-    errors += c.errors;
-    fresh += c.fresh;
+    fresh += count_findings(r).fresh;
     unreadable += r.status == scan::ScanStatus::unreadable;
   }
   std::string out = fmt::format(

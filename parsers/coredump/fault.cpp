@@ -24,7 +24,6 @@ constexpr int k_sigbus = 7;
 constexpr int k_sigfpe = 8;
 constexpr int k_sigsegv = 11;
 constexpr int k_si_kernel = 0x80;
-constexpr int k_segv_maperr = 1;
 constexpr int k_segv_accerr = 2;
 constexpr int k_bus_adrerr = 2;
 
