@@ -61,6 +61,13 @@ struct CoreNotes {
   std::optional<std::vector<FileMapping>> files;  // nullopt: no NT_FILE
   std::vector<std::string> problems;              // malformed or cut notes
   bool prstatus_first = false;  // the kernel writes NT_PRSTATUS first, gdb NT_PRPSINFO
+
+  // The value of auxiliary vector entry `type` (AT_*), when the core's NT_AUXV has one.
+  std::optional<std::uint64_t> auxv_value(std::uint64_t type) const {
+    for (const auto& [key, value] : auxv)
+      if (key == type) return value;
+    return std::nullopt;
+  }
 };
 
 class CoreImage {

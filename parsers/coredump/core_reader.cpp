@@ -170,18 +170,12 @@ std::vector<MappedModule> modules_from(const CoreImage& image,
   return modules;
 }
 
-std::optional<std::uint64_t> auxv_value(const CoreNotes& notes, std::uint64_t type) {
-  for (const auto& [key, value] : notes.auxv)
-    if (key == type) return value;
-  return std::nullopt;
-}
-
 // argv and the environment from the initial stack (core-dumps.md 1.10): find the copy of
 // NT_AUXV in the stack segment that holds AT_EXECFN; before it lie envp[], NULL, argv[],
 // NULL and argc, which must count the argv pointers.
 void read_process_strings(const CoreImage& image, CoreFacts& facts) {
   const CoreNotes& notes = image.notes();
-  const auto execfn = auxv_value(notes, elf::k_at_execfn);
+  const auto execfn = notes.auxv_value(elf::k_at_execfn);
   if (!execfn || notes.auxv_bytes.size() < 32) return;
   if (auto path = image.read_string(*execfn, 4096)) facts.executable = *path;
   // The stack VMA can be split (here: the top 8 KiB apart from the rest), so search the
@@ -323,7 +317,7 @@ Parsed<CoreFacts> read_core(const std::filesystem::path& path, const std::string
   facts.modules = modules_from(image, models);
   read_process_strings(image, facts);
   if (facts.executable.empty()) {
-    const auto entry = auxv_value(notes, elf::k_at_entry);
+    const auto entry = notes.auxv_value(elf::k_at_entry);
     for (const MappedModule& module : facts.modules)
       if (entry && *entry >= module.start && *entry < module.end) facts.executable = module.path;
   }

@@ -9,11 +9,6 @@
 namespace aoti::parsers::coredump {
 namespace {
 
-constexpr std::uint64_t k_at_phdr = 3;
-constexpr std::uint64_t k_at_phent = 4;
-constexpr std::uint64_t k_at_phnum = 5;
-constexpr std::uint32_t k_pt_phdr = 6;
-constexpr std::int64_t k_dt_debug = 21;
 constexpr std::uint64_t k_phdr_size = 56;  // Elf64_Phdr
 constexpr std::uint64_t k_max_phdrs = 4096;
 constexpr std::uint64_t k_max_dynamic = 4096;   // entries of one dynamic section read
@@ -41,29 +36,25 @@ std::uint64_t debug_pointer(const CoreImage& image, std::uint64_t at, std::uint6
   for (std::uint64_t i = 0; i < std::min(size / 16, k_max_dynamic); ++i) {
     const auto tag = image.read_u64(at + i * 16);
     if (!tag || static_cast<std::int64_t>(*tag) == elf::k_dt_null) break;
-    if (static_cast<std::int64_t>(*tag) == k_dt_debug)
+    if (static_cast<std::int64_t>(*tag) == elf::k_dt_debug)
       return image.read_u64(at + i * 16 + 8).value_or(0);
   }
   return 0;
 }
 
-std::optional<std::uint64_t> auxv(const CoreImage& image, std::uint64_t type) {
-  for (const auto& [key, value] : image.notes().auxv)
-    if (key == type) return value;
-  return std::nullopt;
-}
-
 // libdwfl's main way: the executable's program headers where AT_PHDR says they are in memory.
 std::uint64_t r_debug_from_auxv(const CoreImage& image) {
-  const auto phdr = auxv(image, k_at_phdr);
-  const std::uint64_t count = std::min(auxv(image, k_at_phnum).value_or(0), k_max_phdrs);
-  if (!phdr || auxv(image, k_at_phent).value_or(k_phdr_size) != k_phdr_size) return 0;
+  const auto phdr = image.notes().auxv_value(elf::k_at_phdr);
+  const std::uint64_t count =
+      std::min(image.notes().auxv_value(elf::k_at_phnum).value_or(0), k_max_phdrs);
+  if (!phdr || image.notes().auxv_value(elf::k_at_phent).value_or(k_phdr_size) != k_phdr_size)
+    return 0;
   std::optional<std::uint64_t> bias;
   std::optional<Phdr> dynamic;
   for (std::uint64_t i = 0; i < count; ++i) {
     const auto entry = read_phdr(image, *phdr + i * k_phdr_size);
     if (!entry) break;
-    if (entry->type == k_pt_phdr && !bias) bias = *phdr - entry->vaddr;
+    if (entry->type == elf::k_pt_phdr && !bias) bias = *phdr - entry->vaddr;
     if (entry->type == elf::k_pt_dynamic) dynamic = entry;
   }
   if (!dynamic) return 0;

@@ -26,6 +26,7 @@ inline constexpr std::uint16_t k_em_x86_64 = 62;
 inline constexpr std::uint32_t k_pt_load = 1;
 inline constexpr std::uint32_t k_pt_dynamic = 2;
 inline constexpr std::uint32_t k_pt_note = 4;
+inline constexpr std::uint32_t k_pt_phdr = 6;
 inline constexpr std::uint32_t k_pf_x = 1;
 inline constexpr std::uint32_t k_pf_w = 2;
 inline constexpr std::uint32_t k_pf_r = 4;
@@ -42,6 +43,7 @@ inline constexpr std::int64_t k_dt_needed = 1;
 inline constexpr std::int64_t k_dt_strtab = 5;
 inline constexpr std::int64_t k_dt_strsz = 10;
 inline constexpr std::int64_t k_dt_soname = 14;
+inline constexpr std::int64_t k_dt_debug = 21;
 // st_info binding
 inline constexpr std::uint8_t k_stb_global = 1;
 // n_type, told apart by the owner: NT_GNU_BUILD_ID ("GNU") shares 3 with NT_PRPSINFO ("CORE").
@@ -53,6 +55,9 @@ inline constexpr std::uint32_t k_nt_siginfo = 0x53494749;
 inline constexpr std::uint32_t k_nt_file = 0x46494c45;
 // a_type of NT_AUXV entries
 inline constexpr std::uint64_t k_at_null = 0;
+inline constexpr std::uint64_t k_at_phdr = 3;
+inline constexpr std::uint64_t k_at_phent = 4;
+inline constexpr std::uint64_t k_at_phnum = 5;
 inline constexpr std::uint64_t k_at_entry = 9;
 inline constexpr std::uint64_t k_at_execfn = 31;
 
