@@ -106,6 +106,18 @@ struct CliRun {
   std::string err;
 };
 
+// Runs `command` with the shell: its stdout, its exit code, and the stderr it wrote to `err`.
+inline void run_shell(const std::string& command, const std::filesystem::path& err, CliRun& run) {
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[65536];
+  std::size_t got = 0;
+  while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, got);
+  const int status = ::pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.err = read_file(err);
+}
+
 // Runs the real aoti-analyze binary with `arguments` (already shell-quoted). With `timeout_s`, a
 // run that would hang is killed (exit 124 or 137) so the test fails instead of hanging.
 inline CliRun run_cli(const std::string& arguments, int timeout_s = 0) {
@@ -115,14 +127,7 @@ inline CliRun run_cli(const std::string& arguments, int timeout_s = 0) {
       (timeout_s > 0 ? "timeout -k 5 " + std::to_string(timeout_s) + " " : std::string()) +
       shell_quote(AOTI_BINARY) + " " + arguments + " 2>" + shell_quote(err.string());
   CliRun run;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[65536];
-  std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, got);
-  const int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.err = read_file(err);
+  run_shell(command, err, run);
   return run;
 }
 
@@ -145,14 +150,7 @@ inline MeasuredRun run_cli_measured(const std::string& arguments, int timeout_s,
       std::to_string(timeout_s) + " " + shell_quote(AOTI_BINARY) + " " + arguments + " 2>" +
       shell_quote(err.string());
   MeasuredRun run;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[65536];
-  std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, got);
-  const int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.err = read_file(err);
+  run_shell(command, err, run);
   // The last line: GNU time puts "Command terminated by signal N" before it.
   std::istringstream lines(read_file(cost));
   std::string line, last;
