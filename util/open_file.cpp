@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "util/errno_text.hpp"
@@ -46,19 +47,30 @@ tl::expected<Fd, std::string> open_regular_file(const std::filesystem::path& pat
   return fd;
 }
 
-std::string read_file_head(const std::filesystem::path& path, std::size_t count) {
+tl::expected<std::string, std::string> read_regular_file(const std::filesystem::path& path,
+                                                         std::size_t max_bytes) {
   auto file = open_regular_file(path);
-  if (!file) return {};
-  std::string head(count, '\0');
+  if (!file) return tl::unexpected(file.error());
+  struct stat info{};
+  const std::size_t expected =
+      ::fstat(file->get(), &info) == 0 ? static_cast<std::size_t>(info.st_size) : 0;
+  std::string text(std::min(expected, max_bytes), '\0');
   std::size_t done = 0;
-  while (done < count) {
-    const ssize_t got = ::read(file->get(), head.data() + done, count - done);
+  while (done < max_bytes) {
+    if (done == text.size())
+      text.resize(std::min(max_bytes, std::max<std::size_t>(4096, 2 * done)));
+    const ssize_t got = ::read(file->get(), text.data() + done, text.size() - done);
     if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
+    if (got < 0) return tl::unexpected(errno_text(errno));
+    if (got == 0) break;
     done += static_cast<std::size_t>(got);
   }
-  head.resize(done);
-  return head;
+  text.resize(done);
+  return text;
+}
+
+std::string read_file_head(const std::filesystem::path& path, std::size_t count) {
+  return read_regular_file(path, count).value_or(std::string());
 }
 
 }  // namespace aoti::util

@@ -26,6 +26,11 @@ std::string regular_file_problem(const std::filesystem::path& path);
 // "not a regular file: a character device").
 tl::expected<Fd, std::string> open_regular_file(const std::filesystem::path& path);
 
+// The regular file at `path`, up to its first `max_bytes` bytes, or why it cannot be read (as
+// open_regular_file says). Callers check the size they allow first; a file that grew since is cut.
+tl::expected<std::string, std::string> read_regular_file(const std::filesystem::path& path,
+                                                         std::size_t max_bytes);
+
 // The first `count` bytes of the regular file at `path` (fewer when it is shorter); empty for
 // anything else or when it cannot be read. What sniffers look at.
 std::string read_file_head(const std::filesystem::path& path, std::size_t count);

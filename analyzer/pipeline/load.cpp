@@ -3,7 +3,6 @@
 // models).
 #include <algorithm>
 #include <atomic>
-#include <fstream>
 #include <regex>
 #include <set>
 #include <thread>
@@ -23,6 +22,7 @@
 #include "parsers/trace/trace_reader.hpp"
 #include "parsers/wrapper/cpp_kernel.hpp"
 #include "parsers/wrapper/wrapper_parser.hpp"
+#include "util/open_file.hpp"
 
 namespace aoti::pipeline {
 using namespace aoti::model;
@@ -119,12 +119,14 @@ void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c)
     c.diagnostics.push_back({input.display, artifact.note});
     return;
   }
-  std::ifstream in(input.path, std::ios::binary);
-  std::string text(input.size, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-  auto wrapper = read_wrapper(std::move(text), Location{input.display, "", 0},
-                              input.path.filename().string(), 0, c);
+  auto text = util::read_regular_file(input.path, k_max_wrapper_bytes);
+  if (!text) {
+    artifact.note = "cannot read: " + text.error();
+    c.diagnostics.push_back({input.display, artifact.note});
+    return;
+  }
+  auto wrapper =
+      read_wrapper(*text, Location{input.display, "", 0}, input.path.filename().string(), 0, c);
   if (!wrapper) {
     artifact.note = "wrapper source: " + c.diagnostics.back().message;
     return;

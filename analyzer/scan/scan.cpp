@@ -4,7 +4,6 @@
 #include <atomic>
 #include <charconv>
 #include <exception>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <set>
@@ -18,6 +17,7 @@
 #include "parsers/pt2/pt2_package.hpp"
 #include "parsers/zip/zip_archive.hpp"
 #include "util/fnv1a.hpp"
+#include "util/line_reader.hpp"
 
 namespace aoti::scan {
 namespace fs = std::filesystem;
@@ -213,20 +213,26 @@ std::vector<PackageResult> run_scan(const std::vector<ScanUnit>& units,
 std::vector<PackageResult> read_jsonl(const fs::path& path,
                                       std::vector<model::Diagnostic>& diagnostics) {
   std::vector<PackageResult> results;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    diagnostics.push_back({path.string(), "cannot read"});
+  // A record is one package's findings: kilobytes. A longer line is no record (and is not kept).
+  constexpr std::size_t k_max_record = 64u << 20;
+  util::LineReader reader(path, k_max_record);
+  if (!reader.is_open()) {
+    diagnostics.push_back({path.string(), "cannot read: " + reader.error()});
     return results;
   }
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (line.empty()) continue;
-    if (auto result = io::from_jsonl_line(line))
+  util::Line line;
+  while (reader.next(line)) {
+    if (line.text.empty()) continue;
+    std::optional<PackageResult> result;
+    if (!line.cut()) result = io::from_jsonl_line(std::string(line.text));
+    if (result)
       results.push_back(std::move(*result));
     else
       diagnostics.push_back(
-          {path.string(), fmt::format("line {} is not an aoti-analyze scan record", number)});
+          {path.string(), fmt::format("line {} is not an aoti-analyze scan record", line.number)});
   }
+  if (!reader.error().empty())
+    diagnostics.push_back({path.string(), "read error: " + reader.error()});
   return results;
 }
 

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <fstream>
 
 #include "parsers/source/cpp_frontend.hpp"
 #include "parsers/source/python_frontend.hpp"
+#include "util/open_file.hpp"
 
 namespace aoti::parsers::source {
 namespace {
@@ -50,11 +50,9 @@ Parsed<SourceRead> read_source(const std::filesystem::path& path, const std::str
   if (size > k_max_source_bytes)
     return fail("source file is " + std::to_string(size) + " bytes, over the " +
                 std::to_string(k_max_source_bytes) + "-byte limit for sources");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail("cannot open the file");
-  std::string text(static_cast<std::size_t>(size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  auto read = util::read_regular_file(path, k_max_source_bytes);
+  if (!read) return fail("cannot read: " + read.error());
+  const std::string& text = *read;
   if (!looks_like_text(text))
     return fail("not a source file: binary content (NUL or control bytes)");
   if (is_python_source(path)) return read_python(text, display);
