@@ -233,7 +233,10 @@ Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::strin
     unsaved.push_back({stand_in.c_str(), body.data(), static_cast<unsigned long>(body.size())});
   }
 
-  std::unique_ptr<void, IndexDeleter> index(clang_createIndex(0, 0));
+  // excludeDeclarationsFromPCH: visiting the unit's children would otherwise deserialize and
+  // visit every declaration of the precompiled stubs and the standard headers they include, most
+  // of a small file's parse time; what the walks want is the file's own declarations.
+  std::unique_ptr<void, IndexDeleter> index(clang_createIndex(1, 0));
   CXTranslationUnit raw = nullptr;
   const CXErrorCode code = clang_parseTranslationUnit2(
       index.get(), main_path.c_str(), argv.data(), static_cast<int>(argv.size()), unsaved.data(),
