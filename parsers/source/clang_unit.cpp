@@ -70,8 +70,38 @@ std::vector<std::string> compile_flags(const std::filesystem::path& database,
 constexpr std::string_view k_missing_root = "/aoti-analyze-missing";
 constexpr std::size_t k_max_includes = 512;
 
-// The header names of the file's #include lines, as written; names that climb out of the path
-// (`..`) or are absolute are left to fail.
+// What a failed clang_parseTranslationUnit2 means, in the enum's own names.
+std::string describe(CXErrorCode code) {
+  switch (code) {
+    case CXError_Crashed:
+      return "it crashed on the file and recovered: CXError_Crashed";
+    case CXError_InvalidArguments:
+      return "CXError_InvalidArguments";
+    case CXError_ASTReadError:
+      return "CXError_ASTReadError";
+    default:
+      return "CXError_Failure, error " + std::to_string(code);
+  }
+}
+
+// A name a stand-in file can be made for: relative, every component a real name. libclang 19
+// crashes in its crash-recovery context (and leaks the unit) when an in-memory file's path ends
+// in '/' (`#include <ATen/ATen./>`, found by fuzz_cpp_source); "." and ".." would reach outside
+// the stand-in roots.
+bool is_relative_file_name(std::string_view name) {
+  if (name.empty() || name.starts_with('/')) return false;
+  for (std::size_t at = 0; at <= name.size();) {
+    std::size_t slash = name.find('/', at);
+    if (slash == std::string_view::npos) slash = name.size();
+    const std::string_view component = name.substr(at, slash - at);
+    if (component.empty() || component == "." || component == "..") return false;
+    at = slash + 1;
+  }
+  return true;
+}
+
+// The header names of the file's #include lines, as written; names that are absolute, climb out
+// of the path (`..`) or are not file names are left to fail.
 std::vector<std::string> included_names(std::string_view text) {
   std::vector<std::string> names;
   std::size_t at = 0;
@@ -91,8 +121,7 @@ std::vector<std::string> included_names(std::string_view text) {
     const std::size_t close = line.find(line[0] == '<' ? '>' : '"', 1);
     if (close == std::string_view::npos || close == 1) continue;
     const std::string name(line.substr(1, close - 1));
-    if (name.starts_with('/') || name.find("..") != std::string::npos) continue;
-    names.push_back(name);
+    if (is_relative_file_name(name)) names.push_back(name);
   }
   return names;
 }
@@ -243,7 +272,7 @@ Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::strin
       static_cast<unsigned>(unsaved.size()), CXTranslationUnit_KeepGoing, &raw);
   std::unique_ptr<CXTranslationUnitImpl, UnitDeleter> tu(raw);
   if (code != CXError_Success || !tu)
-    return fail("libclang could not parse the file (error " + std::to_string(code) + ")");
+    return fail("libclang could not parse the file (" + describe(code) + ")");
 
   std::size_t errors = 0;
   const unsigned count = clang_getNumDiagnostics(tu.get());
