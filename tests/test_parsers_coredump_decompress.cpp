@@ -205,6 +205,29 @@ TEST_CASE("decompress: an index that lies about a block's size is a problem, not
   CHECK(contents(decoded->file.get(), decoded->size) == data.substr(0, 256 << 10));
 }
 
+TEST_CASE("decompress: blocks decode no more at once than the memory budget holds") {
+  aoti::test::TempDir dir;
+  const auto path = dir.path / "core.xz";
+  const std::string data = varied_bytes(2 << 20);
+  aoti::test::write_file(path, xz_compress_blocks(data, 256 << 10));
+  // What one block decoder of preset 0 takes (its LZMA2 dictionary, mostly).
+  lzma_options_lzma lzma2{};
+  REQUIRE_FALSE(lzma_lzma_preset(&lzma2, 0));
+  const lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &lzma2}, {LZMA_VLI_UNKNOWN, nullptr}};
+  const std::uint64_t one_block = lzma_raw_decoder_memusage(filters);
+  // Room for one decoder at a time: the threads take turns, and every block is decoded.
+  auto turns = decompress_to_private_file(path, Compression::xz,
+                                          {.threads = 2, .max_memory = one_block * 3 / 2});
+  REQUIRE(turns);
+  CHECK(turns->problem.empty());
+  CHECK(contents(turns->file.get(), turns->size) == data);
+  // No room for one: refused, as the stream decoder refuses.
+  auto refused = decompress_to_private_file(path, Compression::xz,
+                                            {.threads = 2, .max_memory = one_block / 2});
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message == "cannot decompress xz data: xz memory limit reached");
+}
+
 TEST_CASE("decompress: output stops at max_bytes, and says so") {
   aoti::test::TempDir dir;
   const auto path = dir.path / "core.xz";

@@ -14,8 +14,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -233,11 +235,39 @@ std::optional<std::vector<XzBlock>> xz_blocks(int fd, std::uint64_t max_memory) 
   return blocks;
 }
 
+// The memory the block decoders of one core may take together (DecodeLimits::max_memory): each
+// holds its block's share while it decodes, and a decoder whose share is not free waits for the
+// others to finish theirs, so a stream of blocks declaring large dictionaries decodes no more of
+// them at once than the budget allows.
+class MemoryBudget {
+ public:
+  explicit MemoryBudget(std::uint64_t total) : m_total(total), m_left(total) {}
+  std::uint64_t total() const { return m_total; }
+  void acquire(std::uint64_t bytes) {
+    std::unique_lock lock(m_mutex);
+    m_freed.wait(lock, [&] { return m_left >= bytes; });
+    m_left -= bytes;
+  }
+  void release(std::uint64_t bytes) {
+    {
+      std::lock_guard lock(m_mutex);
+      m_left += bytes;
+    }
+    m_freed.notify_all();
+  }
+
+ private:
+  const std::uint64_t m_total;
+  std::uint64_t m_left;
+  std::mutex m_mutex;
+  std::condition_variable m_freed;
+};
+
 // Decodes one block on its own, handing its bytes in order to `take(data, size)`, which returns
 // false to stop early. Returns "" when the block decoded to its end (or `take` stopped it), else
 // what went wrong: the decoder checks the block against its index entry and its integrity check.
 template <class Take>
-std::string decode_block(int fd, const XzBlock& block, std::uint64_t max_memory, Take&& take) {
+std::string decode_block(int fd, const XzBlock& block, MemoryBudget& budget, Take&& take) {
   std::uint8_t header[LZMA_BLOCK_HEADER_SIZE_MAX];
   if (::pread(fd, header, 1, static_cast<off_t>(block.file_offset)) != 1)
     return lzma_error(LZMA_BUF_ERROR);
@@ -260,9 +290,16 @@ std::string decode_block(int fd, const XzBlock& block, std::uint64_t max_memory,
       (options.uncompressed_size != LZMA_VLI_UNKNOWN && options.uncompressed_size != block.size))
     return "the xz index does not match the block it describes";
   options.uncompressed_size = block.size;
-  // The dictionary is the block's to declare (up to 1.5 GiB): refused over the budget, as the
-  // stream decoder's memory limit does.
-  if (lzma_raw_decoder_memusage(filters) > max_memory) return lzma_error(LZMA_MEMLIMIT_ERROR);
+  // The dictionary is the block's to declare (up to 1.5 GiB): refused over the whole budget, as
+  // the stream decoder's memory limit does.
+  const std::uint64_t memory = lzma_raw_decoder_memusage(filters);
+  if (memory > budget.total()) return lzma_error(LZMA_MEMLIMIT_ERROR);
+  budget.acquire(memory);
+  struct Release {
+    MemoryBudget& budget;
+    std::uint64_t bytes;
+    ~Release() { budget.release(bytes); }
+  } held{budget, memory};
   lzma_stream stream = LZMA_STREAM_INIT;
   if (lzma_ret ret = lzma_block_decoder(&stream, &options); ret != LZMA_OK) return lzma_error(ret);
   std::unique_ptr<lzma_stream, void (*)(lzma_stream*)> guard(&stream, lzma_end);
@@ -297,12 +334,12 @@ Parsed<Decompressed> decode_xz_blocks(int in, util::Fd out, const std::vector<Xz
                                       const DecodeLimits& limits) {
   // The head first (up to 1 MiB of the first block, decoded again below): the ELF headers say where
   // the dump ends, and blocks past that are never decoded.
+  MemoryBudget budget(limits.max_memory);
   std::string head;
-  decode_block(
-      in, blocks.front(), limits.max_memory, [&](const unsigned char* data, std::size_t size) {
-        head.append(reinterpret_cast<const char*>(data), std::min(size, k_max_head - head.size()));
-        return !declared_end(head) && head.size() < k_max_head;
-      });
+  decode_block(in, blocks.front(), budget, [&](const unsigned char* data, std::size_t size) {
+    head.append(reinterpret_cast<const char*>(data), std::min(size, k_max_head - head.size()));
+    return !declared_end(head) && head.size() < k_max_head;
+  });
   const auto end = declared_end(head);
   const bool headers_end = end && *end != 0 && *end < limits.max_bytes;
   const std::uint64_t limit = headers_end ? *end : limits.max_bytes;
@@ -323,8 +360,8 @@ Parsed<Decompressed> decode_xz_blocks(int in, util::Fd out, const std::vector<Xz
       const XzBlock& block = blocks[i];
       const std::uint64_t room = std::min(block.size, limit - block.offset);
       std::string write_problem;
-      problems[i] = decode_block(
-          in, block, limits.max_memory, [&](const unsigned char* data, std::size_t size) {
+      problems[i] =
+          decode_block(in, block, budget, [&](const unsigned char* data, std::size_t size) {
             const std::size_t keep =
                 static_cast<std::size_t>(std::min<std::uint64_t>(size, room - decoded[i]));
             auto written = write_sparse_at(out.get(), block.offset + decoded[i], {data, keep});
