@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -377,7 +378,14 @@ Parsed<Decompressed> decode_xz_blocks(int in, util::Fd out, const std::vector<Xz
   };
   const std::size_t workers = std::min<std::size_t>(limits.threads, order.size());
   std::vector<std::thread> threads;
-  for (std::size_t t = 1; t < workers; ++t) threads.emplace_back(work);
+  for (std::size_t t = 1; t < workers; ++t) {
+    // A thread that cannot start leaves its blocks to the others: the same bytes, later.
+    try {
+      threads.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;
+    }
+  }
   work();
   for (std::thread& thread : threads) thread.join();
 
