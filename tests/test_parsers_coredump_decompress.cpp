@@ -176,6 +176,21 @@ TEST_CASE(
   CHECK(sequential->size == decoded->size);
 }
 
+TEST_CASE("decompress: a multi-block xz file cut inside a block keeps the blocks before the cut") {
+  aoti::test::TempDir dir;
+  const auto path = dir.path / "core.xz";
+  const std::string data = varied_bytes(2 << 20, false);
+  // Cut in the middle of block 3 (blocks of data without repeats compress to about 256 KiB): the
+  // index at the end is gone, so the stream decoder reads it, as far as it goes.
+  aoti::test::write_file(path, xz_compress_blocks(data, 256 << 10).substr(0, 640 << 10));
+  auto decoded = decompress_to_private_file(path, Compression::xz, {.threads = 2});
+  REQUIRE(decoded);
+  CHECK(decoded->problem == "the xz stream ends early (the file was cut)");
+  CHECK(decoded->size >= 512u << 10);
+  CHECK(decoded->size < 768u << 10);
+  CHECK(contents(decoded->file.get(), decoded->size) == data.substr(0, decoded->size));
+}
+
 TEST_CASE("decompress: an index that lies about a block's size is a problem, not a crash") {
   aoti::test::TempDir dir;
   const auto path = dir.path / "core.xz";
