@@ -93,6 +93,15 @@ struct OpenedCore {
 Parsed<OpenedCore> open_core(const std::filesystem::path& path, const std::string& display,
                              const CoreReadOptions& options) {
   TRY_ASSIGN(OpenedDump opened, open_dump(path, display, "core", options.decoding));
+  if (!opened.one_thread_reason.empty()) {
+    const std::string format(to_string(opened.compression));
+    opened.health.push_back(
+        "the " + format + " core was inflated whole, on one thread, before it could be read: " +
+        opened.one_thread_reason +
+        (opened.compression == Compression::xz
+             ? " (`xz -T0 --block-size=4MiB` compresses a core into blocks that decode in parallel)"
+             : ""));
+  }
   TRY_ASSIGN(CoreImage image, CoreImage::open(std::move(opened.file), display));
   return OpenedCore{std::move(image), opened.compression, std::move(opened.health)};
 }

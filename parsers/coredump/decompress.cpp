@@ -7,14 +7,20 @@
 
 #include <fcntl.h>
 #include <lzma.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 namespace aoti::parsers::coredump {
@@ -127,6 +133,15 @@ std::optional<std::uint64_t> declared_end(const std::string& head) {
   return end;
 }
 
+// Why decoding stopped at `limit` while the stream went on.
+std::string cut_problem(bool headers_end, std::uint64_t limit, std::uint64_t max_bytes) {
+  return headers_end ? "cut at " + std::to_string(limit) +
+                           " bytes, where its ELF headers say it ends: the stream goes on past "
+                           "that and the rest was not decoded"
+                     : "decompression stopped at the configured limit of " +
+                           std::to_string(max_bytes >> 20) + " MiB";
+}
+
 struct Sink {
   int fd;
   std::uint64_t max_bytes;
@@ -160,17 +175,240 @@ struct Sink {
     if (keep < count) {
       capped = true;
       past_declared_end = headers_end;
-      problem = headers_end
-                    ? "cut at " + std::to_string(limit) +
-                          " bytes, where its ELF headers say it ends: the stream goes on past "
-                          "that and the rest was not decoded"
-                    : "decompression stopped at the configured limit of " +
-                          std::to_string(max_bytes >> 20) + " MiB";
+      problem = cut_problem(headers_end, limit, max_bytes);
       return false;
     }
     return true;
   }
 };
+
+// One block of an xz file, as its stream's index records it.
+struct XzBlock {
+  std::uint64_t file_offset = 0;  // of its header, in the compressed file
+  std::uint64_t total_size = 0;   // header, compressed data, padding and check
+  std::uint64_t unpadded_size = 0;
+  std::uint64_t offset = 0;  // of its first decoded byte, in the dump
+  std::uint64_t size = 0;    // decoded bytes
+  lzma_check check = LZMA_CHECK_NONE;
+};
+
+// The blocks of the xz file `fd`, from the indexes at its end (lzma_file_info reads only the stream
+// footers and indexes, seeking back from the end); nullopt when they cannot be read: a cut file,
+// or indexes over the memory limit.
+std::optional<std::vector<XzBlock>> xz_blocks(int fd, std::uint64_t max_memory) {
+  struct stat status{};
+  if (::fstat(fd, &status) != 0) return std::nullopt;
+  lzma_stream stream = LZMA_STREAM_INIT;
+  lzma_index* index = nullptr;
+  if (lzma_file_info_decoder(&stream, &index, max_memory,
+                             static_cast<std::uint64_t>(status.st_size)) != LZMA_OK)
+    return std::nullopt;
+  std::unique_ptr<lzma_stream, void (*)(lzma_stream*)> guard(&stream, lzma_end);
+  std::vector<unsigned char> input(64 << 10);
+  std::uint64_t position = 0;
+  for (;;) {
+    if (stream.avail_in == 0) {
+      const ssize_t got = ::pread(fd, input.data(), input.size(), static_cast<off_t>(position));
+      if (got <= 0) return std::nullopt;
+      stream.next_in = input.data();
+      stream.avail_in = static_cast<std::size_t>(got);
+      position += static_cast<std::uint64_t>(got);
+    }
+    const lzma_ret ret = lzma_code(&stream, LZMA_RUN);
+    if (ret == LZMA_SEEK_NEEDED) {
+      position = stream.seek_pos;
+      stream.avail_in = 0;
+    } else if (ret == LZMA_STREAM_END) {
+      break;
+    } else if (ret != LZMA_OK) {
+      return std::nullopt;
+    }
+  }
+  std::unique_ptr<lzma_index, void (*)(lzma_index*)> owned(
+      index, [](lzma_index* i) { lzma_index_end(i, nullptr); });
+  std::vector<XzBlock> blocks;
+  lzma_index_iter iter;
+  lzma_index_iter_init(&iter, index);
+  while (!lzma_index_iter_next(&iter, LZMA_INDEX_ITER_NONEMPTY_BLOCK))
+    blocks.push_back({iter.block.compressed_file_offset, iter.block.total_size,
+                      iter.block.unpadded_size, iter.block.uncompressed_file_offset,
+                      iter.block.uncompressed_size, iter.stream.flags->check});
+  return blocks;
+}
+
+// The memory the block decoders of one core may take together (DecodeLimits::max_memory): each
+// holds its block's share while it decodes, and a decoder whose share is not free waits for the
+// others to finish theirs, so a stream of blocks declaring large dictionaries decodes no more of
+// them at once than the budget allows.
+class MemoryBudget {
+ public:
+  explicit MemoryBudget(std::uint64_t total) : m_total(total), m_left(total) {}
+  std::uint64_t total() const { return m_total; }
+  void acquire(std::uint64_t bytes) {
+    std::unique_lock lock(m_mutex);
+    m_freed.wait(lock, [&] { return m_left >= bytes; });
+    m_left -= bytes;
+  }
+  void release(std::uint64_t bytes) {
+    {
+      std::lock_guard lock(m_mutex);
+      m_left += bytes;
+    }
+    m_freed.notify_all();
+  }
+
+ private:
+  const std::uint64_t m_total;
+  std::uint64_t m_left;
+  std::mutex m_mutex;
+  std::condition_variable m_freed;
+};
+
+// Decodes one block on its own, handing its bytes in order to `take(data, size)`, which returns
+// false to stop early. Returns "" when the block decoded to its end (or `take` stopped it), else
+// what went wrong: the decoder checks the block against its index entry and its integrity check.
+template <class Take>
+std::string decode_block(int fd, const XzBlock& block, MemoryBudget& budget, Take&& take) {
+  std::uint8_t header[LZMA_BLOCK_HEADER_SIZE_MAX];
+  if (::pread(fd, header, 1, static_cast<off_t>(block.file_offset)) != 1)
+    return lzma_error(LZMA_BUF_ERROR);
+  const std::uint32_t header_size = lzma_block_header_size_decode(header[0]);
+  if (header_size > block.total_size ||
+      ::pread(fd, header, header_size, static_cast<off_t>(block.file_offset)) !=
+          static_cast<ssize_t>(header_size))
+    return lzma_error(LZMA_BUF_ERROR);
+  lzma_filter filters[LZMA_FILTERS_MAX + 1];
+  lzma_block options{};
+  options.version = 1;
+  options.check = block.check;
+  options.header_size = header_size;
+  options.filters = filters;
+  if (lzma_ret ret = lzma_block_header_decode(&options, nullptr, header); ret != LZMA_OK)
+    return lzma_error(ret);
+  std::unique_ptr<lzma_filter, void (*)(lzma_filter*)> free_filters(
+      filters, [](lzma_filter* f) { lzma_filters_free(f, nullptr); });
+  if (lzma_block_compressed_size(&options, block.unpadded_size) != LZMA_OK ||
+      (options.uncompressed_size != LZMA_VLI_UNKNOWN && options.uncompressed_size != block.size))
+    return "the xz index does not match the block it describes";
+  options.uncompressed_size = block.size;
+  // The dictionary is the block's to declare (up to 1.5 GiB): refused over the whole budget, as
+  // the stream decoder's memory limit does.
+  const std::uint64_t memory = lzma_raw_decoder_memusage(filters);
+  if (memory > budget.total()) return lzma_error(LZMA_MEMLIMIT_ERROR);
+  budget.acquire(memory);
+  struct Release {
+    MemoryBudget& budget;
+    std::uint64_t bytes;
+    ~Release() { budget.release(bytes); }
+  } held{budget, memory};
+  lzma_stream stream = LZMA_STREAM_INIT;
+  if (lzma_ret ret = lzma_block_decoder(&stream, &options); ret != LZMA_OK) return lzma_error(ret);
+  std::unique_ptr<lzma_stream, void (*)(lzma_stream*)> guard(&stream, lzma_end);
+  std::vector<unsigned char> input(k_chunk), output(k_chunk);
+  std::uint64_t position = block.file_offset + header_size;
+  std::uint64_t remaining = block.total_size - header_size;
+  for (;;) {
+    if (stream.avail_in == 0 && remaining > 0) {
+      const ssize_t got = ::pread(fd, input.data(), std::min<std::uint64_t>(k_chunk, remaining),
+                                  static_cast<off_t>(position));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) return std::string("cannot read: ") + util::errno_text(errno);
+      stream.next_in = input.data();
+      stream.avail_in = static_cast<std::size_t>(got);
+      position += static_cast<std::uint64_t>(got);
+      remaining = got == 0 ? 0 : remaining - static_cast<std::uint64_t>(got);
+    }
+    stream.next_out = output.data();
+    stream.avail_out = output.size();
+    const lzma_ret ret = lzma_code(&stream, remaining == 0 ? LZMA_FINISH : LZMA_RUN);
+    const std::size_t produced = output.size() - stream.avail_out;
+    if (produced > 0 && !take(output.data(), produced)) return "";
+    if (ret == LZMA_STREAM_END) return "";
+    if (ret != LZMA_OK) return lzma_error(ret);
+  }
+}
+
+// A multi-block xz core decoded on `limits.threads` threads, block by block, each written at its
+// place in `out`. The result is what a sequential decoder gives: the dump ends at the first block
+// that fails, or where the ELF headers or the byte limit say.
+Parsed<Decompressed> decode_xz_blocks(int in, util::Fd out, const std::vector<XzBlock>& blocks,
+                                      const DecodeLimits& limits) {
+  // The head first (up to 1 MiB of the first block, decoded again below): the ELF headers say where
+  // the dump ends, and blocks past that are never decoded.
+  MemoryBudget budget(limits.max_memory);
+  std::string head;
+  decode_block(in, blocks.front(), budget, [&](const unsigned char* data, std::size_t size) {
+    head.append(reinterpret_cast<const char*>(data), std::min(size, k_max_head - head.size()));
+    return !declared_end(head) && head.size() < k_max_head;
+  });
+  const auto end = declared_end(head);
+  const bool headers_end = end && *end != 0 && *end < limits.max_bytes;
+  const std::uint64_t limit = headers_end ? *end : limits.max_bytes;
+
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < blocks.size(); ++i)
+    if (blocks[i].offset < limit) order.push_back(i);
+  // Largest first: the biggest block bounds the wall time, so it must not start last.
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return blocks[a].total_size > blocks[b].total_size;
+  });
+  std::vector<std::uint64_t> decoded(blocks.size(), 0);
+  std::vector<std::string> problems(blocks.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t k = next++; k < order.size(); k = next++) {
+      const std::size_t i = order[k];
+      const XzBlock& block = blocks[i];
+      const std::uint64_t room = std::min(block.size, limit - block.offset);
+      std::string write_problem;
+      problems[i] =
+          decode_block(in, block, budget, [&](const unsigned char* data, std::size_t size) {
+            const std::size_t keep =
+                static_cast<std::size_t>(std::min<std::uint64_t>(size, room - decoded[i]));
+            auto written = write_sparse_at(out.get(), block.offset + decoded[i], {data, keep});
+            if (!written) {
+              write_problem = written.error().message;
+              return false;
+            }
+            decoded[i] += keep;
+            return keep == size;
+          });
+      if (!write_problem.empty()) problems[i] = std::move(write_problem);
+    }
+  };
+  const std::size_t workers = std::min<std::size_t>(limits.threads, order.size());
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < workers; ++t) {
+    // A thread that cannot start leaves its blocks to the others: the same bytes, later.
+    try {
+      threads.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;
+    }
+  }
+  work();
+  for (std::thread& thread : threads) thread.join();
+
+  Decompressed result;
+  for (std::size_t i = 0; i < blocks.size() && blocks[i].offset < limit; ++i) {
+    result.size = blocks[i].offset + decoded[i];
+    if (!problems[i].empty()) {
+      result.problem = problems[i];
+      break;
+    }
+  }
+  if (result.problem.empty() && blocks.back().offset + blocks.back().size > limit &&
+      result.size == limit) {
+    result.problem = cut_problem(headers_end, limit, limits.max_bytes);
+    result.past_declared_end = headers_end;
+  }
+  if (result.size == 0)
+    return fail("cannot decompress xz data: " +
+                (result.problem.empty() ? std::string("the stream is empty") : result.problem));
+  TRY(finish_sparse(out.get(), result.size));
+  result.file = std::move(out);
+  return result;
+}
 
 Parsed<void> decode_xz(int in, Sink& sink, const DecodeLimits& limits) {
   lzma_stream stream = LZMA_STREAM_INIT;
@@ -303,13 +541,25 @@ Parsed<Decompressed> decompress_to_private_file(const std::filesystem::path& pat
   const util::Fd in = std::move(*opened);
   TRY_ASSIGN(util::Fd out, create_private_file());
   Sink sink{out.get(), limits.max_bytes, 0, {}, false, false, {}, std::nullopt};
+  std::string one_thread_reason = "zstd frames are decoded in sequence";
+  if (compression == Compression::xz) {
+    const auto blocks = xz_blocks(in.get(), limits.max_memory);
+    if (blocks && blocks->size() > 1 && limits.threads > 1)
+      return decode_xz_blocks(in.get(), std::move(out), *blocks, limits);
+    // An unreadable index (a cut file) says nothing of the blocks: liblzma's threaded decoder
+    // below still splits those it finds.
+    one_thread_reason = !blocks               ? ""
+                        : blocks->size() <= 1 ? "it is a single xz block"
+                                              : "one decoder thread was asked for";
+  }
   TRY(compression == Compression::xz ? decode_xz(in.get(), sink, limits)
                                      : decode_zstd(in.get(), sink));
   if (sink.size == 0)
     return fail("cannot decompress " + std::string(to_string(compression)) +
                 " data: " + (sink.problem.empty() ? "the stream is empty" : sink.problem));
   TRY(finish_sparse(out.get(), sink.size));
-  return Decompressed{std::move(out), sink.size, sink.problem, sink.past_declared_end};
+  return Decompressed{std::move(out), sink.size, sink.problem, sink.past_declared_end,
+                      std::move(one_thread_reason)};
 }
 
 Parsed<OpenedDump> open_dump(const std::filesystem::path& path, const std::string& display,
@@ -333,6 +583,7 @@ Parsed<OpenedDump> open_dump(const std::filesystem::path& path, const std::strin
       out.health.push_back("the compressed " + std::string(what) +
                            " is incomplete: " + decompressed->problem + "; analyzed the " +
                            util::format_mib(decompressed->size) + " decoded before that");
+    out.one_thread_reason = std::move(decompressed->one_thread_reason);
     file = std::move(decompressed->file);
   }
   out.file = std::move(file);

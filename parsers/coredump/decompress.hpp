@@ -3,10 +3,12 @@
 // reader then maps like any core.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "parsers/parse_error.hpp"
@@ -31,17 +33,20 @@ struct Decompressed {
   // The stream went on past the end the dump's own ELF headers declare, and was cut there: what
   // was decoded is the whole dump, the rest is no part of it.
   bool past_declared_end = false;
+  // Why the stream was decoded on one thread ("" when its blocks were decoded in parallel): a
+  // single xz block or a zstd stream can only be decoded from its start to its end.
+  std::string one_thread_reason;
 };
 
-// What decoding one compressed core may take. The defaults suit a scan, which already decodes
-// one core per worker thread.
+// What decoding one compressed core may take.
 struct DecodeLimits {
   // Decoding stops here (a `problem` says so): a core's size is the process's, and a crafted
   // stream could otherwise fill the disk.
   std::uint64_t max_bytes = 64ull << 30;
   // xz only: decoder threads, used by multi-block streams (xz -T); a single-block stream decodes
-  // on one thread whatever this says.
-  unsigned threads = 1;
+  // on one thread whatever this says. All cores by default: a core is analyzed only once it is
+  // decoded, and a scan's workers rarely decode cores at the same time.
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   // xz only: the most memory the decoder may allocate. A stream declares its own dictionary size
   // (up to 1.5 GiB); xz -9 needs 65 MiB, so a larger one is refused rather than allocated.
   std::uint64_t max_memory = 256ull << 20;
@@ -53,6 +58,7 @@ struct OpenedDump {
   util::Fd file;
   Compression compression = Compression::none;
   std::vector<std::string> health;
+  std::string one_thread_reason;  // as Decompressed's
 };
 // `what` names the dump in the health notes: "core", "GPU core".
 Parsed<OpenedDump> open_dump(const std::filesystem::path& path, const std::string& display,

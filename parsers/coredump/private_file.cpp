@@ -1,5 +1,6 @@
 #include "parsers/coredump/private_file.hpp"
 #include "util/errno_text.hpp"
+#include "util/expected.hpp"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -29,32 +30,35 @@ namespace {
 
 constexpr std::size_t k_page = 4096;
 
-Parsed<void> write_all(int fd, const unsigned char* data, std::size_t size) {
+Parsed<void> write_all_at(int fd, std::uint64_t offset, const unsigned char* data,
+                          std::size_t size) {
   while (size > 0) {
-    const ssize_t written = ::write(fd, data, size);
+    const ssize_t written = ::pwrite(fd, data, size, static_cast<off_t>(offset));
     if (written < 0) {
       if (errno == EINTR) continue;
       return fail(std::string("cannot write the temporary file: ") + util::errno_text(errno));
     }
     data += written;
+    offset += static_cast<std::uint64_t>(written);
     size -= static_cast<std::size_t>(written);
   }
   return {};
 }
 
+// Every decoded byte of a compressed core passes here: memcmp against a zero page runs at memory
+// speed, where a byte loop took 4% of a core's analysis.
 bool all_zero(const unsigned char* data, std::size_t size) {
-  return std::all_of(data, data + size, [](unsigned char byte) { return byte == 0; });
+  static constexpr unsigned char k_zeros[k_page] = {};
+  return std::memcmp(data, k_zeros, size) == 0;
 }
 
 }  // namespace
 
-Parsed<void> write_sparse(int fd, std::span<const unsigned char> bytes) {
+Parsed<void> write_sparse_at(int fd, std::uint64_t offset, std::span<const unsigned char> bytes) {
   std::size_t done = 0;
   while (done < bytes.size()) {
     const std::size_t chunk = std::min(k_page, bytes.size() - done);
     if (all_zero(bytes.data() + done, chunk)) {
-      if (::lseek(fd, static_cast<off_t>(chunk), SEEK_CUR) < 0)
-        return fail(std::string("cannot seek in the temporary file: ") + util::errno_text(errno));
       done += chunk;
       continue;
     }
@@ -65,9 +69,20 @@ Parsed<void> write_sparse(int fd, std::span<const unsigned char> bytes) {
       if (all_zero(bytes.data() + done + run, next)) break;
       run += next;
     }
-    if (auto written = write_all(fd, bytes.data() + done, run); !written) return written;
+    if (auto written = write_all_at(fd, offset + done, bytes.data() + done, run); !written)
+      return written;
     done += run;
   }
+  return {};
+}
+
+Parsed<void> write_sparse(int fd, std::span<const unsigned char> bytes) {
+  const off_t offset = ::lseek(fd, 0, SEEK_CUR);
+  if (offset < 0)
+    return fail(std::string("cannot seek in the temporary file: ") + util::errno_text(errno));
+  TRY(write_sparse_at(fd, static_cast<std::uint64_t>(offset), bytes));
+  if (::lseek(fd, offset + static_cast<off_t>(bytes.size()), SEEK_SET) < 0)
+    return fail(std::string("cannot seek in the temporary file: ") + util::errno_text(errno));
   return {};
 }
 

@@ -17,6 +17,8 @@ Parsed<util::Fd> create_private_file();
 // writing them: cores are mostly holes, and a decompressed copy should stay as sparse as the
 // original. Call finish_sparse() at the end so a trailing hole still counts in the size.
 Parsed<void> write_sparse(int fd, std::span<const unsigned char> bytes);
+// The same at `offset`, leaving the file position alone: threads may write apart at once.
+Parsed<void> write_sparse_at(int fd, std::uint64_t offset, std::span<const unsigned char> bytes);
 Parsed<void> finish_sparse(int fd, std::uint64_t size);
 
 }  // namespace aoti::parsers::coredump
