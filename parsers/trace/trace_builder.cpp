@@ -250,6 +250,7 @@ PayloadUse payload_use(std::string_view kind, std::string_view name, std::string
 }
 
 bool needs_envelope(std::string_view kind) {
+  // compilation_metrics and bwd_compilation_metrics too, when they tell a failure (fail_type).
   static const std::set<std::string, std::less<>> k_fact_kinds = {
       "create_symbol",
       "create_unbacked_symbol",
@@ -260,9 +261,7 @@ bool needs_envelope(std::string_view kind) {
       "guard_on_data_dependent_error",
       "propagate_real_tensors_provenance",
       "missing_fake_kernel",
-      "mismatched_fake_kernel",
-      "compilation_metrics",
-      "bwd_compilation_metrics"};
+      "mismatched_fake_kernel"};
   return k_fact_kinds.count(kind) > 0;
 }
 
@@ -505,20 +504,41 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
   }
 }
 
+// track_export for a header read without its envelope: false when it is done, true when the whole
+// header is needed (the call site of a new export, or a frame only the whole header tells).
+bool TraceBuilder::track_export_light(Current& record) {
+  const std::vector<RecordHeader::StackFrame>& stack = record.header.stack;
+  const auto file_of = [&](const RecordHeader::StackFrame& frame) -> std::string_view {
+    const auto it = m_strings.find(frame.file_id);
+    return it == m_strings.end() ? std::string_view() : std::string_view(it->second);
+  };
+  for (std::size_t i = 0; i < stack.size(); ++i) {
+    if (stack[i].opaque) continue;
+    const std::string_view file = file_of(stack[i]);
+    if (!is_export_or_compile_file(file)) continue;
+    if (ends_with(file, "torch/_inductor/__init__.py")) {
+      if (m_export_open && !m_facts.exports.empty()) m_facts.exports.back().compiled = true;
+      m_export_open = false;
+      return false;
+    }
+    if (i == 0) return false;
+    const RecordHeader::StackFrame& site = stack[i - 1];
+    if (site.opaque) return true;
+    // Most records of an export come from the same call: its site is all that is needed then.
+    const bool same = m_export_open && !m_facts.exports.empty() &&
+                      m_facts.exports.back().call_site.file == file_of(site) &&
+                      m_facts.exports.back().call_site.line == site.line;
+    return !same;
+  }
+  return false;
+}
+
 // Tells export calls apart by their call site in the user's code, and notes when AOTInductor
 // compiles after one: the frame just outside torch/export (or torch/_inductor) in the stack.
 void TraceBuilder::track_export(Current& record) {
   RecordHeader& header = record.header;
-  if (!header.envelope) {
-    // Only a frame in an export or compile file matters: parse the header whole for those alone.
-    const bool matters = std::any_of(
-        header.stack_file_ids.begin(), header.stack_file_ids.end(), [&](std::int64_t id) {
-          const auto it = m_strings.find(id);
-          return it != m_strings.end() && is_export_or_compile_file(it->second);
-        });
-    if (!matters) return;
-    header.envelope = json::parse(header.text, nullptr, false);
-  }
+  if (!header.envelope && !track_export_light(record)) return;
+  if (!header.envelope) header.envelope = json::parse(header.text, nullptr, false);
   const json& metadata = member(*header.envelope, header.kind.c_str());
   const json* stack = &member(*header.envelope, "stack");
   if (!stack->is_array()) stack = &member(metadata, "stack");

@@ -34,9 +34,16 @@ struct RecordHeader {
   std::string has_payload;  // the payload's MD5, empty when there is no payload
   std::string name;         // the metadata's "name" (artifacts, graph dumps)
   std::string type;         // the metadata's "type" (graph dumps)
-  // Without an envelope: the interned file ids of the stack's frames, in order; export calls are
-  // told apart by them once the string table says which files they are.
-  std::vector<std::int64_t> stack_file_ids;
+  // Without an envelope: the stack's frames, in order, as far as export calls are told apart by
+  // them (TraceBuilder::track_export) once the string table says which files they are.
+  struct StackFrame {
+    std::int64_t file_id = -1;
+    int line = 0;
+    // A frame that is not {"filename": <int>, "line": <int>}: never an export or compile file (the
+    // reader checks named files), and the header is parsed whole when it is an export's call site.
+    bool opaque = false;
+  };
+  std::vector<StackFrame> stack;
   std::string_view
       text;  // the header's JSON, to parse whole when a stack frame turns out to matter
   std::optional<nlohmann::json> envelope;
@@ -47,7 +54,8 @@ struct RecordHeader {
 RecordHeader header_of(nlohmann::json envelope);
 // Which payload a record with this header uses.
 PayloadUse payload_use(std::string_view kind, std::string_view name, std::string_view type);
-// Whether the facts of `kind` read more of the header than RecordHeader holds.
+// Whether the facts of `kind` read more of the header than RecordHeader holds (a compilation
+// metrics record does when its metadata has a fail_type).
 bool needs_envelope(std::string_view kind);
 // Whether a stack frame in `file` marks an export call or an AOTInductor compile.
 bool is_export_or_compile_file(std::string_view file);
@@ -112,6 +120,7 @@ class TraceBuilder {
 
   void commit(Current& record, bool md5_ok);
   void track_export(Current& record);
+  bool track_export_light(Current& record);
   std::vector<::aoti::model::TraceFrame> frames(const nlohmann::json& stack,
                                                 std::size_t keep_last) const;
   std::vector<::aoti::model::TraceFrame> user_frames(const nlohmann::json& metadata,

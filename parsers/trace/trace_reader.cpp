@@ -333,6 +333,11 @@ bool read_light_header(simdjson::dom::element document, PieceEvent& event) {
       !read_text(*metadata, "name", 256, header.name))
     return false;
   if (payload_use(header.kind, header.name, {}) != PayloadUse::none) return false;
+  if (header.kind == "compilation_metrics" || header.kind == "bwd_compilation_metrics") {
+    std::string fail_type;
+    if (metadata && (!read_text(*metadata, "fail_type", 1024, fail_type) || !fail_type.empty()))
+      return false;
+  }
 
   if (const auto str = last_field(envelope, "str")) {
     simdjson::dom::array pair;
@@ -355,17 +360,25 @@ bool read_light_header(simdjson::dom::element document, PieceEvent& event) {
   }
   if (has_stack) {
     for (const simdjson::dom::element frame : stack) {
+      RecordHeader::StackFrame& ref = header.stack.emplace_back();
+      ref.opaque = true;
       const auto frame_object = object_of(frame);
       if (!frame_object) continue;
       const auto file = last_field(*frame_object, "filename");
       if (!file) continue;
-      if (file->type() == simdjson::dom::element_type::INT64)
-        header.stack_file_ids.push_back(std::int64_t(*file));
-      else if (file->type() == simdjson::dom::element_type::UINT64)
+      if (file->type() == simdjson::dom::element_type::UINT64) return false;
+      if (file->is_string() && is_export_or_compile_file(std::string_view(*file).substr(0, 4096)))
         return false;
-      else if (file->is_string() &&
-               is_export_or_compile_file(std::string_view(*file).substr(0, 4096)))
-        return false;
+      if (file->type() != simdjson::dom::element_type::INT64) continue;
+      ref.file_id = std::int64_t(*file);
+      // TraceBuilder reads a line with int_of: an integer, else 0.
+      const auto line = last_field(*frame_object, "line");
+      if (!line || line->type() == simdjson::dom::element_type::INT64)
+        ref.line = line ? static_cast<int>(std::int64_t(*line)) : 0;
+      else if (line->type() == simdjson::dom::element_type::UINT64 ||
+               line->type() == simdjson::dom::element_type::DOUBLE)
+        continue;
+      ref.opaque = false;
     }
   }
   return true;
@@ -440,6 +453,7 @@ Piece scan_piece(const FileBytes& file, std::size_t index, const ScanOptions& op
   const char* from = begin + std::min(data.size(), index * k_piece_bytes);
   const char* limit = begin + std::min(data.size(), (index + 1) * k_piece_bytes);
   Piece piece;
+  piece.events.reserve(4096);  // about the records of a piece: one allocation, not a dozen
   const char* at = index == 0 ? begin : first_record_start(begin, from, limit, end);
   if (!at) {  // inside a record that began in an earlier piece
     piece.begin = piece.end = limit;
@@ -592,6 +606,8 @@ void merge_piece(Piece& piece, std::uint64_t first_line, const FileBytes& file,
       }
     }
   }
+  // Whole headers parsed here (a stack frame in an export) mapped their pages again.
+  file.release(piece.begin, piece.end);
 }
 
 // One TORCH_TRACE log: headers, each followed by its tab-indented payload lines. Pieces are scanned
