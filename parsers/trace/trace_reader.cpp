@@ -332,7 +332,10 @@ bool read_light_header(simdjson::dom::element document, PieceEvent& event) {
   if ((header.kind == "artifact" || header.kind == "graph_dump") && metadata &&
       !read_text(*metadata, "name", 256, header.name))
     return false;
-  if (payload_use(header.kind, header.name, {}) != PayloadUse::none) return false;
+  if (header.kind == "graph_dump" && metadata && !read_text(*metadata, "type", 4096, header.type))
+    return false;
+  // A code dump's facts read the metadata's filename too.
+  if (payload_use(header.kind, header.name, header.type) == PayloadUse::code) return false;
   if (header.kind == "compilation_metrics" || header.kind == "bwd_compilation_metrics") {
     std::string fail_type;
     if (metadata && (!read_text(*metadata, "fail_type", 1024, fail_type) || !fail_type.empty()))
