@@ -528,7 +528,14 @@ bool TraceBuilder::track_export_light(Current& record) {
     const bool same = m_export_open && !m_facts.exports.empty() &&
                       m_facts.exports.back().call_site.file == file_of(site) &&
                       m_facts.exports.back().call_site.line == site.line;
-    return !same;
+    if (same) return false;
+    // Past the cap a new call site is only counted: no need for its frame either.
+    if (m_facts.exports.size() >= k_max_exports) {
+      m_export_open = false;
+      drop("exports");
+      return false;
+    }
+    return true;
   }
   return false;
 }
