@@ -30,6 +30,9 @@ find_package(tl-expected REQUIRED)
 aoti_register_dependency(tl-expected "${tl-expected_VERSION}")
 find_package(fmt REQUIRED)
 aoti_register_dependency(fmt "${fmt_VERSION}")
+# parsers/trace parses every TORCH_TRACE record header with it (nlohmann only for the few in full).
+find_package(simdjson REQUIRED)
+aoti_register_dependency(simdjson "${simdjson_VERSION}")
 # parsers/gpucore checks a dump's cubins with crc32(); bench/make_big_pt2 deflates zip entries.
 find_package(ZLIB REQUIRED)
 aoti_register_dependency(zlib "${ZLIB_VERSION_STRING}")

@@ -64,6 +64,9 @@ tl::expected<Options, UsageError> parse_options(int argc, char** argv) {
       "print every thread's frames of a core dump")(
       "summary", po::value(&options.summary)->value_name("TRACE"),
       "summarize a TORCH_TRACE log or tlparse folder")(
+      "verify", po::bool_switch(&options.verify),
+      "check every TORCH_TRACE payload against its MD5 (by default only in logs up to 64 MiB, "
+      "and in larger ones the payloads a finding reads)")(
       "verbose,v", po::bool_switch(&options.verbose),
       "say on stderr what each input was read as, and how")(
       "version", po::bool_switch(&options.version), "print the version")(

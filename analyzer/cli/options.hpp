@@ -25,6 +25,7 @@ struct Options {
   std::string explain;    // check id
   std::string backtrace;  // core file, with --backtrace
   std::string summary;    // trace file or folder, with --summary
+  bool verify = false;    // check every trace payload's MD5, however large the trace
   bool version = false;
   bool verbose = false;  // what was read, and how (a decompressed core's private file), on stderr
   bool help = false;

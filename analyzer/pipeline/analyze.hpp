@@ -12,7 +12,8 @@
 namespace aoti::pipeline {
 
 // Reads every input (files or folders). Never throws: what cannot be read becomes a diagnostic.
-model::Case load_case(const std::vector<std::string>& paths);
+// `verify_trace_payloads`: check every trace payload's MD5, however large the log (--verify).
+model::Case load_case(const std::vector<std::string>& paths, bool verify_trace_payloads = false);
 
 // Ties artifacts together: each log event to the model it concerns.
 void correlate(model::Case& c);

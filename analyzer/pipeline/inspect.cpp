@@ -43,8 +43,9 @@ tl::expected<model::GpuCoreFacts, model::Diagnostic> inspect_gpu_core(const std:
   return std::move(*facts);
 }
 
-tl::expected<TraceInspection, model::Diagnostic> inspect_trace(const std::string& trace) {
-  auto read = parsers::trace::read_trace(trace, trace);
+tl::expected<TraceInspection, model::Diagnostic> inspect_trace(const std::string& trace,
+                                                               bool verify_payloads) {
+  auto read = parsers::trace::read_trace(trace, trace, {verify_payloads});
   if (!read) return tl::unexpected(model::Diagnostic{trace, read.error().message});
   return TraceInspection{std::move(read->facts), std::move(read->diagnostics)};
 }

@@ -27,6 +27,8 @@ struct TraceInspection {
   std::vector<model::Diagnostic> diagnostics;  // what of the trace could not be read
 };
 // A TORCH_TRACE log, a tlparse folder or a folder of logs; the error when nothing can be read.
-tl::expected<TraceInspection, model::Diagnostic> inspect_trace(const std::string& trace);
+// `verify_payloads`: check every payload's MD5, however large the log (--verify).
+tl::expected<TraceInspection, model::Diagnostic> inspect_trace(const std::string& trace,
+                                                               bool verify_payloads = false);
 
 }  // namespace aoti::pipeline

@@ -178,8 +178,8 @@ void load_gpu_core(const SniffedInput& input, Artifact& artifact, Case& c) {
   c.gpu_cores.push_back(std::move(*facts));
 }
 
-void load_trace(const SniffedInput& input, Artifact& artifact, Case& c) {
-  auto read = parsers::trace::read_trace(input.path, input.display);
+void load_trace(const SniffedInput& input, bool verify_payloads, Artifact& artifact, Case& c) {
+  auto read = parsers::trace::read_trace(input.path, input.display, {verify_payloads});
   if (!accepted(read, input, artifact, c)) return;
   artifact.note = fmt::format("{}, {} records", input.what, read->facts.records);
   for (auto& d : read->diagnostics) c.diagnostics.push_back(std::move(d));
@@ -409,7 +409,7 @@ void attach_user_names(Case& c) {
 
 }  // namespace
 
-Case load_case(const std::vector<std::string>& paths) {
+Case load_case(const std::vector<std::string>& paths, bool verify_trace_payloads) {
   Case c;
   const auto inputs = gather_inputs(paths, c.diagnostics);
   parsers::source::SourceOptions source_options;
@@ -445,7 +445,7 @@ Case load_case(const std::vector<std::string>& paths) {
         load_gpu_core(input, artifact, c);
         break;
       case ArtifactKind::trace:
-        load_trace(input, artifact, c);
+        load_trace(input, verify_trace_payloads, artifact, c);
         break;
       case ArtifactKind::source:
         load_source(std::move(*sources[i]), input, artifact, c);

@@ -216,58 +216,92 @@ void TraceBuilder::supersede(const std::string& key, int attempt) {
   erase_attempts(m_facts.graphs, key, attempt);
 }
 
-void TraceBuilder::begin_record(int line, json envelope, const std::string& payload_artifact,
+RecordHeader header_of(json envelope) {
+  RecordHeader header;
+  for (const auto& [key, value] : envelope.items())
+    if (!k_context_keys.count(key)) {
+      header.kind = key.substr(0, 256);
+      break;
+    }
+  if (header.kind.empty()) header.kind = "<none>";
+  header.compiled_autograd_id = int_of(envelope, "compiled_autograd_id");
+  header.frame_id = int_of(envelope, "frame_id");
+  header.frame_compile_id = int_of(envelope, "frame_compile_id");
+  header.attempt = int_of(envelope, "attempt");
+  header.rank = int_of(envelope, "rank");
+  header.has_payload = text_of(envelope, "has_payload", 64);
+  const json& metadata = member(envelope, header.kind.c_str());
+  header.name = text_of(metadata, "name", 256);
+  header.type = text_of(metadata, "type");
+  header.envelope = std::move(envelope);
+  return header;
+}
+
+PayloadUse payload_use(std::string_view kind, std::string_view name, std::string_view type) {
+  if (kind == "artifact" || kind == "graph_dump") {
+    if (kind == "graph_dump" && (type == "cpp" || name.starts_with("inductor_aot_")))
+      return PayloadUse::code;
+    if (ends_with(name, "_graph") || name == "make_fx_fail_partial" || kind == "graph_dump")
+      return PayloadUse::graph;
+    if (name == "dynamo_error") return PayloadUse::failure_text;
+    return PayloadUse::none;
+  }
+  return k_graph_events.count(kind) ? PayloadUse::graph : PayloadUse::none;
+}
+
+bool needs_envelope(std::string_view kind) {
+  // compilation_metrics and bwd_compilation_metrics too, when they tell a failure (fail_type).
+  static const std::set<std::string, std::less<>> k_fact_kinds = {
+      "create_symbol",
+      "create_unbacked_symbol",
+      "symbolic_shape_specialization",
+      "guard_added",
+      "guard_added_fast",
+      "propagate_real_tensors",
+      "guard_on_data_dependent_error",
+      "propagate_real_tensors_provenance",
+      "missing_fake_kernel",
+      "mismatched_fake_kernel"};
+  return k_fact_kinds.count(kind) > 0;
+}
+
+bool is_export_or_compile_file(std::string_view file) {
+  return ends_with(file, "torch/export/__init__.py") ||
+         ends_with(file, "torch/export/_draft_export.py") ||
+         ends_with(file, "torch/_inductor/__init__.py");
+}
+
+void TraceBuilder::begin_record(int line, RecordHeader header, const std::string& payload_artifact,
                                 int first_payload_line) {
   end_record();
   Current record;
-  for (const auto& [key, value] : envelope.items())
-    if (!k_context_keys.count(key)) {
-      record.kind = key.substr(0, 256);
-      break;
-    }
-  if (record.kind.empty()) record.kind = "<none>";
   ++m_facts.records;
-  bump(m_facts.records_by_kind, record.kind);
+  bump(m_facts.records_by_kind, header.kind);
 
   record.where.artifact = m_file;
   record.where.line = line;
-  const auto autograd = int_of(envelope, "compiled_autograd_id");
-  const auto frame = int_of(envelope, "frame_id");
-  const auto frame_compile = int_of(envelope, "frame_compile_id");
-  const auto attempt = int_of(envelope, "attempt");
+  const auto& autograd = header.compiled_autograd_id;
+  const auto& frame = header.frame_id;
+  const auto& frame_compile = header.frame_compile_id;
   if (autograd || frame || frame_compile) {
     std::string id = "[";
     if (autograd) id += "!" + std::to_string(*autograd) + "/";
     id += (frame ? std::to_string(*frame) : "-") + "/" +
           (frame_compile ? std::to_string(*frame_compile) : "-");
     record.where.attempt =
-        static_cast<int>(std::clamp<std::int64_t>(attempt.value_or(0), 0, INT32_MAX));
+        static_cast<int>(std::clamp<std::int64_t>(header.attempt.value_or(0), 0, INT32_MAX));
     if (record.where.attempt) id += "_" + std::to_string(record.where.attempt);
     record.where.compile_id = id + "]";
   }
   bump(m_facts.records_by_compile_id, record.where.compile_id);
-  if (const auto rank = int_of(envelope, "rank"); rank && m_ranks.size() < k_max_ranks)
-    m_ranks.insert(static_cast<int>(std::clamp<std::int64_t>(*rank, INT32_MIN, INT32_MAX)));
-  record.expected_md5 = text_of(envelope, "has_payload", 64);
+  if (header.rank && m_ranks.size() < k_max_ranks)
+    m_ranks.insert(static_cast<int>(std::clamp<std::int64_t>(*header.rank, INT32_MIN, INT32_MAX)));
   record.payload_artifact = payload_artifact;
   record.first_payload_line = first_payload_line;
 
-  const json& metadata = member(envelope, record.kind.c_str());
-  if (record.kind == "artifact" || record.kind == "graph_dump") {
-    const std::string name = text_of(metadata, "name", 256);
-    if (!name.empty()) bump(m_facts.artifacts_by_name, name);
-    if (record.kind == "graph_dump" &&
-        (text_of(metadata, "type") == "cpp" || name.rfind("inductor_aot_", 0) == 0)) {
-      record.use = PayloadUse::code;
-    } else if (ends_with(name, "_graph") || name == "make_fx_fail_partial" ||
-               record.kind == "graph_dump") {
-      record.use = PayloadUse::graph;
-    } else if (name == "dynamo_error") {
-      record.use = PayloadUse::failure_text;
-    }
-  } else if (k_graph_events.count(record.kind)) {
-    record.use = PayloadUse::graph;
-  }
+  if (header.kind == "artifact" || header.kind == "graph_dump")
+    if (!header.name.empty()) bump(m_facts.artifacts_by_name, header.name);
+  record.use = payload_use(header.kind, header.name, header.type);
   if (record.use == PayloadUse::graph) {
     if (m_facts.graphs.size() < k_max_graphs) {
       m_graph = std::make_unique<model::TraceGraph>();
@@ -282,7 +316,7 @@ void TraceBuilder::begin_record(int line, json envelope, const std::string& payl
     drop("code_dumps");
     record.use = PayloadUse::none;
   }
-  record.envelope = std::move(envelope);
+  record.header = std::move(header);
   m_current = std::move(record);
 }
 
@@ -293,17 +327,7 @@ void TraceBuilder::payload_line(std::string_view text, int line, bool cut) {
   if (record.payload_lines++) record.md5.update("\n");
   record.md5.update(text);
   record.payload_cut |= cut;
-  // The inductor config a compile ran with (fx_graph_runnable and friends) names the legacy
-  // aot_compile's output .so: what ties a bare model .so to this trace.
-  if (constexpr std::string_view k_output_path =
-          "torch._inductor.config.aot_inductor.output_path = '";
-      text.starts_with(k_output_path) && text.size() > k_output_path.size() + 1 &&
-      text.back() == '\'') {
-    m_facts.aoti_output_path =
-        std::string(text.substr(k_output_path.size(), text.size() - k_output_path.size() - 1));
-    m_facts.aoti_output_path_where = model::TraceRecord{
-        record.payload_artifact, line, record.where.compile_id, record.where.attempt};
-  }
+  output_path_line(text, line);
   switch (record.use) {
     case PayloadUse::none:
       break;
@@ -325,17 +349,38 @@ void TraceBuilder::payload_line(std::string_view text, int line, bool cut) {
   }
 }
 
+// The inductor config a compile ran with (fx_graph_runnable and friends) names the legacy
+// aot_compile's output .so: what ties a bare model .so to this trace.
+void TraceBuilder::output_path_line(std::string_view text, int line) {
+  constexpr std::string_view k_output_path = "torch._inductor.config.aot_inductor.output_path = '";
+  if (!text.starts_with(k_output_path) || text.size() <= k_output_path.size() + 1 ||
+      text.back() != '\'')
+    return;
+  m_facts.aoti_output_path =
+      std::string(text.substr(k_output_path.size(), text.size() - k_output_path.size() - 1));
+  m_facts.aoti_output_path_where = model::TraceRecord{
+      m_current->payload_artifact, line, m_current->where.compile_id, m_current->where.attempt};
+}
+
+void TraceBuilder::payload_checked(std::uint64_t lines, bool cut, bool matches) {
+  m_current->payload_lines = lines;
+  m_current->payload_cut = cut;
+  m_current->md5_matches = matches;
+}
+
 void TraceBuilder::end_record(bool payload_seen) {
   if (!m_current) return;
   Current record = std::move(*m_current);
   m_current.reset();
   bool md5_ok = false;
-  if (!record.expected_md5.empty() && payload_seen) {
-    md5_ok = record.md5.hex_digest() == record.expected_md5;
+  if (!record.header.has_payload.empty() && payload_seen) {
+    md5_ok = record.md5_matches ? *record.md5_matches
+                                : record.md5.hex_digest() == record.header.has_payload;
     if (!md5_ok) {
       ++m_facts.payload_mismatches;
-      problem(record.where.line, record.kind + " payload (" + std::to_string(record.payload_lines) +
-                                     " lines" + (record.payload_cut ? ", some cut" : "") +
+      problem(record.where.line, record.header.kind + " payload (" +
+                                     std::to_string(record.payload_lines) + " lines" +
+                                     (record.payload_cut ? ", some cut" : "") +
                                      ") does not match its has_payload MD5: truncated or edited");
     }
   }
@@ -355,10 +400,11 @@ void TraceBuilder::end_record(bool payload_seen) {
 void TraceBuilder::commit(Current& record, bool md5_ok) {
   if (!record.where.compile_id.empty())
     supersede(compile_key(record.where.compile_id), record.where.attempt);
-  const std::string& kind = record.kind;
-  const json& envelope = record.envelope;
-  const json& metadata = member(envelope, kind.c_str());
   track_export(record);
+  const std::string& kind = record.header.kind;
+  static const json k_null;
+  const json& envelope = record.header.envelope ? *record.header.envelope : k_null;
+  const json& metadata = member(envelope, kind.c_str());
 
   if (kind == "create_symbol" || kind == "create_unbacked_symbol") {
     if (m_facts.symbols.size() >= k_max_symbols) return drop("symbols");
@@ -426,7 +472,7 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     m_facts.failures.push_back(std::move(failure));
   }
 
-  const std::string name = text_of(metadata, "name", 256);
+  const std::string& name = record.header.name;
   if (kind == "artifact" && (name == "dynamo_error" || name == "make_fx_fail_partial")) {
     if (m_facts.failures.size() >= k_max_failures) return drop("failures");
     model::TraceFailure failure;
@@ -458,20 +504,57 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
   }
 }
 
+// track_export for a header read without its envelope: false when it is done, true when the whole
+// header is needed (the call site of a new export, or a frame only the whole header tells).
+bool TraceBuilder::track_export_light(Current& record) {
+  const std::vector<RecordHeader::StackFrame>& stack = record.header.stack;
+  const auto file_of = [&](const RecordHeader::StackFrame& frame) -> std::string_view {
+    const auto it = m_strings.find(frame.file_id);
+    return it == m_strings.end() ? std::string_view() : std::string_view(it->second);
+  };
+  for (std::size_t i = 0; i < stack.size(); ++i) {
+    if (stack[i].opaque) continue;
+    const std::string_view file = file_of(stack[i]);
+    if (!is_export_or_compile_file(file)) continue;
+    if (ends_with(file, "torch/_inductor/__init__.py")) {
+      if (m_export_open && !m_facts.exports.empty()) m_facts.exports.back().compiled = true;
+      m_export_open = false;
+      return false;
+    }
+    if (i == 0) return false;
+    const RecordHeader::StackFrame& site = stack[i - 1];
+    if (site.opaque) return true;
+    // Most records of an export come from the same call: its site is all that is needed then.
+    const bool same = m_export_open && !m_facts.exports.empty() &&
+                      m_facts.exports.back().call_site.file == file_of(site) &&
+                      m_facts.exports.back().call_site.line == site.line;
+    if (same) return false;
+    // Past the cap a new call site is only counted: no need for its frame either.
+    if (m_facts.exports.size() >= k_max_exports) {
+      m_export_open = false;
+      drop("exports");
+      return false;
+    }
+    return true;
+  }
+  return false;
+}
+
 // Tells export calls apart by their call site in the user's code, and notes when AOTInductor
 // compiles after one: the frame just outside torch/export (or torch/_inductor) in the stack.
-void TraceBuilder::track_export(const Current& record) {
-  const json& metadata = member(record.envelope, record.kind.c_str());
-  const json* stack = &member(record.envelope, "stack");
+void TraceBuilder::track_export(Current& record) {
+  RecordHeader& header = record.header;
+  if (!header.envelope && !track_export_light(record)) return;
+  if (!header.envelope) header.envelope = json::parse(header.text, nullptr, false);
+  const json& metadata = member(*header.envelope, header.kind.c_str());
+  const json* stack = &member(*header.envelope, "stack");
   if (!stack->is_array()) stack = &member(metadata, "stack");
   if (!stack->is_array()) return;
   for (std::size_t i = 0; i < stack->size(); ++i) {
     int id = -1;
     const std::string file = resolve(member((*stack)[i], "filename"), id);
-    const bool in_export = ends_with(file, "torch/export/__init__.py") ||
-                           ends_with(file, "torch/export/_draft_export.py");
+    if (!is_export_or_compile_file(file)) continue;
     const bool in_compile = ends_with(file, "torch/_inductor/__init__.py");
-    if (!in_export && !in_compile) continue;
     if (in_compile) {
       if (m_export_open && !m_facts.exports.empty()) m_facts.exports.back().compiled = true;
       m_export_open = false;

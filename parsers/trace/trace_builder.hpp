@@ -22,6 +22,44 @@
 
 namespace aoti::parsers::trace {
 
+// What the builder reads of a record's payload: nothing (the MD5 check aside), an FX graph, a code
+// dump, or a failure's text.
+enum class PayloadUse { none, code, graph, failure_text };
+
+// What every record's header (its metadata JSON) says. The reader fills it from a fast parse; the
+// whole parsed header (`envelope`) comes with the records whose facts read more of it.
+struct RecordHeader {
+  std::string kind;  // the event: the first key in sorted order that is not context, or "<none>"
+  std::optional<std::int64_t> compiled_autograd_id, frame_id, frame_compile_id, attempt, rank;
+  std::string has_payload;  // the payload's MD5, empty when there is no payload
+  std::string name;         // the metadata's "name" (artifacts, graph dumps)
+  std::string type;         // the metadata's "type" (graph dumps)
+  // Without an envelope: the stack's frames, in order, as far as export calls are told apart by
+  // them (TraceBuilder::track_export) once the string table says which files they are.
+  struct StackFrame {
+    std::int64_t file_id = -1;
+    int line = 0;
+    // A frame that is not {"filename": <int>, "line": <int>}: never an export or compile file (the
+    // reader checks named files), and the header is parsed whole when it is an export's call site.
+    bool opaque = false;
+  };
+  std::vector<StackFrame> stack;
+  std::string_view
+      text;  // the header's JSON, to parse whole when a stack frame turns out to matter
+  std::optional<nlohmann::json> envelope;
+};
+
+// The header of a record parsed whole (a tlparse raw.jsonl line, or a header the fast parse
+// leaves to nlohmann).
+RecordHeader header_of(nlohmann::json envelope);
+// Which payload a record with this header uses.
+PayloadUse payload_use(std::string_view kind, std::string_view name, std::string_view type);
+// Whether the facts of `kind` read more of the header than RecordHeader holds (a compilation
+// metrics record does when its metadata has a fail_type).
+bool needs_envelope(std::string_view kind);
+// Whether a stack frame in `file` marks an export call or an AOTInductor compile.
+bool is_export_or_compile_file(std::string_view file);
+
 class TraceBuilder {
  public:
   static constexpr std::size_t k_max_code_bytes =
@@ -37,33 +75,40 @@ class TraceBuilder {
   void end_file();
   void define_string(std::int64_t id, std::string_view text);
 
-  // A record header at `line` of the current file; `envelope` is its metadata object. Payload
-  // lines, if any, follow through payload_line(); `payload_artifact` names the file they come from.
-  void begin_record(int line, nlohmann::json envelope, const std::string& payload_artifact,
+  // A record header at `line` of the current file. Payload lines, if any, follow through
+  // payload_line() or are summed up by payload_checked(); `payload_artifact` names the file they
+  // come from.
+  void begin_record(int line, RecordHeader header, const std::string& payload_artifact,
                     int first_payload_line);
   // Whether the current record's payload is used (the others are only checked when cheap).
   bool wants_payload() const;
-  bool expects_payload() const { return m_current.has_value() && !m_current->expected_md5.empty(); }
+  bool expects_payload() const {
+    return m_current.has_value() && !m_current->header.has_payload.empty();
+  }
   void payload_line(std::string_view text, int line, bool cut);
+  // The current record's payload, read and checked against its MD5 by the reader: `lines` lines,
+  // some `cut` or not, matching or not.
+  void payload_checked(std::uint64_t lines, bool cut, bool matches);
+  // A payload line naming the legacy aot_compile's output .so (payload_line() finds them itself).
+  void output_path_line(std::string_view text, int line);
   // `payload_seen`: false when the payload was not read (a tlparse payload file skipped or
   // missing), so it is neither checked nor used.
   void end_record(bool payload_seen = true);
 
   void problem(int line, const std::string& message);  // a diagnostic, within the file's budget
   void count_line() { ++m_facts.lines; }
+  void count_lines(std::uint64_t count) { m_facts.lines += count; }
   void bad_line(int line, std::string_view why);
   void bad_json(int line, std::string_view why);
 
   void finish();  // derived facts (inferred failures), sorted ranks
 
  private:
-  enum class PayloadUse { none, code, graph, failure_text };
   struct Current {
     ::aoti::model::TraceRecord where;
-    std::string kind;
-    nlohmann::json envelope;
-    std::string expected_md5;
+    RecordHeader header;
     Md5 md5;
+    std::optional<bool> md5_matches;  // when the reader checked the payload
     std::uint64_t payload_lines = 0;
     bool payload_cut = false;
     PayloadUse use = PayloadUse::none;
@@ -74,7 +119,8 @@ class TraceBuilder {
   };
 
   void commit(Current& record, bool md5_ok);
-  void track_export(const Current& record);
+  void track_export(Current& record);
+  bool track_export_light(Current& record);
   std::vector<::aoti::model::TraceFrame> frames(const nlohmann::json& stack,
                                                 std::size_t keep_last) const;
   std::vector<::aoti::model::TraceFrame> user_frames(const nlohmann::json& metadata,

@@ -1,11 +1,26 @@
 #include "parsers/trace/trace_reader.hpp"
 
-#include <algorithm>
-#include <fstream>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <condition_variable>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include <simdjson.h>
 #include <nlohmann/json.hpp>
 
 #include "parsers/trace/trace_builder.hpp"
+#include "util/errno_text.hpp"
 #include "util/line_reader.hpp"
 #include "util/open_file.hpp"
 #include "util/text.hpp"
@@ -21,6 +36,11 @@ constexpr std::size_t k_head_bytes = 4096;
 constexpr std::uintmax_t k_max_payload_file = 64u << 20;
 // Longer lines are cut (and reported): a record's metadata or payload line is never near this long.
 constexpr std::size_t k_max_line = 16u << 20;
+// A log is scanned in pieces of about this size, on as many threads as there are cores.
+constexpr std::size_t k_piece_bytes = 4u << 20;
+// Up to this size every payload is checked against its MD5; past it only those a fact reads, unless
+// TraceOptions::verify_payloads asks for all.
+constexpr std::size_t k_verify_all_bytes = 64u << 20;
 
 // Whether `text` holds `count` digits at `at`.
 bool has_digits(std::string_view text, std::size_t at, std::size_t count) {
@@ -60,11 +80,11 @@ bool looks_like_raw_jsonl(std::string_view line) {
 }
 
 // Line numbers past INT32_MAX are reported as INT32_MAX.
-int line_number(const util::Line& line) {
-  return static_cast<int>(std::min<std::uint64_t>(line.number, INT32_MAX));
+int line_number(std::uint64_t number) {
+  return static_cast<int>(std::min<std::uint64_t>(number, INT32_MAX));
 }
 
-// The skeleton both trace formats share: opens `path` (a diagnostic when it cannot be opened), and
+// The skeleton of a raw.jsonl read: opens `path` (a diagnostic when it cannot be opened), and
 // between the builder's begin_file and end_file counts every line and hands each non-empty one to
 // `record` with its number (tlparse drops empty lines: log collectors stutter blank lines, and an
 // empty payload line is written as a lone tab). A read error ends the file with a problem.
@@ -80,54 +100,603 @@ void for_each_line(const fs::path& path, const std::string& display, TraceBuilde
   util::Line line;
   while (reader.next(line)) {
     builder.count_line();
-    if (!line.text.empty()) record(line, line_number(line));
+    if (!line.text.empty()) record(line, line_number(line.number));
   }
   if (!reader.error().empty())
     builder.problem(static_cast<int>(line.number), "read error: " + reader.error());
   builder.end_file();
 }
 
-// One TORCH_TRACE log: headers, each followed by its tab-indented payload lines.
-void read_log(const fs::path& path, const std::string& display, TraceBuilder& builder,
-              std::vector<model::Diagnostic>& diagnostics) {
-  for_each_line(path, display, builder, diagnostics, [&](const util::Line& line, int number) {
-    if (line.text[0] == '\t') {
-      if (builder.expects_payload())
-        builder.payload_line(line.text.substr(1), number, line.cut());
-      else
-        builder.bad_line(number, "payload line outside a record that has a payload");
-      return;
+// ---- TORCH_TRACE logs: mapped, split into pieces at record boundaries, scanned on threads -------
+
+// A regular file's bytes: mapped read-only, or read whole where its file system cannot map it.
+class FileBytes {
+ public:
+  static tl::expected<FileBytes, std::string> open(const fs::path& path) {
+    auto file = util::open_regular_file(path);
+    if (!file) return tl::unexpected(file.error());
+    struct stat info{};
+    if (::fstat(file->get(), &info) != 0) return tl::unexpected(util::errno_text(errno));
+    FileBytes bytes;
+    const auto size = static_cast<std::size_t>(info.st_size);
+    if (size == 0) return bytes;
+    void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file->get(), 0);
+    if (map != MAP_FAILED) {
+      bytes.m_map = map;
+      bytes.m_size = size;
+      return bytes;
     }
-    builder.end_record();
-    if (line.cut()) {
-      builder.bad_line(number, "line of " + std::to_string(line.length) +
-                                   " bytes is longer than the " + std::to_string(k_max_line) +
-                                   "-byte cap; skipped");
-      return;
+    auto read = util::read_regular_file(path, size);
+    if (!read) return tl::unexpected(read.error());
+    bytes.m_read = std::move(*read);
+    return bytes;
+  }
+  FileBytes() = default;
+  FileBytes(FileBytes&& other) noexcept
+      : m_map(std::exchange(other.m_map, nullptr)),
+        m_size(std::exchange(other.m_size, 0)),
+        m_read(std::move(other.m_read)) {}
+  FileBytes& operator=(FileBytes&&) = delete;
+  ~FileBytes() {
+    if (m_map) ::munmap(m_map, m_size);
+  }
+
+  std::string_view view() const {
+    return m_map ? std::string_view(static_cast<const char*>(m_map), m_size) : m_read;
+  }
+  // Drops the mapped pages wholly inside [begin, end) from this process: they stay in the page
+  // cache and are mapped again if touched. What keeps the resident size flat on a huge trace.
+  void release(const char* begin, const char* end) const {
+    if (!m_map) return;
+    static const auto k_page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const std::uintptr_t first =
+        (reinterpret_cast<std::uintptr_t>(begin) + k_page - 1) & ~(k_page - 1);
+    const std::uintptr_t last = reinterpret_cast<std::uintptr_t>(end) & ~(k_page - 1);
+    if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+  }
+
+ private:
+  void* m_map = nullptr;
+  std::size_t m_size = 0;
+  std::string m_read;
+};
+
+// Releases what a scan has passed, every k_release_bytes: a gigabyte line costs no more memory
+// than the window.
+class Releaser {
+ public:
+  static constexpr std::size_t k_release_bytes = 16u << 20;
+  Releaser(const FileBytes& file, const char* from) : m_file(file), m_done(from) {}
+  void passed(const char* at) {
+    if (static_cast<std::size_t>(at - m_done) < k_release_bytes) return;
+    m_file.release(m_done, at);
+    m_done = at;
+  }
+
+ private:
+  const FileBytes& m_file;
+  const char* m_done;
+};
+
+// One line of a mapped log, read the way util::LineReader reads it with CarriageReturn::drop: a
+// line longer than k_max_line is cut to its first k_max_line bytes (`length` tells the whole).
+struct MappedLine {
+  std::string_view text;
+  std::uint64_t length = 0;
+  const char* next = nullptr;  // the next line's first byte
+  bool cut() const { return length > text.size(); }
+};
+
+MappedLine line_at(const char* at, const char* end, Releaser& releaser) {
+  const char* newline = nullptr;
+  for (const char* window = at; window < end && !newline;) {
+    const std::size_t span = std::min<std::size_t>(end - window, Releaser::k_release_bytes);
+    newline = static_cast<const char*>(std::memchr(window, '\n', span));
+    window += span;
+    if (!newline) releaser.passed(window);
+  }
+  const char* stop = newline ? newline : end;
+  MappedLine line;
+  line.next = newline ? newline + 1 : end;
+  line.length = static_cast<std::uint64_t>(stop - at);
+  if (line.length > k_max_line) {
+    line.text = std::string_view(at, k_max_line);
+    return line;
+  }
+  line.text = std::string_view(at, line.length);
+  if (newline && !line.text.empty() && line.text.back() == '\r') line.text.remove_suffix(1);
+  line.length = line.text.size();
+  return line;
+}
+
+// Whether the line starting at `at` starts a record (or is a stray header-like line): it is neither
+// empty (tlparse skips those) nor a tab-indented payload line.
+bool starts_record(const char* at, const char* end) {
+  return *at != '\t' && *at != '\n' && !(*at == '\r' && at + 1 < end && at[1] == '\n');
+}
+
+// Payload lines of the legacy aot_compile's output .so (TraceBuilder::output_path_line).
+bool names_output_path(std::string_view payload) {
+  return payload.starts_with("torch._inductor.config.aot_inductor.output_path = '");
+}
+
+// What a piece scan found, in file order; lines are counted from the piece's first line (1).
+struct PieceEvent {
+  enum class Kind {
+    record,        // a record header, with its payload
+    bad_header,    // a line that is not a record header: ends the record before it
+    bad_json,      // a header whose JSON does not parse: ends the record before it
+    stray_payload  // a payload line where no record expects one
+  };
+  enum class Payload {
+    none,        // no payload expected
+    by_builder,  // a payload the builder uses: it reads the lines itself (from payload_begin)
+    checked,     // read and checked here
+    skipped      // not checked (a large file, without --verify)
+  };
+  Kind kind = Kind::record;
+  std::uint64_t line = 0;
+  std::string message;  // bad_header, bad_json
+  RecordHeader header;
+  bool is_str = false;  // a `str` record: defines an interned string
+  std::optional<std::pair<std::int64_t, std::string>> str;  // none: malformed
+  Payload payload = Payload::none;
+  const char* payload_begin = nullptr;
+  const char* payload_end = nullptr;
+  std::uint64_t payload_lines = 0;
+  bool payload_cut = false;
+  bool payload_matches = false;
+  std::vector<std::pair<std::uint64_t, std::string>> output_paths;  // line, payload text
+};
+
+struct Piece {
+  const char* begin = nullptr;
+  const char* end = nullptr;
+  std::uint64_t lines = 0;
+  std::vector<PieceEvent> events;
+  std::exception_ptr failure;  // what a scan threw (out of memory), rethrown by the merge
+};
+
+// nlohmann keeps the last of duplicate keys; so does this.
+std::optional<simdjson::dom::element> last_field(simdjson::dom::object object,
+                                                 std::string_view key) {
+  std::optional<simdjson::dom::element> found;
+  for (const auto field : object)
+    if (field.key == key) found = field.value;
+  return found;
+}
+
+std::optional<simdjson::dom::object> object_of(std::optional<simdjson::dom::element> value) {
+  simdjson::dom::object object;
+  if (!value || value->get(object)) return std::nullopt;
+  return object;
+}
+
+// The header fields below, read the way TraceBuilder's text_of / int_of read nlohmann values;
+// false for a value whose reading could differ (a huge or a floating number, a non-string text):
+// such a header is parsed whole by nlohmann.
+bool read_int(simdjson::dom::object object, std::string_view key,
+              std::optional<std::int64_t>& out) {
+  const auto value = last_field(object, key);
+  if (!value) return true;
+  switch (value->type()) {
+    case simdjson::dom::element_type::INT64:
+      out = std::int64_t(*value);
+      return true;
+    case simdjson::dom::element_type::UINT64:
+    case simdjson::dom::element_type::DOUBLE:
+      return false;
+    default:
+      return true;
+  }
+}
+
+bool read_text(simdjson::dom::object object, std::string_view key, std::size_t cap,
+               std::string& out) {
+  const auto value = last_field(object, key);
+  if (!value || value->is_null()) return true;
+  if (!value->is_string()) return false;
+  out = std::string(std::string_view(*value).substr(0, cap));
+  return true;
+}
+
+bool is_context_key(std::string_view key) {
+  static constexpr std::array<std::string_view, 12> k_context = {"rank",     "compiled_autograd_id",
+                                                                 "frame_id", "frame_compile_id",
+                                                                 "attempt",  "has_payload",
+                                                                 "stack",    "timestamp",
+                                                                 "thread",   "pathname",
+                                                                 "lineno",   "payload_filename"};
+  return std::find(k_context.begin(), k_context.end(), key) != k_context.end();
+}
+
+// A header read by simdjson, for the records whose facts need no more than RecordHeader holds;
+// false leaves the header to nlohmann (the few records with facts, and anything unusual).
+bool read_light_header(simdjson::dom::element document, PieceEvent& event) {
+  simdjson::dom::object envelope;
+  if (document.get_object().get(envelope)) return false;
+  std::optional<std::string_view> kind;
+  for (const auto field : envelope)
+    if (!is_context_key(field.key) && (!kind || field.key < *kind)) kind = field.key;
+  if (kind && kind->size() > 256) return false;
+  RecordHeader& header = event.header;
+  header.kind = kind ? std::string(*kind) : "<none>";
+  if (needs_envelope(header.kind)) return false;
+  if (!read_int(envelope, "compiled_autograd_id", header.compiled_autograd_id) ||
+      !read_int(envelope, "frame_id", header.frame_id) ||
+      !read_int(envelope, "frame_compile_id", header.frame_compile_id) ||
+      !read_int(envelope, "attempt", header.attempt) || !read_int(envelope, "rank", header.rank) ||
+      !read_text(envelope, "has_payload", 64, header.has_payload))
+    return false;
+  const auto metadata = object_of(last_field(envelope, header.kind));
+  if ((header.kind == "artifact" || header.kind == "graph_dump") && metadata &&
+      !read_text(*metadata, "name", 256, header.name))
+    return false;
+  if (header.kind == "graph_dump" && metadata && !read_text(*metadata, "type", 4096, header.type))
+    return false;
+  // A code dump's facts read the metadata's filename too.
+  if (payload_use(header.kind, header.name, header.type) == PayloadUse::code) return false;
+  if (header.kind == "compilation_metrics" || header.kind == "bwd_compilation_metrics") {
+    std::string fail_type;
+    if (metadata && (!read_text(*metadata, "fail_type", 1024, fail_type) || !fail_type.empty()))
+      return false;
+  }
+
+  if (const auto str = last_field(envelope, "str")) {
+    simdjson::dom::array pair;
+    simdjson::dom::element text;
+    simdjson::dom::element id;
+    if (str->get_array().get(pair) || pair.size() != 2 || pair.at(0).get(text) ||
+        pair.at(1).get(id) || !text.is_string() || id.type() != simdjson::dom::element_type::INT64)
+      return false;
+    event.is_str = true;
+    event.str.emplace(std::int64_t(id), std::string(std::string_view(text)));
+  }
+
+  // TraceBuilder::track_export's stack: the envelope's, else the metadata's.
+  simdjson::dom::array stack;
+  const auto envelope_stack = last_field(envelope, "stack");
+  bool has_stack = envelope_stack && !envelope_stack->get(stack);
+  if (!has_stack && metadata) {
+    const auto metadata_stack = last_field(*metadata, "stack");
+    has_stack = metadata_stack && !metadata_stack->get(stack);
+  }
+  if (has_stack) {
+    for (const simdjson::dom::element frame : stack) {
+      RecordHeader::StackFrame& ref = header.stack.emplace_back();
+      ref.opaque = true;
+      const auto frame_object = object_of(frame);
+      if (!frame_object) continue;
+      const auto file = last_field(*frame_object, "filename");
+      if (!file) continue;
+      if (file->type() == simdjson::dom::element_type::UINT64) return false;
+      if (file->is_string() && is_export_or_compile_file(std::string_view(*file).substr(0, 4096)))
+        return false;
+      if (file->type() != simdjson::dom::element_type::INT64) continue;
+      ref.file_id = std::int64_t(*file);
+      // TraceBuilder reads a line with int_of: an integer, else 0.
+      const auto line = last_field(*frame_object, "line");
+      if (!line || line->type() == simdjson::dom::element_type::INT64)
+        ref.line = line ? static_cast<int>(std::int64_t(*line)) : 0;
+      else if (line->type() == simdjson::dom::element_type::UINT64 ||
+               line->type() == simdjson::dom::element_type::DOUBLE)
+        continue;
+      ref.opaque = false;
     }
-    const std::string_view metadata = header_json(line.text);
-    if (metadata.empty()) {
-      builder.bad_line(number, "not a trace record header");
-      return;
+  }
+  return true;
+}
+
+// The header of a record, with simdjson when it can and nlohmann when it must. False: not JSON,
+// or not an object (`event` then says why).
+class HeaderParser {
+ public:
+  bool parse(std::string_view json_text, const char* file_end, PieceEvent& event) {
+    const char* text = json_text.data();
+    // simdjson reads up to SIMDJSON_PADDING bytes past the JSON: the file's own bytes when there
+    // are that many before its end, else a padded copy.
+    if (file_end - (text + json_text.size()) <
+        static_cast<std::ptrdiff_t>(simdjson::SIMDJSON_PADDING)) {
+      m_padded.assign(json_text);
+      m_padded.resize(json_text.size() + simdjson::SIMDJSON_PADDING);
+      text = m_padded.data();
     }
-    json envelope = json::parse(metadata, nullptr, false);
+    simdjson::dom::element document;
+    if (!m_parser.parse(text, json_text.size(), false).get(document) &&
+        read_light_header(document, event)) {
+      event.header.text = json_text;
+      return true;
+    }
+    event.header = {};
+    event.is_str = false;
+    event.str.reset();
+    json envelope = json::parse(json_text, nullptr, false);
     if (envelope.is_discarded() || !envelope.is_object()) {
-      builder.bad_json(number, envelope.is_discarded() ? "parse error" : "not an object");
-      return;
+      event.message = envelope.is_discarded() ? "parse error" : "not an object";
+      return false;
     }
-    // `str` records define the interned file names that stack frames refer to.
     if (const auto str = envelope.find("str"); str != envelope.end()) {
+      event.is_str = true;
       if (str->is_array() && str->size() == 2 && (*str)[0].is_string() &&
           (*str)[1].is_number_integer())
-        builder.define_string((*str)[1].get<std::int64_t>(), (*str)[0].get<std::string>());
+        event.str.emplace((*str)[1].get<std::int64_t>(), (*str)[0].get<std::string>());
+    }
+    event.header = header_of(std::move(envelope));
+    return true;
+  }
+
+ private:
+  simdjson::dom::parser m_parser;
+  std::string m_padded;
+};
+
+struct ScanOptions {
+  bool verify_all = false;  // check every payload's MD5, not only those the builder reads
+};
+
+// The first record start at or after `from`, if there is one before `limit`. Looks no further than
+// `limit`: the pieces inside a gigabyte record cost no more than their own bytes.
+const char* first_record_start(const char* begin, const char* from, const char* limit,
+                               const char* end) {
+  for (const char* at = from; at < limit;) {
+    if ((at == begin || at[-1] == '\n') && starts_record(at, end)) return at;
+    const void* newline = std::memchr(at, '\n', static_cast<std::size_t>(limit - at));
+    if (!newline) return nullptr;
+    at = static_cast<const char*>(newline) + 1;
+  }
+  return nullptr;
+}
+
+// Scans piece `index` of k_piece_bytes: from the first record start in it to the first record start
+// past it (a record's payload stays with its header, so pieces are independent).
+Piece scan_piece(const FileBytes& file, std::size_t index, const ScanOptions& options) {
+  const std::string_view data = file.view();
+  const char* begin = data.data();
+  const char* end = begin + data.size();
+  const char* from = begin + std::min(data.size(), index * k_piece_bytes);
+  const char* limit = begin + std::min(data.size(), (index + 1) * k_piece_bytes);
+  Piece piece;
+  piece.events.reserve(4096);  // about the records of a piece: one allocation, not a dozen
+  const char* at = index == 0 ? begin : first_record_start(begin, from, limit, end);
+  if (!at) {  // inside a record that began in an earlier piece
+    piece.begin = piece.end = limit;
+    file.release(from, limit);
+    return piece;
+  }
+  piece.begin = at;
+  Releaser releaser(file, at);
+  HeaderParser parser;
+  try {
+    while (at < end && !(at >= limit && starts_record(at, end))) {
+      const MappedLine line = line_at(at, end, releaser);
+      at = line.next;
+      const std::uint64_t number = ++piece.lines;
+      if (line.text.empty()) continue;
+      PieceEvent event;
+      event.line = number;
+      if (line.text[0] == '\t') {
+        event.kind = PieceEvent::Kind::stray_payload;
+        piece.events.push_back(std::move(event));
+        continue;
+      }
+      if (line.cut()) {
+        event.kind = PieceEvent::Kind::bad_header;
+        event.message = "line of " + std::to_string(line.length) + " bytes is longer than the " +
+                        std::to_string(k_max_line) + "-byte cap; skipped";
+        piece.events.push_back(std::move(event));
+        continue;
+      }
+      const std::string_view metadata = header_json(line.text);
+      if (metadata.empty()) {
+        event.kind = PieceEvent::Kind::bad_header;
+        event.message = "not a trace record header";
+        piece.events.push_back(std::move(event));
+        continue;
+      }
+      if (!parser.parse(metadata, end, event)) {
+        event.kind = PieceEvent::Kind::bad_json;
+        piece.events.push_back(std::move(event));
+        continue;
+      }
+      // A `str` record ends at once: payload lines after it are stray.
+      if (event.is_str || event.header.has_payload.empty()) {
+        piece.events.push_back(std::move(event));
+        continue;
+      }
+      const bool used =
+          payload_use(event.header.kind, event.header.name, event.header.type) != PayloadUse::none;
+      event.payload = used                 ? PieceEvent::Payload::by_builder
+                      : options.verify_all ? PieceEvent::Payload::checked
+                                           : PieceEvent::Payload::skipped;
+      event.payload_begin = at;
+      Md5 md5;
+      while (at < end && !starts_record(at, end)) {
+        const MappedLine payload_line = line_at(at, end, releaser);
+        at = payload_line.next;
+        ++piece.lines;
+        if (payload_line.text.empty()) continue;
+        const std::string_view text = payload_line.text.substr(1);
+        if (event.payload == PieceEvent::Payload::checked) {
+          if (event.payload_lines) md5.update("\n");
+          md5.update(text);
+        }
+        ++event.payload_lines;
+        event.payload_cut |= payload_line.cut();
+        if (event.payload != PieceEvent::Payload::by_builder && names_output_path(text))
+          event.output_paths.emplace_back(piece.lines, std::string(text));
+        releaser.passed(at);
+      }
+      event.payload_end = at;
+      if (event.payload == PieceEvent::Payload::checked)
+        event.payload_matches = md5.hex_digest() == event.header.has_payload;
+      piece.events.push_back(std::move(event));
+    }
+  } catch (...) {
+    piece.failure = std::current_exception();
+  }
+  piece.end = at;
+  file.release(from, piece.end);
+  return piece;
+}
+
+// Hands one piece's events to the builder, in order; `first_line` is the number of the piece's
+// first line in the file.
+void merge_piece(Piece& piece, std::uint64_t first_line, const FileBytes& file,
+                 const std::string& display, const ScanOptions& options, TraceBuilder& builder,
+                 std::uint64_t& unchecked_payloads) {
+  if (piece.failure) std::rethrow_exception(piece.failure);
+  const char* file_end = file.view().data() + file.view().size();
+  builder.count_lines(piece.lines);
+  for (PieceEvent& event : piece.events) {
+    const int number = line_number(first_line + event.line - 1);
+    switch (event.kind) {
+      case PieceEvent::Kind::stray_payload:
+        builder.bad_line(number, "payload line outside a record that has a payload");
+        continue;
+      case PieceEvent::Kind::bad_header:
+        builder.end_record();
+        builder.bad_line(number, event.message);
+        continue;
+      case PieceEvent::Kind::bad_json:
+        builder.end_record();
+        builder.bad_json(number, event.message);
+        continue;
+      case PieceEvent::Kind::record:
+        break;
+    }
+    builder.end_record();
+    if (event.is_str) {
+      if (event.str)
+        builder.define_string(event.str->first, event.str->second);
       else
         builder.problem(number, "malformed str record");
-      builder.begin_record(number, std::move(envelope), display, number + 1);
+      builder.begin_record(number, std::move(event.header), display, number + 1);
       builder.end_record();
-      return;
+      continue;
     }
-    builder.begin_record(number, std::move(envelope), display, number + 1);
-  });
+    builder.begin_record(number, std::move(event.header), display, number + 1);
+    for (const auto& [line, text] : event.output_paths)
+      builder.output_path_line(text, line_number(first_line + line - 1));
+    switch (event.payload) {
+      case PieceEvent::Payload::none:
+        break;
+      case PieceEvent::Payload::checked:
+        builder.payload_checked(event.payload_lines, event.payload_cut, event.payload_matches);
+        break;
+      case PieceEvent::Payload::skipped:
+        ++unchecked_payloads;
+        builder.end_record(false);
+        break;
+      case PieceEvent::Payload::by_builder: {
+        // Past a cap (64 graphs, 16 code dumps) the builder keeps nothing of it: not read then.
+        if (!builder.wants_payload() && !options.verify_all) {
+          ++unchecked_payloads;
+          builder.end_record(false);
+          break;
+        }
+        Releaser releaser(file, event.payload_begin);
+        std::uint64_t line = event.line;
+        for (const char* at = event.payload_begin; at < event.payload_end;) {
+          const MappedLine payload_line = line_at(at, file_end, releaser);
+          at = payload_line.next;
+          ++line;
+          if (!payload_line.text.empty())
+            builder.payload_line(payload_line.text.substr(1), line_number(first_line + line - 1),
+                                 payload_line.cut());
+        }
+        file.release(event.payload_begin, event.payload_end);
+        break;
+      }
+    }
+  }
+  // Whole headers parsed here (a stack frame in an export) mapped their pages again.
+  file.release(piece.begin, piece.end);
+}
+
+// One TORCH_TRACE log: headers, each followed by its tab-indented payload lines. Pieces are scanned
+// on up to one thread per core, a bounded number ahead of the merge, and merged in file order: the
+// facts are those of one scan from the first line to the last.
+void read_log(const fs::path& path, const std::string& display, const TraceOptions& options,
+              TraceBuilder& builder, std::vector<model::Diagnostic>& diagnostics) {
+  auto file = FileBytes::open(path);
+  if (!file) {
+    diagnostics.push_back({display, "cannot open: " + file.error()});
+    return;
+  }
+  builder.begin_file(display);
+  const std::size_t size = file->view().size();
+  const ScanOptions scan{options.verify_payloads || size <= k_verify_all_bytes};
+  const std::size_t pieces = (size + k_piece_bytes - 1) / k_piece_bytes;
+  const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
+  const std::size_t ahead = 2 * threads;  // pieces scanned but not merged yet, at most
+
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::map<std::size_t, Piece> scanned;
+  std::size_t next_scan = 0;
+  std::size_t next_merge = 0;
+  const auto work = [&] {
+    for (;;) {
+      std::size_t index = 0;
+      {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return next_scan >= pieces || next_scan < next_merge + ahead; });
+        if (next_scan >= pieces) return;
+        index = next_scan++;
+      }
+      Piece piece = scan_piece(*file, index, scan);
+      std::lock_guard lock(mutex);
+      scanned.emplace(index, std::move(piece));
+      changed.notify_all();
+    }
+  };
+  std::vector<std::jthread> workers;
+  for (std::size_t i = 1; i < std::min(threads, pieces); ++i) workers.emplace_back(work);
+  // A merge that throws stops the scans before the threads are joined (declared after them, this
+  // guard is destroyed first).
+  struct StopScans {
+    std::mutex& mutex;
+    std::condition_variable& changed;
+    std::size_t& next_scan;
+    std::size_t pieces;
+    ~StopScans() {
+      std::lock_guard lock(mutex);
+      next_scan = pieces;
+      changed.notify_all();
+    }
+  } stop_scans{mutex, changed, next_scan, pieces};
+  std::uint64_t first_line = 1;
+  std::uint64_t unchecked = 0;
+  for (; next_merge < pieces;) {
+    Piece piece;
+    {
+      std::unique_lock lock(mutex);
+      // Until the next piece to merge is scanned, this thread scans pieces too.
+      while (!scanned.count(next_merge)) {
+        if (next_scan < pieces && next_scan < next_merge + ahead) {
+          const std::size_t index = next_scan++;
+          lock.unlock();
+          Piece own = scan_piece(*file, index, scan);
+          lock.lock();
+          scanned.emplace(index, std::move(own));
+          changed.notify_all();
+        } else {
+          changed.wait(lock);
+        }
+      }
+      auto node = scanned.extract(next_merge);
+      piece = std::move(node.mapped());
+      ++next_merge;
+      changed.notify_all();
+    }
+    merge_piece(piece, first_line, *file, display, scan, builder, unchecked);
+    first_line += piece.lines;
+  }
+  builder.end_file();
+  if (unchecked)
+    diagnostics.push_back({display, std::to_string(unchecked) +
+                                        (unchecked == 1 ? " payload" : " payloads") +
+                                        " not checked (--verify checks them)"});
 }
 
 // A payload file written by tlparse, named by `payload_filename` relative to its output folder.
@@ -156,7 +725,7 @@ void read_payload_file(const fs::path& folder, const std::string& relative, int 
   bool any = false;
   while (reader.next(line)) {
     any = true;
-    builder.payload_line(line.text, line_number(line), line.cut());
+    builder.payload_line(line.text, line_number(line.number), line.cut());
   }
   // A payload ending in "\n" was written with an empty last line that the reader does not return.
   if (reader.bytes_read() > 0) {
@@ -198,7 +767,7 @@ void read_raw_jsonl(const fs::path& path, const std::string& display, const fs::
       payload_file = it->get<std::string>();
     const std::string payload_display =
         payload_file.empty() ? display : folder_display + "/" + payload_file;
-    builder.begin_record(number, std::move(object), payload_display, 1);
+    builder.begin_record(number, header_of(std::move(object)), payload_display, 1);
     if (!payload_file.empty() && builder.wants_payload())
       read_payload_file(folder, payload_file, number, builder);
     else
@@ -222,7 +791,8 @@ bool is_tlparse_folder(const fs::path& dir) {
   return fs::is_directory(dir, error) && fs::is_regular_file(dir / "raw.jsonl", error);
 }
 
-Parsed<TraceRead> read_trace(const fs::path& path, const std::string& display) {
+Parsed<TraceRead> read_trace(const fs::path& path, const std::string& display,
+                             const TraceOptions& options) {
   TraceRead read;
   read.facts.artifact = display;
   TraceBuilder builder(read.facts, read.diagnostics);
@@ -245,7 +815,7 @@ Parsed<TraceRead> read_trace(const fs::path& path, const std::string& display) {
       if (looks_like_raw_jsonl(first_line(head)))
         read_raw_jsonl(file, file_display, path, display, builder, read.diagnostics);
       else
-        read_log(file, file_display, builder, read.diagnostics);
+        read_log(file, file_display, options, builder, read.diagnostics);
     }
     if (read.facts.files.empty())
       return fail("no TORCH_TRACE log or tlparse raw.jsonl in this folder");
@@ -260,7 +830,7 @@ Parsed<TraceRead> read_trace(const fs::path& path, const std::string& display) {
       read_raw_jsonl(path, display, folder, fs::path(display).parent_path().string(), builder,
                      read.diagnostics);
     } else {
-      read_log(path, display, builder, read.diagnostics);
+      read_log(path, display, options, builder, read.diagnostics);
     }
   }
   builder.finish();

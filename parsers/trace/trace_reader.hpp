@@ -2,12 +2,16 @@
 // or process), and tlparse output folders (`raw.jsonl` plus payload files), read one record at a
 // time in bounded memory.
 //
+// A log is mapped and scanned in pieces of a few MiB on every core, merged in file order; record
+// headers are parsed with simdjson, and with nlohmann only for the records whose facts need more.
+//
 // Limits: a line is read up to 16 MiB (longer ones are cut and reported); a code dump
 // (`inductor_aot_*_code`) is kept up to 64 MiB, other payloads are never stored; every list of
-// facts is capped (what did not fit is counted in TraceFacts::dropped). Every payload is checked
-// against its `has_payload` MD5 while it streams by (one pass, no copy); a mismatch is a diagnostic
-// and the record is kept, as tlparse does. Malformed lines and records are diagnostics with their
-// file and line, never fatal.
+// facts is capped (what did not fit is counted in TraceFacts::dropped). Payloads are checked
+// against their `has_payload` MD5 as they are scanned (one pass, no copy): all of them in a log of
+// up to 64 MiB or with TraceOptions::verify_payloads, else those a fact reads; a mismatch is a
+// diagnostic and the record is kept, as tlparse does. Malformed lines and records are diagnostics
+// with their file and line, never fatal. Resident memory stays within a few pieces per thread.
 #pragma once
 
 #include <filesystem>
@@ -31,9 +35,15 @@ struct TraceRead {
   std::vector<::aoti::model::Diagnostic> diagnostics;
 };
 
+struct TraceOptions {
+  // Check every payload against its MD5 (--verify). Without it, a log over 64 MiB has only the
+  // payloads a fact reads checked, and the others counted in a diagnostic.
+  bool verify_payloads = false;
+};
+
 // A trace file, a raw.jsonl, a tlparse output folder, or a folder of trace files. Fails only when
 // nothing can be read (missing, empty, no record at all).
 Parsed<TraceRead> read_trace(const std::filesystem::path& path_or_folder,
-                             const std::string& display);
+                             const std::string& display, const TraceOptions& options = {});
 
 }  // namespace aoti::parsers::trace

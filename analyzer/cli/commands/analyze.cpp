@@ -38,7 +38,7 @@ int run_analyze(const Options& options) {
     std::cerr << "aoti-analyze: no input given\n" << options.help_text;
     return k_exit_usage;
   }
-  model::Case c = pipeline::load_case(options.inputs);
+  model::Case c = pipeline::load_case(options.inputs, options.verify);
   std::vector<model::Finding> findings = pipeline::run_checks(c);
   pipeline::rank(findings);
   if (!emit(options, render(options, c, findings))) return k_exit_usage;

@@ -10,7 +10,7 @@ namespace aoti::cli {
 
 // What the trace holds, then (on stdout, as part of the summary) what of it could not be read.
 int run_summary(const Options& options) {
-  const auto read = pipeline::inspect_trace(options.summary);
+  const auto read = pipeline::inspect_trace(options.summary, options.verify);
   if (!read) {
     print_diagnostics({read.error()});
     return k_exit_usage;
