@@ -20,13 +20,8 @@ core=${CORE:-$case_dir/core.xz}
 runs=${RUNS:-11}
 target=0.5
 
-microseconds() {  # microseconds COMMAND...: wall time of one run, output discarded
-  local start end
-  start=$(date +%s%N)
-  "$@" >/dev/null 2>&1 || true
-  end=$(date +%s%N)
-  echo $(((end - start) / 1000))
-}
+# shellcheck source=bench/timing.sh
+source "$(dirname "$0")/timing.sh"
 inflate() { xz -dc "$core" >/dev/null; }
 
 ratios=()

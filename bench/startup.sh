@@ -19,13 +19,8 @@ peak_kib() {  # peak_kib COMMAND...: the command's maximum resident set size in 
   /usr/bin/time -f '%M' -o "$scratch/rss" "$@" >/dev/null 2>&1 || true
   cat "$scratch/rss"
 }
-microseconds() {  # microseconds COMMAND...: wall time of one run, output discarded
-  local start end
-  start=$(date +%s%N)
-  "$@" >/dev/null 2>&1 || true
-  end=$(date +%s%N)
-  echo $(((end - start) / 1000))
-}
+# shellcheck source=bench/timing.sh
+source "$(dirname "$0")/timing.sh"
 
 version_kib=$(peak_kib "$analyzer" --version)
 package_kib=$(peak_kib "$analyzer" "$package")

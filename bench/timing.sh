@@ -11,3 +11,13 @@ best_seconds() {
   done
   echo "$best"
 }
+
+# microseconds COMMAND...: the wall time of one run in microseconds, output discarded (the paired
+# benchmarks alternate one run of each command).
+microseconds() {
+  local start end
+  start=$(date +%s%N)
+  "$@" >/dev/null 2>&1 || true
+  end=$(date +%s%N)
+  echo $(((end - start) / 1000))
+}
