@@ -456,13 +456,15 @@ Piece scan_piece(const FileBytes& file, std::size_t index, const ScanOptions& op
   const char* from = begin + std::min(data.size(), index * k_piece_bytes);
   const char* limit = begin + std::min(data.size(), (index + 1) * k_piece_bytes);
   Piece piece;
-  piece.events.reserve(4096);  // about the records of a piece: one allocation, not a dozen
   const char* at = index == 0 ? begin : first_record_start(begin, from, limit, end);
   if (!at) {  // inside a record that began in an earlier piece
     piece.begin = piece.end = limit;
     file.release(from, limit);
     return piece;
   }
+  // About the records of a piece: one allocation, not a dozen. Only for a piece that has records:
+  // the pieces inside a gigabyte line allocated megabytes each, which ASan's quarantine kept.
+  piece.events.reserve(4096);
   piece.begin = at;
   Releaser releaser(file, at);
   HeaderParser parser;
