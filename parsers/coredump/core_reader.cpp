@@ -99,7 +99,8 @@ Parsed<OpenedCore> open_core(const std::filesystem::path& path, const std::strin
         "the " + format + " core was inflated whole, on one thread, before it could be read: " +
         opened.one_thread_reason +
         (opened.compression == Compression::xz
-             ? " (`xz -T0 --block-size=4MiB` compresses a core into blocks that decode in parallel)"
+             ? " (a core recompressed with xz's --block-size option, 4MiB say, decodes in "
+               "parallel)"
              : ""));
   }
   TRY_ASSIGN(CoreImage image, CoreImage::open(std::move(opened.file), display));
