@@ -79,8 +79,10 @@ std::string describe(CXErrorCode code) {
       return "CXError_InvalidArguments";
     case CXError_ASTReadError:
       return "CXError_ASTReadError";
+    case CXError_Failure:
+      return "CXError_Failure";
     default:
-      return "CXError_Failure, error " + std::to_string(code);
+      return "error " + std::to_string(code);
   }
 }
 
