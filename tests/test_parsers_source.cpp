@@ -14,6 +14,7 @@ using aoti::model::SourceFacts;
 using aoti::model::SourcePattern;
 using aoti::parsers::source::looks_like_source;
 using aoti::parsers::source::read_source;
+using aoti::parsers::source::SourceOptions;
 using aoti::parsers::source::SourceRead;
 namespace fs = std::filesystem;
 
@@ -311,6 +312,29 @@ TORCH_LIBRARY_IMPL(demo, Meta, m) { m.impl("rows", rows_meta); }
   REQUIRE(read.facts.kernels.size() == 1);
   CHECK(read.facts.kernels[0].function == "rows_meta");
   CHECK(at_line(in_function(read.facts, "rows_meta"), "C1", 5));
+}
+
+TEST_CASE(
+    "C++ without the system headers: standard includes stand in empty, torch is still known") {
+  TempDir dir;
+  const fs::path file = dir.path / "ops.cpp";
+  write_file(file, R"(#include <vector>
+#include <algorithm>
+#include <torch/extension.h>
+at::Tensor rows_meta(const at::Tensor& x) { return at::empty({x.size(0)}, x.options()); }
+TORCH_LIBRARY_IMPL(demo, Meta, m) { m.impl("rows", rows_meta); }
+)");
+  SourceOptions options;
+  options.precompiled_stubs = true;
+  options.system_headers = false;
+  auto read = read_source(file, "ops.cpp", options);
+  REQUIRE(read.has_value());
+  REQUIRE(read->diagnostics.size() == 1);
+  CHECK(read->diagnostics[0].message ==
+        "ops.cpp: 2 included header(s) not found, analyzed without them: vector, algorithm");
+  REQUIRE(read->facts.kernels.size() == 1);
+  CHECK(read->facts.kernels[0].function == "rows_meta");
+  CHECK(at_line(in_function(read->facts, "rows_meta"), "C1", 4));
 }
 
 TEST_CASE("C++ registered through the project's wrapper functions, templates included") {

@@ -233,6 +233,8 @@ Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::strin
     const std::string& pch = options.precompiled_stubs && flags.empty() ? StubPch::path() : no_pch;
     if (!pch.empty()) {
       args.insert(args.end(), {"-include-pch", pch, "-Xclang", "-fno-validate-pch"});
+      // Only here: the stubs include standard headers themselves, already compiled in the PCH.
+      if (!options.system_headers) args.push_back("-nostdinc");
     } else {
       args.push_back("-include");
       args.push_back(std::string(k_stub_root) + "/torch/extension.h");

@@ -22,6 +22,10 @@ struct SourceOptions {
   // Precompile the bundled declarations once for the process (0.5 s), so that each C++ file costs
   // its own text only (0.3 s less): worth it from three C++ files on.
   bool precompiled_stubs = false;
+  // False, with precompiled_stubs: the machine's C and C++ headers are not searched (-nostdinc),
+  // so `#include <vector>` gets an empty stand-in like any header found nowhere. Every input then
+  // costs its own text only, whatever it includes: what the fuzz harness needs.
+  bool system_headers = true;
 };
 
 struct SourceRead {
