@@ -472,6 +472,101 @@ TEST_CASE("a tlparse output folder with raw.jsonl") {
   CHECK(has_diagnostic(partial, "raw.jsonl", "is missing or outside the folder"));
 }
 
+namespace {
+
+std::string frames_text(const std::vector<aoti::model::TraceFrame>& frames) {
+  std::string text;
+  for (const auto& f : frames)
+    text += " [" + f.file + "#" + std::to_string(f.file_id) + ":" + std::to_string(f.line) + " " +
+            f.function + " | " + f.code + "]";
+  return text;
+}
+
+// Every fact read from symbol, guard, specialization, fake-kernel and failure records, as text.
+std::vector<std::string> record_facts_text(const TraceFacts& facts) {
+  std::vector<std::string> out;
+  for (const auto& s : facts.symbols)
+    out.push_back("symbol " + s.name + " | " + s.source + " | " + s.value + " | " + s.range_lo +
+                  " | " + s.range_hi + " | " + std::to_string(s.unbacked) +
+                  frames_text(s.user_frames));
+  for (const auto& s : facts.specializations) {
+    std::string sources;
+    for (const auto& source : s.sources) sources += source + ";";
+    out.push_back("specialization " + s.symbol + " | " + sources + " | " + s.value + " | " +
+                  s.reason + frames_text(s.user_frames));
+  }
+  for (const auto* list : {&facts.guards, &facts.data_dependent})
+    for (const auto& e : *list)
+      out.push_back(e.kind + " " + e.expr + " | " + e.prefix + " | " + e.result +
+                    frames_text(e.user_frames));
+  for (const auto& k : facts.fake_kernels) out.push_back(k.kind + " " + k.op + " | " + k.reason);
+  for (const auto& f : facts.failures)
+    out.push_back("failure " + f.origin + " | " + f.fail_type + " | " + f.reason + " | " +
+                  f.user_file + ":" + std::to_string(f.user_line));
+  for (const auto& e : facts.exports)
+    out.push_back("export" + frames_text({e.call_site}) + " " + std::to_string(e.symbols.size()) +
+                  " symbols, compiled " + std::to_string(e.compiled));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "fact records read the same from a log (simdjson) and from tlparse's raw.jsonl (nlohmann)") {
+  // Hand-made records with what real ones vary in: duplicate keys, numbers where text is usual,
+  // interned and uninterned files, frames that are not objects, integers past int64, an empty
+  // user_stack, more user frames than are kept, and a header simdjson reads but leaves to nlohmann
+  // (an unsigned frame_id).
+  const std::string head =
+      "V1129 07:41:33.791000 5575 torch/fx/experimental/symbolic_shapes.py:5388] ";
+  std::string user_stack;
+  for (int i = 0; i < 10; ++i)
+    user_stack += std::string(i ? "," : "") + R"J({"filename": 0, "line": )J" +
+                  std::to_string(100 + i) + R"J(, "name": "f)J" + std::to_string(i) +
+                  R"J(", "loc": "y = f(x)"})J";
+  const std::vector<std::string> records = {
+      R"J({"str": ["/home/me/model.py", 0]})J",
+      R"J({"str": ["/usr/lib/python3.12/site-packages/torch/export/__init__.py", 1]})J",
+      R"J({"create_symbol": {"symbol": "s0", "symbol": "s1", "val": 8, "vr": "[2, 512]", "source": "L['x'].size()[0]", "user_stack": [], "stack": [5, {"filename": 0, "line": 10, "name": "forward", "loc": "x = y"}, {"uninterned_filename": "/home/me/other.py", "line": 18446744073709551615, "name": 3}, {"filename": 99, "line": 4}]}, "stack": [{"filename": 0, "line": 42, "name": "<module>", "loc": "ep = torch.export.export(m, (x,))"}, {"filename": 1, "line": 100, "name": "export"}], "frame_id": 0, "frame_compile_id": 0, "attempt": 0})J",
+      R"J({"create_unbacked_symbol": {"symbol": "u0", "vr": "[-int_oo, int_oo]", "stack": [{"filename": 0, "line": 7}]}, "frame_id": 18446744073709551615, "frame_compile_id": 0})J",
+      R"J({"guard_added_fast": {"expr": {"b": 1, "a": [1, 2.5]}, "prefix": null, "user_stack": [)J" +
+          user_stack + R"J(]}, "frame_id": 0, "frame_compile_id": 0, "attempt": 0})J",
+      R"J({"symbolic_shape_specialization": {"symbol": "s1", "sources": ["L['x'].size()[0]", 5, "L['y']"], "value": 8, "reason": "range_refined_to_singleton"}, "frame_id": 0, "frame_compile_id": 0})J",
+      R"J({"propagate_real_tensors": {"expr": "u0 > 2", "result": true}, "frame_id": 0, "frame_compile_id": 0})J",
+      R"J({"missing_fake_kernel": {"op": "tt.nofake.default"}, "frame_id": 0, "frame_compile_id": 0})J",
+      R"J({"mismatched_fake_kernel": {"op": "tt.bad.default", "reason": "rank 2 != 3"}, "frame_id": 0, "frame_compile_id": 0})J",
+      R"J({"compilation_metrics": {"fail_type": "BackendCompilerFailed", "fail_reason": "boom", "fail_user_frame_filename": "/home/me/model.py", "fail_user_frame_lineno": 12}, "frame_id": 0, "frame_compile_id": 0})J",
+  };
+  aoti::test::TempDir dir;
+  std::string log;
+  for (const std::string& record : records) log += head + record + "\n";
+  aoti::test::write_file(dir.path / "trace.log", log);
+  make_tlparse_folder(dir.path / "trace.log", dir.path / "tl_out");
+
+  const TraceRead from_log = read_ok(dir.path / "trace.log");
+  const TraceRead from_raw = read_ok(dir.path / "tl_out");
+  const std::vector<std::string> facts = record_facts_text(from_log.facts);
+  CHECK(facts == record_facts_text(from_raw.facts));
+  REQUIRE(from_log.facts.symbols.size() == 2);
+  CHECK(from_log.facts.symbols[0].name == "s1");
+  CHECK(from_log.facts.symbols[0].value == "8");
+  REQUIRE(from_log.facts.symbols[0].user_frames.size() == 2);
+  CHECK(from_log.facts.symbols[0].user_frames[0].file == "/home/me/model.py");
+  CHECK(from_log.facts.symbols[0].user_frames[1].file == "/home/me/other.py");
+  CHECK(from_log.facts.symbols[0].user_frames[1].function == "3");
+  REQUIRE(from_log.facts.guards.size() == 2);
+  CHECK(from_log.facts.guards[0].expr == R"J({"a":[1,2.5],"b":1})J");
+  REQUIRE(from_log.facts.guards[0].user_frames.size() == 8);
+  CHECK(from_log.facts.guards[0].user_frames.back().line == 109);
+  REQUIRE(from_log.facts.specializations.size() == 1);
+  CHECK(from_log.facts.specializations[0].sources ==
+        std::vector<std::string>{"L['x'].size()[0]", "L['y']"});
+  REQUIRE(from_log.facts.exports.size() == 1);
+  CHECK(from_log.facts.exports[0].call_site.line == 42);
+  REQUIRE(from_log.facts.failures.size() == 1);
+  CHECK(from_log.facts.failures[0].user_line == 12);
+}
+
 TEST_CASE("MD5 of an empty payload: RFC 1321's digest of \"\", fed through a null view") {
   // An empty payload arrives as a default string_view (null data): UBSan's "null pointer passed
   // to memcpy" before update() returned early for it (found by fuzzing the trace reader).

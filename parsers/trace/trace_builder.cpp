@@ -46,29 +46,33 @@ bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
-// A string field (numbers printed), bounded; "" when absent or null.
-std::string text_of(const json& object, const char* key, std::size_t cap = k_max_field) {
-  if (!object.is_object()) return {};
-  const auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return {};
-  std::string text = it->is_string() ? it->get<std::string>() : it->dump();
-  if (text.size() > cap) text.resize(cap);
-  return text;
-}
+// record_facts.hpp's Value over nlohmann; a default one is null.
+class NlohmannValue {
+ public:
+  NlohmannValue() = default;
+  explicit NlohmannValue(const json& value) : m_value(&value) {}
+  bool is_null() const { return !m_value || m_value->is_null(); }
+  bool is_object() const { return m_value && m_value->is_object(); }
+  bool is_array() const { return m_value && m_value->is_array(); }
+  bool is_string() const { return m_value && m_value->is_string(); }
+  bool is_integer() const { return m_value && m_value->is_number_integer(); }
+  std::string_view string() const { return m_value->get_ref<const std::string&>(); }
+  std::int64_t integer() const { return m_value->get<std::int64_t>(); }
+  std::string dump() const { return m_value->dump(); }
+  std::size_t size() const { return m_value->size(); }
+  std::optional<NlohmannValue> find(std::string_view key) const {
+    const auto it = m_value->find(key);
+    if (it == m_value->end()) return std::nullopt;
+    return NlohmannValue(*it);
+  }
+  template <class Fn>
+  void for_each_item(Fn&& fn) const {
+    for (const json& item : *m_value) fn(NlohmannValue(item));
+  }
 
-std::optional<std::int64_t> int_of(const json& object, const char* key) {
-  if (!object.is_object()) return std::nullopt;
-  const auto it = object.find(key);
-  if (it == object.end() || !it->is_number_integer()) return std::nullopt;
-  return it->get<std::int64_t>();
-}
-
-const json& member(const json& object, const char* key) {
-  static const json k_null;
-  if (!object.is_object()) return k_null;
-  const auto it = object.find(key);
-  return it == object.end() ? k_null : *it;
-}
+ private:
+  const json* m_value = nullptr;
+};
 
 // "[2, int_oo]" -> {"2", "int_oo"}
 std::pair<std::string, std::string> range_of(std::string_view text) {
@@ -159,47 +163,31 @@ void TraceBuilder::bump(std::map<std::string, std::uint64_t>& counts, const std:
   }
 }
 
-std::string TraceBuilder::resolve(const json& file_ref, int& id) const {
-  id = -1;
-  if (file_ref.is_string()) return file_ref.get<std::string>().substr(0, k_max_field);
-  if (!file_ref.is_number_integer()) return {};
-  const std::int64_t key = file_ref.get<std::int64_t>();
-  id = static_cast<int>(std::clamp<std::int64_t>(key, -1, INT32_MAX));
-  const auto it = m_strings.find(key);
-  return it == m_strings.end() ? std::string() : it->second;
-}
-
-std::vector<model::TraceFrame> TraceBuilder::frames(const json& stack,
-                                                    std::size_t keep_last) const {
-  std::vector<model::TraceFrame> out;
-  if (!stack.is_array()) return out;
-  const std::size_t first = stack.size() > keep_last ? stack.size() - keep_last : 0;
-  for (std::size_t i = first; i < stack.size(); ++i) {
-    const json& frame = stack[i];
-    if (!frame.is_object()) continue;
-    model::TraceFrame f;
-    const json& file = member(frame, "filename");
-    f.file = resolve(file.is_null() ? member(frame, "uninterned_filename") : file, f.file_id);
-    f.line = static_cast<int>(int_of(frame, "line").value_or(0));
-    f.function = text_of(frame, "name");
-    f.code = text_of(frame, "loc");
-    out.push_back(std::move(f));
+model::TraceFrame TraceBuilder::resolve(const RecordFacts::Frame& frame) const {
+  model::TraceFrame out;
+  out.line = frame.line;
+  out.function = frame.function;
+  out.code = frame.code;
+  if (const auto* name = std::get_if<std::string>(&frame.file)) {
+    out.file = *name;
+  } else if (const auto* key = std::get_if<std::int64_t>(&frame.file)) {
+    out.file_id = static_cast<int>(std::clamp<std::int64_t>(*key, -1, INT32_MAX));
+    const auto it = m_strings.find(*key);
+    if (it != m_strings.end()) out.file = it->second;
   }
   return out;
 }
 
 // The innermost frames of the user's own code: from `user_stack` when the event has one, else
 // from the framework stack with PyTorch's and the runtime's frames left out.
-std::vector<model::TraceFrame> TraceBuilder::user_frames(const json& metadata,
-                                                         const json& envelope) const {
-  const json* stack = &member(metadata, "user_stack");
-  if (!stack->is_array() || stack->empty()) stack = &member(metadata, "stack");
-  if (!stack->is_array() || stack->empty()) stack = &member(envelope, "stack");
-  std::vector<model::TraceFrame> all = frames(*stack, SIZE_MAX);
+std::vector<model::TraceFrame> TraceBuilder::user_frames(const RecordFacts& facts) const {
   std::vector<model::TraceFrame> user;
-  for (model::TraceFrame& frame : all)
-    if (!is_framework_file(frame.file)) user.push_back(std::move(frame));
-  if (user.size() > k_max_user_frames) user.erase(user.begin(), user.end() - k_max_user_frames);
+  for (auto frame = facts.stack.rbegin();
+       frame != facts.stack.rend() && user.size() < k_max_user_frames; ++frame) {
+    model::TraceFrame resolved = resolve(*frame);
+    if (!is_framework_file(resolved.file)) user.push_back(std::move(resolved));
+  }
+  std::reverse(user.begin(), user.end());
   return user;
 }
 
@@ -224,15 +212,17 @@ RecordHeader header_of(json envelope) {
       break;
     }
   if (header.kind.empty()) header.kind = "<none>";
-  header.compiled_autograd_id = int_of(envelope, "compiled_autograd_id");
-  header.frame_id = int_of(envelope, "frame_id");
-  header.frame_compile_id = int_of(envelope, "frame_compile_id");
-  header.attempt = int_of(envelope, "attempt");
-  header.rank = int_of(envelope, "rank");
-  header.has_payload = text_of(envelope, "has_payload", 64);
-  const json& metadata = member(envelope, header.kind.c_str());
+  const NlohmannValue value(envelope);
+  header.compiled_autograd_id = int_of(value, "compiled_autograd_id");
+  header.frame_id = int_of(value, "frame_id");
+  header.frame_compile_id = int_of(value, "frame_compile_id");
+  header.attempt = int_of(value, "attempt");
+  header.rank = int_of(value, "rank");
+  header.has_payload = text_of(value, "has_payload", 64);
+  const NlohmannValue metadata = member(value, header.kind);
   header.name = text_of(metadata, "name", 256);
-  header.type = text_of(metadata, "type");
+  header.type = text_of(metadata, "type", k_max_field);
+  header.facts = record_facts(value, header.kind, fact_use(header.kind, header.name, header.type));
   header.envelope = std::move(envelope);
   return header;
 }
@@ -249,9 +239,8 @@ PayloadUse payload_use(std::string_view kind, std::string_view name, std::string
   return k_graph_events.count(kind) ? PayloadUse::graph : PayloadUse::none;
 }
 
-bool needs_envelope(std::string_view kind) {
-  // compilation_metrics and bwd_compilation_metrics too, when they tell a failure (fail_type).
-  static const std::set<std::string, std::less<>> k_fact_kinds = {
+FactUse fact_use(std::string_view kind, std::string_view name, std::string_view type) {
+  static const std::set<std::string, std::less<>> k_stack_kinds = {
       "create_symbol",
       "create_unbacked_symbol",
       "symbolic_shape_specialization",
@@ -259,10 +248,14 @@ bool needs_envelope(std::string_view kind) {
       "guard_added_fast",
       "propagate_real_tensors",
       "guard_on_data_dependent_error",
-      "propagate_real_tensors_provenance",
-      "missing_fake_kernel",
-      "mismatched_fake_kernel"};
-  return k_fact_kinds.count(kind) > 0;
+      "propagate_real_tensors_provenance"};
+  static const std::set<std::string, std::less<>> k_metadata_kinds = {
+      "missing_fake_kernel", "mismatched_fake_kernel", "compilation_metrics",
+      "bwd_compilation_metrics"};
+  if (k_stack_kinds.count(kind)) return FactUse::metadata_and_stack;
+  if (k_metadata_kinds.count(kind) || payload_use(kind, name, type) == PayloadUse::code)
+    return FactUse::metadata;
+  return FactUse::none;
 }
 
 bool is_export_or_compile_file(std::string_view file) {
@@ -402,20 +395,18 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     supersede(compile_key(record.where.compile_id), record.where.attempt);
   track_export(record);
   const std::string& kind = record.header.kind;
-  static const json k_null;
-  const json& envelope = record.header.envelope ? *record.header.envelope : k_null;
-  const json& metadata = member(envelope, kind.c_str());
+  const RecordFacts& facts = record.header.facts;
 
   if (kind == "create_symbol" || kind == "create_unbacked_symbol") {
     if (m_facts.symbols.size() >= k_max_symbols) return drop("symbols");
     model::TraceSymbol symbol;
     symbol.where = record.where;
-    symbol.name = text_of(metadata, "symbol", 256);
-    symbol.source = text_of(metadata, "source");
-    symbol.value = text_of(metadata, "val");
-    std::tie(symbol.range_lo, symbol.range_hi) = range_of(text_of(metadata, "vr"));
+    symbol.name = facts.text("symbol", 256);
+    symbol.source = facts.text("source", k_max_field);
+    symbol.value = facts.text("val", k_max_field);
+    std::tie(symbol.range_lo, symbol.range_hi) = range_of(facts.text("vr", k_max_field));
     symbol.unbacked = kind == "create_unbacked_symbol";
-    symbol.user_frames = user_frames(metadata, envelope);
+    symbol.user_frames = user_frames(facts);
     if (m_export_open && !m_facts.exports.empty() &&
         m_facts.exports.back().symbols.size() < k_max_per_export)
       m_facts.exports.back().symbols.push_back(symbol.name);
@@ -424,15 +415,11 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     if (m_facts.specializations.size() >= k_max_specializations) return drop("specializations");
     model::TraceSpecialization spec;
     spec.where = record.where;
-    spec.symbol = text_of(metadata, "symbol", 256);
-    spec.value = text_of(metadata, "value", 256);
-    spec.reason = text_of(metadata, "reason");
-    const json& sources = member(metadata, "sources");
-    if (sources.is_array())
-      for (const json& source : sources)
-        if (source.is_string() && spec.sources.size() < 16)
-          spec.sources.push_back(source.get<std::string>().substr(0, k_max_field));
-    spec.user_frames = user_frames(metadata, envelope);
+    spec.symbol = facts.text("symbol", 256);
+    spec.value = facts.text("value", 256);
+    spec.reason = facts.text("reason", k_max_field);
+    spec.sources = facts.sources;
+    spec.user_frames = user_frames(facts);
     if (m_export_open && !m_facts.exports.empty() &&
         m_facts.exports.back().specialized.size() < k_max_per_export)
       m_facts.exports.back().specialized.push_back(spec.symbol + "=" + spec.value);
@@ -449,26 +436,26 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     model::TraceExprEvent event;
     event.where = record.where;
     event.kind = kind;
-    event.expr = text_of(metadata, "expr");
-    event.prefix = text_of(metadata, "prefix", 256);
-    event.result = text_of(metadata, "result", 256);
-    event.user_frames = user_frames(metadata, envelope);
+    event.expr = facts.text("expr", k_max_field);
+    event.prefix = facts.text("prefix", 256);
+    event.result = facts.text("result", 256);
+    event.user_frames = user_frames(facts);
     list.push_back(std::move(event));
   } else if (kind == "missing_fake_kernel" || kind == "mismatched_fake_kernel") {
     if (m_facts.fake_kernels.size() >= k_max_fake_kernels) return drop("fake_kernels");
-    m_facts.fake_kernels.push_back({record.where, kind, text_of(metadata, "op", 1024),
-                                    text_of(metadata, "reason", k_max_reason)});
+    m_facts.fake_kernels.push_back(
+        {record.where, kind, facts.text("op", 1024), facts.text("reason", k_max_reason)});
   } else if (kind == "compilation_metrics" || kind == "bwd_compilation_metrics") {
-    const std::string fail_type = text_of(metadata, "fail_type", 1024);
+    const std::string fail_type = facts.text("fail_type", 1024);
     if (fail_type.empty()) return;
     if (m_facts.failures.size() >= k_max_failures) return drop("failures");
     model::TraceFailure failure;
     failure.where = record.where;
     failure.origin = kind;
     failure.fail_type = fail_type;
-    failure.reason = text_of(metadata, "fail_reason", k_max_reason);
-    failure.user_file = text_of(metadata, "fail_user_frame_filename");
-    failure.user_line = static_cast<int>(int_of(metadata, "fail_user_frame_lineno").value_or(0));
+    failure.reason = facts.text("fail_reason", k_max_reason);
+    failure.user_file = facts.text("fail_user_frame_filename", k_max_field);
+    failure.user_line = static_cast<int>(facts.fail_user_frame_lineno.value_or(0));
     m_facts.failures.push_back(std::move(failure));
   }
 
@@ -493,7 +480,7 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     model::TraceCodeDump dump;
     dump.where = record.where;
     dump.name = name;
-    dump.filename = text_of(metadata, "filename");
+    dump.filename = facts.text("filename", k_max_field);
     dump.payload_artifact = record.payload_artifact;
     dump.first_line = record.first_payload_line;
     dump.truncated = record.truncated;
@@ -546,13 +533,21 @@ void TraceBuilder::track_export(Current& record) {
   RecordHeader& header = record.header;
   if (!header.envelope && !track_export_light(record)) return;
   if (!header.envelope) header.envelope = json::parse(header.text, nullptr, false);
-  const json& metadata = member(*header.envelope, header.kind.c_str());
-  const json* stack = &member(*header.envelope, "stack");
-  if (!stack->is_array()) stack = &member(metadata, "stack");
-  if (!stack->is_array()) return;
-  for (std::size_t i = 0; i < stack->size(); ++i) {
-    int id = -1;
-    const std::string file = resolve(member((*stack)[i], "filename"), id);
+  const NlohmannValue envelope(*header.envelope);
+  NlohmannValue stack = member(envelope, "stack");
+  if (!stack.is_array()) stack = member(member(envelope, header.kind), "stack");
+  if (!stack.is_array()) return;
+  std::vector<NlohmannValue> items;
+  stack.for_each_item([&](const NlohmannValue& item) { items.push_back(item); });
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    // The file as "filename" names it (an interned id or the name).
+    RecordFacts::Frame named;
+    const NlohmannValue file_ref = member(items[i], "filename");
+    if (file_ref.is_string())
+      named.file = std::string(file_ref.string().substr(0, k_max_field));
+    else if (file_ref.is_integer())
+      named.file = file_ref.integer();
+    const std::string file = resolve(named).file;
     if (!is_export_or_compile_file(file)) continue;
     const bool in_compile = ends_with(file, "torch/_inductor/__init__.py");
     if (in_compile) {
@@ -560,12 +555,11 @@ void TraceBuilder::track_export(Current& record) {
       m_export_open = false;
       return;
     }
-    if (i == 0) return;
-    std::vector<model::TraceFrame> site = frames(json::array({(*stack)[i - 1]}), 1);
-    if (site.empty()) return;
+    if (i == 0 || !items[i - 1].is_object()) return;
+    model::TraceFrame site = resolve(frame_of(items[i - 1]));
     const bool same = m_export_open && !m_facts.exports.empty() &&
-                      m_facts.exports.back().call_site.file == site[0].file &&
-                      m_facts.exports.back().call_site.line == site[0].line;
+                      m_facts.exports.back().call_site.file == site.file &&
+                      m_facts.exports.back().call_site.line == site.line;
     if (same) return;
     if (m_facts.exports.size() >= k_max_exports) {
       m_export_open = false;
@@ -573,7 +567,7 @@ void TraceBuilder::track_export(Current& record) {
     }
     model::TraceExportCall call;
     call.where = record.where;
-    call.call_site = std::move(site[0]);
+    call.call_site = std::move(site);
     m_facts.exports.push_back(std::move(call));
     m_export_open = true;
     return;

@@ -1,6 +1,6 @@
 // Turns trace records, one at a time, into TraceFacts. The reader (trace_reader.cpp) feeds it
-// records from a TORCH_TRACE log or a tlparse raw.jsonl alike: a parsed envelope, then the
-// record's payload lines, then the end of the record. Every list it fills is capped.
+// records from a TORCH_TRACE log or a tlparse raw.jsonl alike: a parsed header, then the record's
+// payload lines, then the end of the record. Every list it fills is capped.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,7 @@
 #include "parsers/limits.hpp"
 #include "parsers/trace/graph_text.hpp"
 #include "parsers/trace/md5.hpp"
+#include "parsers/trace/record_facts.hpp"
 
 namespace aoti::parsers::trace {
 
@@ -26,8 +27,9 @@ namespace aoti::parsers::trace {
 // dump, or a failure's text.
 enum class PayloadUse { none, code, graph, failure_text };
 
-// What every record's header (its metadata JSON) says. The reader fills it from a fast parse; the
-// whole parsed header (`envelope`) comes with the records whose facts read more of it.
+// What every record's header (its metadata JSON) says, and what its facts read of it. The reader
+// fills it from a fast parse, or from a whole parse by nlohmann (`envelope`) for a raw.jsonl line
+// and for the headers the fast parse leaves to nlohmann.
 struct RecordHeader {
   std::string kind;  // the event: the first key in sorted order that is not context, or "<none>"
   std::optional<std::int64_t> compiled_autograd_id, frame_id, frame_compile_id, attempt, rank;
@@ -45,7 +47,9 @@ struct RecordHeader {
   };
   std::vector<StackFrame> stack;
   std::string_view
-      text;  // the header's JSON, to parse whole when a stack frame turns out to matter
+      text;           // the header's JSON, to parse whole when a stack frame turns out to matter
+  RecordFacts facts;  // what its facts read of the metadata (FactUse)
+  // The whole parsed header: a tlparse raw.jsonl's, or one the fast parse left to nlohmann.
   std::optional<nlohmann::json> envelope;
 };
 
@@ -54,9 +58,8 @@ struct RecordHeader {
 RecordHeader header_of(nlohmann::json envelope);
 // Which payload a record with this header uses.
 PayloadUse payload_use(std::string_view kind, std::string_view name, std::string_view type);
-// Whether the facts of `kind` read more of the header than RecordHeader holds (a compilation
-// metrics record does when its metadata has a fail_type).
-bool needs_envelope(std::string_view kind);
+// What the facts of a record with this header read of it beyond RecordHeader's fields.
+FactUse fact_use(std::string_view kind, std::string_view name, std::string_view type);
 // Whether a stack frame in `file` marks an export call or an AOTInductor compile.
 bool is_export_or_compile_file(std::string_view file);
 
@@ -121,11 +124,8 @@ class TraceBuilder {
   void commit(Current& record, bool md5_ok);
   void track_export(Current& record);
   bool track_export_light(Current& record);
-  std::vector<::aoti::model::TraceFrame> frames(const nlohmann::json& stack,
-                                                std::size_t keep_last) const;
-  std::vector<::aoti::model::TraceFrame> user_frames(const nlohmann::json& metadata,
-                                                     const nlohmann::json& envelope) const;
-  std::string resolve(const nlohmann::json& file_ref, int& id) const;
+  ::aoti::model::TraceFrame resolve(const RecordFacts::Frame& frame) const;
+  std::vector<::aoti::model::TraceFrame> user_frames(const RecordFacts& facts) const;
   void supersede(const std::string& compile_key, int attempt);
   void bump(std::map<std::string, std::uint64_t>& counts, const std::string& key);
   void drop(const char* list) { ++m_facts.dropped[list]; }

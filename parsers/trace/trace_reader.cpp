@@ -300,6 +300,77 @@ bool read_text(simdjson::dom::object object, std::string_view key, std::size_t c
   return true;
 }
 
+// `value` as nlohmann would have parsed the same text: a non-negative integer is unsigned, the last
+// of duplicate keys wins. simdjson refuses what nlohmann reads differently (integers past 64 bits,
+// numbers out of double range): such a header is parsed by nlohmann instead.
+json to_nlohmann(simdjson::dom::element value) {
+  switch (value.type()) {
+    case simdjson::dom::element_type::ARRAY: {
+      json array = json::array();
+      for (const simdjson::dom::element item : simdjson::dom::array(value))
+        array.push_back(to_nlohmann(item));
+      return array;
+    }
+    case simdjson::dom::element_type::OBJECT: {
+      json object = json::object();
+      for (const auto field : simdjson::dom::object(value))
+        object[std::string(field.key)] = to_nlohmann(field.value);
+      return object;
+    }
+    case simdjson::dom::element_type::INT64: {
+      const std::int64_t number = value;
+      return number >= 0 ? json(static_cast<std::uint64_t>(number)) : json(number);
+    }
+    case simdjson::dom::element_type::UINT64:
+      return json(std::uint64_t(value));
+    case simdjson::dom::element_type::DOUBLE:
+      return json(double(value));
+    case simdjson::dom::element_type::STRING:
+      return json(std::string(std::string_view(value)));
+    case simdjson::dom::element_type::BOOL:
+      return json(bool(value));
+    case simdjson::dom::element_type::NULL_VALUE:
+      break;
+  }
+  return json(nullptr);
+}
+
+// record_facts.hpp's Value over simdjson; a default one is null. Reads as NlohmannValue does over
+// the same text parsed by nlohmann: the last of duplicate keys, unsigned integers as int64.
+class SimdValue {
+ public:
+  SimdValue() = default;
+  explicit SimdValue(simdjson::dom::element value) : m_value(value) {}
+  bool is_null() const { return !m_value || m_value->is_null(); }
+  bool is_object() const { return is(simdjson::dom::element_type::OBJECT); }
+  bool is_array() const { return is(simdjson::dom::element_type::ARRAY); }
+  bool is_string() const { return is(simdjson::dom::element_type::STRING); }
+  bool is_integer() const {
+    return is(simdjson::dom::element_type::INT64) || is(simdjson::dom::element_type::UINT64);
+  }
+  std::string_view string() const { return std::string_view(*m_value); }
+  std::int64_t integer() const {
+    return is(simdjson::dom::element_type::INT64)
+               ? std::int64_t(*m_value)
+               : static_cast<std::int64_t>(std::uint64_t(*m_value));
+  }
+  std::string dump() const { return to_nlohmann(*m_value).dump(); }
+  std::size_t size() const { return simdjson::dom::array(*m_value).size(); }
+  std::optional<SimdValue> find(std::string_view key) const {
+    const auto field = last_field(simdjson::dom::object(*m_value), key);
+    if (!field) return std::nullopt;
+    return SimdValue(*field);
+  }
+  template <class Fn>
+  void for_each_item(Fn&& fn) const {
+    for (const simdjson::dom::element item : simdjson::dom::array(*m_value)) fn(SimdValue(item));
+  }
+
+ private:
+  bool is(simdjson::dom::element_type type) const { return m_value && m_value->type() == type; }
+  std::optional<simdjson::dom::element> m_value;
+};
+
 bool is_context_key(std::string_view key) {
   static constexpr std::array<std::string_view, 12> k_context = {"rank",     "compiled_autograd_id",
                                                                  "frame_id", "frame_compile_id",
@@ -310,8 +381,9 @@ bool is_context_key(std::string_view key) {
   return std::find(k_context.begin(), k_context.end(), key) != k_context.end();
 }
 
-// A header read by simdjson, for the records whose facts need no more than RecordHeader holds;
-// false leaves the header to nlohmann (the few records with facts, and anything unusual).
+// A header read by simdjson, its facts (record_facts.hpp) included; false leaves the header to
+// nlohmann (anything unusual: a number simdjson reads differently, an export's stack frame named
+// by its file).
 bool read_light_header(simdjson::dom::element document, PieceEvent& event) {
   simdjson::dom::object envelope;
   if (document.get_object().get(envelope)) return false;
@@ -321,7 +393,6 @@ bool read_light_header(simdjson::dom::element document, PieceEvent& event) {
   if (kind && kind->size() > 256) return false;
   RecordHeader& header = event.header;
   header.kind = kind ? std::string(*kind) : "<none>";
-  if (needs_envelope(header.kind)) return false;
   if (!read_int(envelope, "compiled_autograd_id", header.compiled_autograd_id) ||
       !read_int(envelope, "frame_id", header.frame_id) ||
       !read_int(envelope, "frame_compile_id", header.frame_compile_id) ||
@@ -334,13 +405,8 @@ bool read_light_header(simdjson::dom::element document, PieceEvent& event) {
     return false;
   if (header.kind == "graph_dump" && metadata && !read_text(*metadata, "type", 4096, header.type))
     return false;
-  // A code dump's facts read the metadata's filename too.
-  if (payload_use(header.kind, header.name, header.type) == PayloadUse::code) return false;
-  if (header.kind == "compilation_metrics" || header.kind == "bwd_compilation_metrics") {
-    std::string fail_type;
-    if (metadata && (!read_text(*metadata, "fail_type", 1024, fail_type) || !fail_type.empty()))
-      return false;
-  }
+  header.facts = record_facts(SimdValue(document), header.kind,
+                              fact_use(header.kind, header.name, header.type));
 
   if (const auto str = last_field(envelope, "str")) {
     simdjson::dom::array pair;
@@ -385,41 +451,6 @@ bool read_light_header(simdjson::dom::element document, PieceEvent& event) {
     }
   }
   return true;
-}
-
-// `value` as nlohmann would have parsed the same text: a non-negative integer is unsigned, the last
-// of duplicate keys wins. simdjson refuses what nlohmann reads differently (integers past 64 bits,
-// numbers out of double range): such a header is parsed by nlohmann instead.
-json to_nlohmann(simdjson::dom::element value) {
-  switch (value.type()) {
-    case simdjson::dom::element_type::ARRAY: {
-      json array = json::array();
-      for (const simdjson::dom::element item : simdjson::dom::array(value))
-        array.push_back(to_nlohmann(item));
-      return array;
-    }
-    case simdjson::dom::element_type::OBJECT: {
-      json object = json::object();
-      for (const auto field : simdjson::dom::object(value))
-        object[std::string(field.key)] = to_nlohmann(field.value);
-      return object;
-    }
-    case simdjson::dom::element_type::INT64: {
-      const std::int64_t number = value;
-      return number >= 0 ? json(static_cast<std::uint64_t>(number)) : json(number);
-    }
-    case simdjson::dom::element_type::UINT64:
-      return json(std::uint64_t(value));
-    case simdjson::dom::element_type::DOUBLE:
-      return json(double(value));
-    case simdjson::dom::element_type::STRING:
-      return json(std::string(std::string_view(value)));
-    case simdjson::dom::element_type::BOOL:
-      return json(bool(value));
-    case simdjson::dom::element_type::NULL_VALUE:
-      break;
-  }
-  return json(nullptr);
 }
 
 // The header of a record, with simdjson when it can and nlohmann when it must. False: not JSON,
