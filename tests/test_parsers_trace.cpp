@@ -617,6 +617,46 @@ TEST_CASE("a log of many pieces reads as one: records across piece boundaries, l
   }
 }
 
+TEST_CASE("a payload longer than a piece: the pieces it crosses are read from the mapping") {
+  aoti::test::TempDir dir;
+  const fs::path seed = seed_trace("custom-op-fake-static-rows");
+  const std::string text = aoti::test::read_file(seed);
+  // 6 MiB of payload in 80-byte lines: it starts in one 4 MiB piece and ends two pieces on.
+  std::string payload;
+  std::string lines;
+  for (int i = 0; i < 80000; ++i) {
+    const std::string line = "row " + std::to_string(i) + std::string(70, 'x');
+    payload += (i ? "\n" : "") + line;
+    lines += "\t" + line + "\n";
+  }
+  aoti::parsers::trace::Md5 md5;
+  md5.update(payload);
+  const std::string blob =
+      "V1129 07:41:33.791000 5575 torch/_logging/structured.py:100] "
+      R"({"artifact": {"name": "big_blob", "encoding": "string"}, "has_payload": ")" +
+      md5.hex_digest() + "\"}\n" + lines;
+  for (const std::size_t before : {0u, 3u}) {
+    CAPTURE(before);
+    std::string log;
+    for (std::size_t i = 0; i < before; ++i) log += text;
+    log += blob + text;
+    aoti::test::write_file(dir.path / "blob.log", log);
+    const TraceRead read = read_ok(dir.path / "blob.log");
+    auto expected = grep_kinds(seed);
+    for (auto& [kind, count] : expected) count *= before + 1;
+    expected["artifact"] += 1;
+    CHECK(read.facts.records_by_kind == expected);
+    CHECK(read.facts.lines == (before + 1) * lines_of(seed).size() + 80001);
+    CHECK(read.facts.payload_mismatches == 0);
+    CHECK(read.diagnostics.empty());
+    // the records after the blob have their own line numbers
+    REQUIRE_FALSE(read.facts.symbols.empty());
+    CHECK(read.facts.symbols.back().where.line ==
+          static_cast<int>(before * lines_of(seed).size() + 80001) +
+              read_ok(seed).facts.symbols.back().where.line);
+  }
+}
+
 TEST_CASE("line endings: CRLF, no final newline, blank lines only") {
   aoti::test::TempDir dir;
   const fs::path seed = seed_trace("custom-op-fake-static-rows");

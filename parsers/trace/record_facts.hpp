@@ -53,11 +53,20 @@ struct RecordFacts {
 inline constexpr std::size_t k_max_fact_text = 16384;
 inline constexpr std::size_t k_max_frame_text = 4096;
 inline constexpr std::size_t k_max_sources = 16;
-inline constexpr std::array<std::string_view, 14> k_fact_fields = {
-    "symbol", "source",    "val",         "vr",
-    "value",  "reason",    "expr",        "prefix",
-    "result", "op",        "fail_type",   "fail_reason",
-    "fail_user_frame_filename", "filename"};
+inline constexpr std::array<std::string_view, 14> k_fact_fields = {"symbol",
+                                                                   "source",
+                                                                   "val",
+                                                                   "vr",
+                                                                   "value",
+                                                                   "reason",
+                                                                   "expr",
+                                                                   "prefix",
+                                                                   "result",
+                                                                   "op",
+                                                                   "fail_type",
+                                                                   "fail_reason",
+                                                                   "fail_user_frame_filename",
+                                                                   "filename"};
 
 // A field of `object` as text: "" when `object` is not an object or the field is absent or null,
 // a string as it is, any other value printed as JSON; cut at `cap`.

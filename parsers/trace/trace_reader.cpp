@@ -124,6 +124,7 @@ class FileBytes {
     if (map != MAP_FAILED) {
       bytes.m_map = map;
       bytes.m_size = size;
+      bytes.m_fd = std::move(*file);
       return bytes;
     }
     auto read = util::read_regular_file(path, size);
@@ -135,14 +136,46 @@ class FileBytes {
   FileBytes(FileBytes&& other) noexcept
       : m_map(std::exchange(other.m_map, nullptr)),
         m_size(std::exchange(other.m_size, 0)),
-        m_read(std::move(other.m_read)) {}
+        m_read(std::move(other.m_read)),
+        m_fd(std::move(other.m_fd)) {}
   FileBytes& operator=(FileBytes&&) = delete;
   ~FileBytes() {
     if (m_map) ::munmap(m_map, m_size);
   }
 
+  // Whether read() can copy bytes (a mapped file, whose descriptor is kept).
+  bool readable() const { return static_cast<bool>(m_fd); }
+  // Copies `count` bytes from `offset` into `out`: false when the file no longer has them (cut
+  // while being read), where touching the mapping would have been a SIGBUS.
+  bool read(char* out, std::size_t count, std::size_t offset) const {
+    while (count > 0) {
+      const ssize_t got = ::pread(m_fd.get(), out, count, static_cast<off_t>(offset));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) return false;
+      out += got;
+      offset += static_cast<std::size_t>(got);
+      count -= static_cast<std::size_t>(got);
+    }
+    return true;
+  }
+
   std::string_view view() const {
     return m_map ? std::string_view(static_cast<const char*>(m_map), m_size) : m_read;
+  }
+  // Maps the pages of [begin, end) in one call (where the kernel can: Linux 5.14 on) rather than
+  // a page fault each as a scan first touches them.
+  void prefault(const char* begin, const char* end) const {
+#ifdef MADV_POPULATE_READ
+    if (!m_map || end <= begin) return;
+    static const auto k_page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(begin) & ~(k_page - 1);
+    ::madvise(reinterpret_cast<void*>(first),
+              static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(end) - first),
+              MADV_POPULATE_READ);
+#else
+    (void)begin;
+    (void)end;
+#endif
   }
   // Drops the mapped pages wholly inside [begin, end) from this process: they stay in the page
   // cache and are mapped again if touched. What keeps the resident size flat on a huge trace.
@@ -159,6 +192,7 @@ class FileBytes {
   void* m_map = nullptr;
   std::size_t m_size = 0;
   std::string m_read;
+  util::Fd m_fd;
 };
 
 // Releases what a scan has passed, every k_release_bytes: a gigabyte line costs no more memory
@@ -166,15 +200,16 @@ class FileBytes {
 class Releaser {
  public:
   static constexpr std::size_t k_release_bytes = 16u << 20;
-  Releaser(const FileBytes& file, const char* from) : m_file(file), m_done(from) {}
+  // `file` null: the bytes are a buffer of the scan's own, with nothing mapped to release.
+  Releaser(const FileBytes* file, const char* from) : m_file(file), m_done(from) {}
   void passed(const char* at) {
-    if (static_cast<std::size_t>(at - m_done) < k_release_bytes) return;
-    m_file.release(m_done, at);
+    if (!m_file || static_cast<std::size_t>(at - m_done) < k_release_bytes) return;
+    m_file->release(m_done, at);
     m_done = at;
   }
 
  private:
-  const FileBytes& m_file;
+  const FileBytes* m_file;
   const char* m_done;
 };
 
@@ -515,97 +550,176 @@ const char* first_record_start(const char* begin, const char* from, const char* 
   return nullptr;
 }
 
-// Scans piece `index` of k_piece_bytes: from the first record start in it to the first record start
-// past it (a record's payload stays with its header, so pieces are independent).
-Piece scan_piece(const FileBytes& file, std::size_t index, const ScanOptions& options) {
-  const std::string_view data = file.view();
-  const char* begin = data.data();
-  const char* end = begin + data.size();
-  const char* from = begin + std::min(data.size(), index * k_piece_bytes);
-  const char* limit = begin + std::min(data.size(), (index + 1) * k_piece_bytes);
-  Piece piece;
-  const char* at = index == 0 ? begin : first_record_start(begin, from, limit, end);
-  if (!at) {  // inside a record that began in an earlier piece
-    piece.begin = piece.end = limit;
-    file.release(from, limit);
-    return piece;
-  }
+// The bytes a piece scan reads: [begin, end) are the file's from byte `offset` on; `file_end` says
+// whether `end` is the end of the file. `mapped`: the file's own mapping (its pages released as the
+// scan passes them), else a buffer read for the scan.
+struct ScanView {
+  const char* begin = nullptr;
+  const char* end = nullptr;
+  std::size_t offset = 0;
+  bool file_end = true;
+  const FileBytes* mapped = nullptr;
+};
+
+// Scans the records of one piece of `view`, from the record start `at` to the first record start
+// at or past `limit`, into `piece`. False when that needs bytes past the view's end (a buffer that
+// stops before the file does): the piece is then scanned again over the mapping.
+bool scan_records(const ScanView& view, const char* at, const char* limit,
+                  const ScanOptions& options, HeaderParser& parser, Piece& piece) {
+  const char* end = view.end;
+  // A line that reaches the end of a partial view may go on past it, and whether the next line
+  // starts a record can take two bytes to tell.
+  const auto ran_out = [&](const char* next) { return !view.file_end && end - next < 2; };
   // About the records of a piece: one allocation, not a dozen. Only for a piece that has records:
   // the pieces inside a gigabyte line allocated megabytes each, which ASan's quarantine kept.
   piece.events.reserve(4096);
   piece.begin = at;
-  Releaser releaser(file, at);
-  HeaderParser parser;
-  try {
-    while (at < end && !(at >= limit && starts_record(at, end))) {
-      const MappedLine line = line_at(at, end, releaser);
-      at = line.next;
-      const std::uint64_t number = ++piece.lines;
-      if (line.text.empty()) continue;
-      PieceEvent event;
-      event.line = number;
-      if (line.text[0] == '\t') {
-        event.kind = PieceEvent::Kind::stray_payload;
-        piece.events.push_back(std::move(event));
-        continue;
-      }
-      if (line.cut()) {
-        event.kind = PieceEvent::Kind::bad_header;
-        event.message = "line of " + std::to_string(line.length) + " bytes is longer than the " +
-                        std::to_string(k_max_line) + "-byte cap; skipped";
-        piece.events.push_back(std::move(event));
-        continue;
-      }
-      const std::string_view metadata = header_json(line.text);
-      if (metadata.empty()) {
-        event.kind = PieceEvent::Kind::bad_header;
-        event.message = "not a trace record header";
-        piece.events.push_back(std::move(event));
-        continue;
-      }
-      if (!parser.parse(metadata, end, event)) {
-        event.kind = PieceEvent::Kind::bad_json;
-        piece.events.push_back(std::move(event));
-        continue;
-      }
-      // A `str` record ends at once: payload lines after it are stray.
-      if (event.is_str || event.header.has_payload.empty()) {
-        piece.events.push_back(std::move(event));
-        continue;
-      }
-      const bool used =
-          payload_use(event.header.kind, event.header.name, event.header.type) != PayloadUse::none;
-      event.payload = used                 ? PieceEvent::Payload::by_builder
-                      : options.verify_all ? PieceEvent::Payload::checked
-                                           : PieceEvent::Payload::skipped;
-      event.payload_begin = at;
-      Md5 md5;
-      while (at < end && !starts_record(at, end)) {
-        const MappedLine payload_line = line_at(at, end, releaser);
-        at = payload_line.next;
-        ++piece.lines;
-        if (payload_line.text.empty()) continue;
-        const std::string_view text = payload_line.text.substr(1);
-        if (event.payload == PieceEvent::Payload::checked) {
-          if (event.payload_lines) md5.update("\n");
-          md5.update(text);
-        }
-        ++event.payload_lines;
-        event.payload_cut |= payload_line.cut();
-        if (event.payload != PieceEvent::Payload::by_builder && names_output_path(text))
-          event.output_paths.emplace_back(piece.lines, std::string(text));
-        releaser.passed(at);
-      }
-      event.payload_end = at;
-      if (event.payload == PieceEvent::Payload::checked)
-        event.payload_matches = md5.hex_digest() == event.header.has_payload;
-      piece.events.push_back(std::move(event));
+  Releaser releaser(view.mapped, at);
+  while (at < end && !(at >= limit && starts_record(at, end))) {
+    const MappedLine line = line_at(at, end, releaser);
+    if (ran_out(line.next)) return false;
+    at = line.next;
+    const std::uint64_t number = ++piece.lines;
+    if (line.text.empty()) continue;
+    // Filled in place: an event is large, and most of a scan is making them.
+    PieceEvent& event = piece.events.emplace_back();
+    event.line = number;
+    if (line.text[0] == '\t') {
+      event.kind = PieceEvent::Kind::stray_payload;
+      continue;
     }
+    if (line.cut()) {
+      event.kind = PieceEvent::Kind::bad_header;
+      event.message = "line of " + std::to_string(line.length) + " bytes is longer than the " +
+                      std::to_string(k_max_line) + "-byte cap; skipped";
+      continue;
+    }
+    const std::string_view metadata = header_json(line.text);
+    if (metadata.empty()) {
+      event.kind = PieceEvent::Kind::bad_header;
+      event.message = "not a trace record header";
+      continue;
+    }
+    if (!parser.parse(metadata, end, event)) {
+      event.kind = PieceEvent::Kind::bad_json;
+      continue;
+    }
+    // A `str` record ends at once: payload lines after it are stray.
+    if (event.is_str || event.header.has_payload.empty()) continue;
+    const bool used =
+        payload_use(event.header.kind, event.header.name, event.header.type) != PayloadUse::none;
+    event.payload = used                 ? PieceEvent::Payload::by_builder
+                    : options.verify_all ? PieceEvent::Payload::checked
+                                         : PieceEvent::Payload::skipped;
+    event.payload_begin = at;
+    Md5 md5;
+    while (at < end && !starts_record(at, end)) {
+      const MappedLine payload_line = line_at(at, end, releaser);
+      if (ran_out(payload_line.next)) return false;
+      at = payload_line.next;
+      ++piece.lines;
+      if (payload_line.text.empty()) continue;
+      const std::string_view text = payload_line.text.substr(1);
+      if (event.payload == PieceEvent::Payload::checked) {
+        if (event.payload_lines) md5.update("\n");
+        md5.update(text);
+      }
+      ++event.payload_lines;
+      event.payload_cut |= payload_line.cut();
+      if (event.payload != PieceEvent::Payload::by_builder && names_output_path(text))
+        event.output_paths.emplace_back(piece.lines, std::string(text));
+      releaser.passed(at);
+    }
+    event.payload_end = at;
+    if (event.payload == PieceEvent::Payload::checked)
+      event.payload_matches = md5.hex_digest() == event.header.has_payload;
+  }
+  piece.end = at;
+  return true;
+}
+
+// Moves what `piece` points into (header texts, payloads, its bounds) from a buffer to the same
+// bytes of the mapping, `shift` bytes away: the merge reads them there.
+void rebase(Piece& piece, std::ptrdiff_t shift) {
+  const auto moved = [shift](const char* at) { return at ? at + shift : at; };
+  piece.begin = moved(piece.begin);
+  piece.end = moved(piece.end);
+  for (PieceEvent& event : piece.events) {
+    if (!event.header.text.empty())
+      event.header.text =
+          std::string_view(moved(event.header.text.data()), event.header.text.size());
+    event.payload_begin = moved(event.payload_begin);
+    event.payload_end = moved(event.payload_end);
+  }
+}
+
+// What a scanning thread keeps from piece to piece: allocated once, touched again (fresh pages cost
+// a fault each, dear in a virtual machine).
+struct ScanScratch {
+  std::string buffer;  // the piece's bytes
+  HeaderParser parser;
+  std::vector<PieceEvent> events;  // a merged piece's events, cleared, for the next piece
+};
+
+// How far past its piece a buffered scan reads: a record that starts in the piece usually ends
+// within this; one that does not is scanned over the mapping.
+constexpr std::size_t k_overlap_bytes = 256u << 10;
+
+// Scans piece `index` of k_piece_bytes: from the first record start in it to the first record start
+// past it (a record's payload stays with its header, so pieces are independent). A mapped file's
+// piece is read into `buffer` with pread rather than through the mapping: where page faults are
+// dear (a virtual machine's), touching the mapped pages cost more than the whole scan.
+Piece scan_piece(const FileBytes& file, std::size_t index, const ScanOptions& options,
+                 ScanScratch& scratch) {
+  const std::string_view data = file.view();
+  const char* begin = data.data();
+  const char* end = begin + data.size();
+  const std::size_t from = std::min(data.size(), index * k_piece_bytes);
+  const std::size_t limit = std::min(data.size(), (index + 1) * k_piece_bytes);
+  Piece piece;
+  piece.events = std::move(scratch.events);
+  piece.events.clear();
+  try {
+    if (file.readable()) {
+      // From the byte before the piece (to tell a line start), with room for simdjson's padding.
+      const std::size_t first = from > 0 ? from - 1 : 0;
+      const std::size_t last = std::min(data.size(), limit + k_overlap_bytes);
+      std::string& buffer = scratch.buffer;
+      buffer.resize(last - first + simdjson::SIMDJSON_PADDING);
+      if (file.read(buffer.data(), last - first, first)) {
+        const ScanView view{buffer.data(), buffer.data() + (last - first), first,
+                            last == data.size(), nullptr};
+        const char* piece_limit = view.begin + (limit - first);
+        // The file's first byte starts a record; elsewhere a line start after a newline does.
+        const char* at = index == 0 ? view.begin
+                                    : first_record_start(view.begin, view.begin + (from - first),
+                                                         piece_limit, view.end);
+        if (!at) {  // inside a record that began in an earlier piece
+          piece.begin = piece.end = begin + limit;
+          return piece;
+        }
+        if (scan_records(view, at, piece_limit, options, scratch.parser, piece)) {
+          rebase(piece, begin + first - view.begin);
+          return piece;
+        }
+        piece.events.clear();
+        piece.lines = 0;
+      }
+    }
+    const char* at =
+        index == 0 ? begin : first_record_start(begin, begin + from, begin + limit, end);
+    if (!at) {
+      piece.begin = piece.end = begin + limit;
+      file.release(begin + from, begin + limit);
+      return piece;
+    }
+    file.prefault(at, begin + limit);
+    scan_records(ScanView{begin, end, 0, true, &file}, at, begin + limit, options, scratch.parser,
+                 piece);
   } catch (...) {
     piece.failure = std::current_exception();
   }
-  piece.end = at;
-  file.release(from, piece.end);
+  if (piece.end) file.release(begin + from, piece.end);
   return piece;
 }
 
@@ -664,7 +778,7 @@ void merge_piece(Piece& piece, std::uint64_t first_line, const FileBytes& file,
           builder.end_record(false);
           break;
         }
-        Releaser releaser(file, event.payload_begin);
+        Releaser releaser(&file, event.payload_begin);
         std::uint64_t line = event.line;
         for (const char* at = event.payload_begin; at < event.payload_end;) {
           const MappedLine payload_line = line_at(at, file_end, releaser);
@@ -705,7 +819,14 @@ void read_log(const fs::path& path, const std::string& display, const TraceOptio
   std::map<std::size_t, Piece> scanned;
   std::size_t next_scan = 0;
   std::size_t next_merge = 0;
+  std::vector<std::vector<PieceEvent>> spare_events;  // of merged pieces, for the next ones
+  const auto take_spare = [&](ScanScratch& scratch) {
+    if (spare_events.empty()) return;
+    scratch.events = std::move(spare_events.back());
+    spare_events.pop_back();
+  };
   const auto work = [&] {
+    ScanScratch scratch;
     for (;;) {
       std::size_t index = 0;
       {
@@ -713,8 +834,9 @@ void read_log(const fs::path& path, const std::string& display, const TraceOptio
         changed.wait(lock, [&] { return next_scan >= pieces || next_scan < next_merge + ahead; });
         if (next_scan >= pieces) return;
         index = next_scan++;
+        take_spare(scratch);
       }
-      Piece piece = scan_piece(*file, index, scan);
+      Piece piece = scan_piece(*file, index, scan, scratch);
       std::lock_guard lock(mutex);
       scanned.emplace(index, std::move(piece));
       changed.notify_all();
@@ -735,6 +857,7 @@ void read_log(const fs::path& path, const std::string& display, const TraceOptio
       changed.notify_all();
     }
   } stop_scans{mutex, changed, next_scan, pieces};
+  ScanScratch scratch;  // for the pieces this thread scans
   std::uint64_t first_line = 1;
   std::uint64_t unchecked = 0;
   for (; next_merge < pieces;) {
@@ -745,8 +868,9 @@ void read_log(const fs::path& path, const std::string& display, const TraceOptio
       while (!scanned.count(next_merge)) {
         if (next_scan < pieces && next_scan < next_merge + ahead) {
           const std::size_t index = next_scan++;
+          take_spare(scratch);
           lock.unlock();
-          Piece own = scan_piece(*file, index, scan);
+          Piece own = scan_piece(*file, index, scan, scratch);
           lock.lock();
           scanned.emplace(index, std::move(own));
           changed.notify_all();
@@ -761,6 +885,9 @@ void read_log(const fs::path& path, const std::string& display, const TraceOptio
     }
     merge_piece(piece, first_line, *file, display, scan, builder, unchecked);
     first_line += piece.lines;
+    piece.events.clear();
+    std::lock_guard lock(mutex);
+    spare_events.push_back(std::move(piece.events));
   }
   builder.end_file();
   if (unchecked)
