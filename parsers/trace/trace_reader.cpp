@@ -570,9 +570,11 @@ bool scan_records(const ScanView& view, const char* at, const char* limit,
   // A line that reaches the end of a partial view may go on past it, and whether the next line
   // starts a record can take two bytes to tell.
   const auto ran_out = [&](const char* next) { return !view.file_end && end - next < 2; };
-  // About the records of a piece: one allocation, not a dozen. Only for a piece that has records:
-  // the pieces inside a gigabyte line allocated megabytes each, which ASan's quarantine kept.
-  piece.events.reserve(4096);
+  // About the records of a piece: one allocation, not a dozen, sized by the piece (real records
+  // are a kilobyte or more); only for a piece that has records: the pieces inside a gigabyte line
+  // allocated megabytes each, which ASan's quarantine kept.
+  piece.events.reserve(
+      std::min<std::size_t>(4096, static_cast<std::size_t>(limit - at) / 512 + 16));
   piece.begin = at;
   Releaser releaser(view.mapped, at);
   while (at < end && !(at >= limit && starts_record(at, end))) {
