@@ -192,6 +192,50 @@ TEST_CASE("scan --baseline: findings marked new or still there, and what was fix
   CHECK(text.out.find("NEW error    runtime.runner-error") != std::string::npos);
 }
 
+TEST_CASE("scan --verify: a large trace's unused payloads are checked against their MD5") {
+  TempDir tmp;
+  const fs::path build = tmp.path / "builds" / "nightly";
+  fs::create_directories(build);
+  fs::copy_file(corpus_case("custom-op-fake-static-rows") / "model.pt2", build / "model.pt2");
+  // A real trace, then an artifact no fact reads whose 65 MiB payload does not match its MD5: past
+  // 64 MiB a log's unused payloads are checked only with --verify.
+  std::string log;
+  for (const auto& entry :
+       fs::directory_iterator(corpus_case("custom-op-fake-static-rows") / "trace"))
+    if (entry.path().filename().string().rfind("dedicated_log_torch_trace_", 0) == 0)
+      log = read_file(entry.path());
+  REQUIRE_FALSE(log.empty());
+  log +=
+      "V1129 07:41:33.791000 5575 torch/_logging/structured.py:100] "
+      R"({"artifact": {"name": "big_blob", "encoding": "string"}, )"
+      R"("has_payload": "00000000000000000000000000000000"})"
+      "\n";
+  const std::string line = "\t" + std::string(1023, 'x') + "\n";
+  log.reserve(log.size() + (65u << 10) * line.size());
+  for (int i = 0; i < (65 << 10); ++i) log += line;
+  write_file(build / "dedicated_log_torch_trace_1.log", log);
+  log.clear();
+  log.shrink_to_fit();
+
+  const auto messages = [](const std::string& jsonl) {
+    std::string all;
+    for (const auto& result : lines_of(jsonl))
+      for (const auto& d : result["diagnostics"]) all += d["message"].get<std::string>() + "\n";
+    return all;
+  };
+  const auto plain = run_cli("scan --format jsonl " + q(tmp.path / "builds"));
+  REQUIRE(plain.exit_code == 0);
+  CHECK(messages(plain.out).find(" payloads not checked (--verify checks them)") !=
+        std::string::npos);
+  CHECK(messages(plain.out).find("does not match its has_payload MD5") == std::string::npos);
+  const auto verified = run_cli("scan --verify --format jsonl " + q(tmp.path / "builds"));
+  REQUIRE(verified.exit_code == 0);
+  CHECK(messages(verified.out)
+            .find("artifact payload (66560 lines) does not match its "
+                  "has_payload MD5") != std::string::npos);
+  CHECK(messages(verified.out).find("not checked") == std::string::npos);
+}
+
 TEST_CASE("parse_shard and in_shard") {
   CHECK(aoti::scan::parse_shard("0/3").has_value());
   CHECK_FALSE(aoti::scan::parse_shard("3/3").has_value());

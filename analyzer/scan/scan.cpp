@@ -128,7 +128,7 @@ std::string what_of(std::exception_ptr failure) {
 }  // namespace
 
 PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity,
-                           const SummarizeModel& summarize) {
+                           const SummarizeModel& summarize, bool verify_trace_payloads) {
   try {
     PackageResult result;
     result.package = unit.package;
@@ -136,7 +136,7 @@ PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity,
     result.companions = unit.companions;
     std::vector<std::string> paths{unit.package};
     paths.insert(paths.end(), unit.companions.begin(), unit.companions.end());
-    model::Case c = pipeline::load_case(paths);
+    model::Case c = pipeline::load_case(paths, verify_trace_payloads);
     result.findings = pipeline::run_checks(c);
     pipeline::rank(result.findings);
     for (const auto& model : c.models) result.models.push_back(summarize(model));
@@ -160,7 +160,7 @@ PackageResult execute_task(const ScanUnit& unit, const ScanOptions& options,
                            std::mutex& store_mutex) {
   std::string identity;
   try {
-    identity = identity_of(unit);
+    identity = identity_of(unit) + (options.verify_trace_payloads ? "+verify" : "");
     if (options.reuse) {
       // The store is shared: one worker at a time asks it.
       std::unique_lock lock(store_mutex);
@@ -169,7 +169,7 @@ PackageResult execute_task(const ScanUnit& unit, const ScanOptions& options,
       if (!reused) return failed_unit(unit, identity, "history database: " + reused.error());
       if (*reused) return std::move(**reused);
     }
-    return analyze_unit(unit, identity, options.summarize);
+    return analyze_unit(unit, identity, options.summarize, options.verify_trace_payloads);
   } catch (...) {
     return failed_unit(unit, identity, "analysis failed: " + what_of(std::current_exception()));
   }

@@ -46,11 +46,15 @@ using SummarizeModel = std::function<summary::ModelSummary(const model::ModelFac
 
 // Analyzes one unit: load, correlate, check, rank, summarize. Never throws: a failure is an
 // `unreadable` result whose diagnostic says why.
+// `verify_trace_payloads`: check every TORCH_TRACE payload against its MD5 (--verify).
 PackageResult analyze_unit(const ScanUnit& unit, const std::string& identity,
-                           const SummarizeModel& summarize);
+                           const SummarizeModel& summarize, bool verify_trace_payloads = false);
 
 struct ScanOptions {
   unsigned jobs = 0;  // 0: all cores
+  // Every TORCH_TRACE payload checked against its MD5, however large the log (--verify). Part of
+  // a unit's identity: a result stored without it is not reused for a run with it.
+  bool verify_trace_payloads = false;
   SummarizeModel summarize;
   // Called from the thread that collects results, in completion order; for progress output.
   std::function<void(const PackageResult&, std::size_t done, std::size_t total)> on_result;

@@ -66,6 +66,7 @@ int run_scan(const Options& options) {
 
   scan::ScanOptions scan_options;
   scan_options.jobs = options.jobs;
+  scan_options.verify_trace_payloads = options.verify;
   scan_options.summarize = [](const model::ModelFacts& model) { return report::summarize(model); };
   Progress progress;
   scan_options.on_result = [&](const auto& r, std::size_t done, std::size_t total) {
