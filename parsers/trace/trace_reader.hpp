@@ -2,13 +2,14 @@
 // or process), and tlparse output folders (`raw.jsonl` plus payload files), read one record at a
 // time in bounded memory.
 //
-// A log is mapped and scanned in pieces of a few MiB on every core, merged in file order; record
-// headers are parsed with simdjson, and with nlohmann only for the records whose facts need more.
+// A log is read in pieces of a few MiB, scanned on every core and merged in file order
+// (log_scan.hpp); record headers and the facts they hold are read with simdjson, with nlohmann only
+// where simdjson would read a value differently (header_parse.hpp, record_facts.hpp).
 //
 // Limits: a line is read up to 16 MiB (longer ones are cut and reported); a code dump
 // (`inductor_aot_*_code`) is kept up to 64 MiB, other payloads are never stored; every list of
 // facts is capped (what did not fit is counted in TraceFacts::dropped). Payloads are checked
-// against their `has_payload` MD5 as they are scanned (one pass, no copy): all of them in a log of
+// against their `has_payload` MD5 as they are scanned (one pass): all of them in a log of
 // up to 64 MiB or with TraceOptions::verify_payloads, else those a fact reads; a mismatch is a
 // diagnostic and the record is kept, as tlparse does. Malformed lines and records are diagnostics
 // with their file and line, never fatal. Resident memory stays within a few pieces per thread.
