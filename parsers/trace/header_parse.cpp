@@ -236,7 +236,7 @@ std::string_view header_json(std::string_view line) {
 }
 
 bool HeaderParser::parse(std::string_view json_text, const char* file_end, ParsedHeader& out,
-                       std::string& why) {
+                         std::string& why) {
   const char* text = json_text.data();
   // simdjson reads up to SIMDJSON_PADDING bytes past the JSON: the file's own bytes when there
   // are that many before its end, else a padded copy.

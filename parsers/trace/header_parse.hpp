@@ -1,5 +1,6 @@
 // The header line of a TORCH_TRACE record and its metadata JSON, e.g.
-//   V1129 07:41:33.791000 5575 torch/fx/experimental/symbolic_shapes.py:5388] {"create_symbol": ...}
+//   V1129 07:41:33.791000 5575 torch/fx/experimental/symbolic_shapes.py:5388] {"create_symbol":
+//   ...}
 // Read with simdjson, facts and all (record_facts.hpp); with nlohmann only what simdjson reads
 // differently.
 #pragma once

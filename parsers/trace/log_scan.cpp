@@ -289,9 +289,9 @@ bool scan_records(const ScanView& view, const char* at, const char* limit,
       continue;
     }
     // A `str` record ends at once: payload lines after it are stray.
-    if (event.parsed.is_str || event.parsed.header.has_payload.empty()) continue;
-    const bool used =
-        payload_use(event.parsed.header.kind, event.parsed.header.name, event.parsed.header.type) != PayloadUse::none;
+    const RecordHeader& header = event.parsed.header;
+    if (event.parsed.is_str || header.has_payload.empty()) continue;
+    const bool used = payload_use(header.kind, header.name, header.type) != PayloadUse::none;
     event.payload = used                 ? PieceEvent::Payload::by_builder
                     : options.verify_all ? PieceEvent::Payload::checked
                                          : PieceEvent::Payload::skipped;
@@ -316,7 +316,7 @@ bool scan_records(const ScanView& view, const char* at, const char* limit,
     }
     event.payload_end = at;
     if (event.payload == PieceEvent::Payload::checked)
-      event.payload_matches = md5.hex_digest() == event.parsed.header.has_payload;
+      event.payload_matches = md5.hex_digest() == header.has_payload;
   }
   piece.end = at;
   return true;
