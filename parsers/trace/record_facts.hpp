@@ -27,10 +27,10 @@ enum class FactUse {
 
 struct RecordFacts {
   // A stack frame as the record wrote it; its file is resolved against the string table later.
+  // A file as a frame names it: an interned string's id, or the name itself; none when neither.
+  using FileRef = std::variant<std::monostate, std::int64_t, std::string>;
   struct Frame {
-    // "filename" (else "uninterned_filename"): an interned string's id, or the name itself; none
-    // when it is neither.
-    std::variant<std::monostate, std::int64_t, std::string> file;
+    FileRef file;  // "filename", else "uninterned_filename"
     int line = 0;
     std::string function;  // "name"
     std::string code;      // "loc"
@@ -96,16 +96,21 @@ Value member(const Value& object, std::string_view key) {
   return field ? *field : Value();
 }
 
+// A frame's file field (`filename` or `uninterned_filename`).
+template <class Value>
+RecordFacts::FileRef file_ref_of(const Value& file) {
+  if (file.is_string()) return std::string(file.string().substr(0, k_max_frame_text));
+  if (file.is_integer()) return file.integer();
+  return {};
+}
+
 // One frame of a stack (an object).
 template <class Value>
 RecordFacts::Frame frame_of(const Value& frame) {
   RecordFacts::Frame out;
   Value file = member(frame, "filename");
   if (file.is_null()) file = member(frame, "uninterned_filename");
-  if (file.is_string())
-    out.file = std::string(file.string().substr(0, k_max_frame_text));
-  else if (file.is_integer())
-    out.file = file.integer();
+  out.file = file_ref_of(file);
   out.line = static_cast<int>(int_of(frame, "line").value_or(0));
   out.function = text_of(frame, "name", k_max_frame_text);
   out.code = text_of(frame, "loc", k_max_frame_text);

@@ -163,18 +163,23 @@ void TraceBuilder::bump(std::map<std::string, std::uint64_t>& counts, const std:
   }
 }
 
+std::string TraceBuilder::file_name(const RecordFacts::FileRef& file) const {
+  if (const auto* name = std::get_if<std::string>(&file)) return *name;
+  if (const auto* key = std::get_if<std::int64_t>(&file)) {
+    const auto it = m_strings.find(*key);
+    if (it != m_strings.end()) return it->second;
+  }
+  return {};
+}
+
 model::TraceFrame TraceBuilder::resolve(const RecordFacts::Frame& frame) const {
   model::TraceFrame out;
+  out.file = file_name(frame.file);
+  if (const auto* key = std::get_if<std::int64_t>(&frame.file))
+    out.file_id = static_cast<int>(std::clamp<std::int64_t>(*key, -1, INT32_MAX));
   out.line = frame.line;
   out.function = frame.function;
   out.code = frame.code;
-  if (const auto* name = std::get_if<std::string>(&frame.file)) {
-    out.file = *name;
-  } else if (const auto* key = std::get_if<std::int64_t>(&frame.file)) {
-    out.file_id = static_cast<int>(std::clamp<std::int64_t>(*key, -1, INT32_MAX));
-    const auto it = m_strings.find(*key);
-    if (it != m_strings.end()) out.file = it->second;
-  }
   return out;
 }
 
@@ -540,14 +545,7 @@ void TraceBuilder::track_export(Current& record) {
   std::vector<NlohmannValue> items;
   stack.for_each_item([&](const NlohmannValue& item) { items.push_back(item); });
   for (std::size_t i = 0; i < items.size(); ++i) {
-    // The file as "filename" names it (an interned id or the name).
-    RecordFacts::Frame named;
-    const NlohmannValue file_ref = member(items[i], "filename");
-    if (file_ref.is_string())
-      named.file = std::string(file_ref.string().substr(0, k_max_field));
-    else if (file_ref.is_integer())
-      named.file = file_ref.integer();
-    const std::string file = resolve(named).file;
+    const std::string file = file_name(file_ref_of(member(items[i], "filename")));
     if (!is_export_or_compile_file(file)) continue;
     const bool in_compile = ends_with(file, "torch/_inductor/__init__.py");
     if (in_compile) {

@@ -124,6 +124,7 @@ class TraceBuilder {
   void commit(Current& record, bool md5_ok);
   void track_export(Current& record);
   bool track_export_light(Current& record);
+  std::string file_name(const RecordFacts::FileRef& file) const;  // "" for an unknown id
   ::aoti::model::TraceFrame resolve(const RecordFacts::Frame& frame) const;
   std::vector<::aoti::model::TraceFrame> user_frames(const RecordFacts& facts) const;
   void supersede(const std::string& compile_key, int attempt);
