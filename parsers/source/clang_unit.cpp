@@ -174,7 +174,11 @@ class StubPch {
       unsaved.push_back(
           {stub.path, stub.text.data(), static_cast<unsigned long>(stub.text.size())});
     const std::string stub_dir = std::string("-idirafter") + k_stub_root;
-    const std::array<const char*, 5> argv{"-x", "c++-header", "-std=c++17", "-w", stub_dir.c_str()};
+    // -fpch-instantiate-templates: the implicit instantiations the headers ask for are made once,
+    // here, not again in every file that uses the PCH: that was most of a small file's parse
+    // (200 one-line files: 9.0 s of CPU before, 1.7 s after, reports identical).
+    const std::array<const char*, 6> argv{
+        "-x", "c++-header", "-std=c++17", "-w", "-fpch-instantiate-templates", stub_dir.c_str()};
     std::unique_ptr<void, ClangUnit::IndexDeleter> index(clang_createIndex(0, 0));
     CXTranslationUnit raw = nullptr;
     const CXErrorCode code = clang_parseTranslationUnit2(
