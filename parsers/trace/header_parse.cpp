@@ -32,34 +32,6 @@ std::optional<simdjson::dom::object> object_of(std::optional<simdjson::dom::elem
   return object;
 }
 
-// The header fields below, read the way TraceBuilder's text_of / int_of read nlohmann values;
-// false for a value whose reading could differ (a huge or a floating number, a non-string text):
-// such a header is parsed whole by nlohmann.
-bool read_int(simdjson::dom::object object, std::string_view key,
-              std::optional<std::int64_t>& out) {
-  const auto value = last_field(object, key);
-  if (!value) return true;
-  switch (value->type()) {
-    case simdjson::dom::element_type::INT64:
-      out = std::int64_t(*value);
-      return true;
-    case simdjson::dom::element_type::UINT64:
-    case simdjson::dom::element_type::DOUBLE:
-      return false;
-    default:
-      return true;
-  }
-}
-
-bool read_text(simdjson::dom::object object, std::string_view key, std::size_t cap,
-               std::string& out) {
-  const auto value = last_field(object, key);
-  if (!value || value->is_null()) return true;
-  if (!value->is_string()) return false;
-  out = std::string(std::string_view(*value).substr(0, cap));
-  return true;
-}
-
 // `value` as nlohmann would have parsed the same text: a non-negative integer is unsigned, the last
 // of duplicate keys wins. simdjson refuses what nlohmann reads differently (integers past 64 bits,
 // numbers out of double range): such a header is parsed by nlohmann instead.
@@ -131,44 +103,103 @@ class SimdValue {
   std::optional<simdjson::dom::element> m_value;
 };
 
-bool is_context_key(std::string_view key) {
-  static constexpr std::array<std::string_view, 12> k_context = {"rank",     "compiled_autograd_id",
-                                                                 "frame_id", "frame_compile_id",
-                                                                 "attempt",  "has_payload",
-                                                                 "stack",    "timestamp",
-                                                                 "thread",   "pathname",
-                                                                 "lineno",   "payload_filename"};
-  return std::find(k_context.begin(), k_context.end(), key) != k_context.end();
+// The envelope's fields a light header reads, found in one pass over its keys (a pass per key was
+// a tenth of a trace's ingest). Each holds the key's last occurrence: nlohmann keeps the last of
+// duplicate keys, and so does this.
+struct EnvelopeFields {
+  std::optional<std::string_view> kind;  // the first key in sorted order that is not context
+  std::optional<simdjson::dom::element> metadata;  // the kind's value
+  std::optional<simdjson::dom::element> compiled_autograd_id, frame_id, frame_compile_id, attempt,
+      rank, has_payload, stack, str;
+
+  explicit EnvelopeFields(simdjson::dom::object envelope) {
+    for (const auto field : envelope) {
+      if (std::optional<simdjson::dom::element>* slot = context_slot(field.key)) {
+        *slot = field.value;
+        continue;
+      }
+      if (field.key == "str") str = field.value;  // not context: a str record's kind too
+      if (!kind || field.key < *kind) {
+        kind = field.key;
+        metadata = field.value;
+      } else if (field.key == *kind) {
+        metadata = field.value;
+      }
+    }
+  }
+
+ private:
+  // Where a context key's value goes; a dummy slot for the context keys not read here, null for a
+  // key that is not context.
+  std::optional<simdjson::dom::element>* context_slot(std::string_view key) {
+    static constexpr std::array<std::string_view, 5> k_unread = {"timestamp", "thread", "pathname",
+                                                                 "lineno", "payload_filename"};
+    if (key == "rank") return &rank;
+    if (key == "compiled_autograd_id") return &compiled_autograd_id;
+    if (key == "frame_id") return &frame_id;
+    if (key == "frame_compile_id") return &frame_compile_id;
+    if (key == "attempt") return &attempt;
+    if (key == "has_payload") return &has_payload;
+    if (key == "stack") return &stack;
+    if (std::find(k_unread.begin(), k_unread.end(), key) != k_unread.end()) return &m_unread;
+    return nullptr;
+  }
+  std::optional<simdjson::dom::element> m_unread;
+};
+
+// The header fields below, read the way TraceBuilder's text_of / int_of read nlohmann values;
+// false for a value whose reading could differ (a huge or a floating number, a non-string text):
+// such a header is parsed whole by nlohmann.
+bool read_int(const std::optional<simdjson::dom::element>& value,
+              std::optional<std::int64_t>& out) {
+  if (!value) return true;
+  switch (value->type()) {
+    case simdjson::dom::element_type::INT64:
+      out = std::int64_t(*value);
+      return true;
+    case simdjson::dom::element_type::UINT64:
+    case simdjson::dom::element_type::DOUBLE:
+      return false;
+    default:
+      return true;
+  }
+}
+
+bool read_text(const std::optional<simdjson::dom::element>& value, std::size_t cap,
+               std::string& out) {
+  if (!value || value->is_null()) return true;
+  if (!value->is_string()) return false;
+  out = std::string(std::string_view(*value).substr(0, cap));
+  return true;
 }
 
 // A header read by simdjson, its facts (record_facts.hpp) included; false leaves the header to
 // nlohmann (anything unusual: a number simdjson reads differently, an export's stack frame named
 // by its file).
 bool read_light_header(simdjson::dom::element document, ParsedHeader& out) {
-  simdjson::dom::object envelope;
-  if (document.get_object().get(envelope)) return false;
-  std::optional<std::string_view> kind;
-  for (const auto field : envelope)
-    if (!is_context_key(field.key) && (!kind || field.key < *kind)) kind = field.key;
-  if (kind && kind->size() > 256) return false;
+  simdjson::dom::object envelope_object;
+  if (document.get_object().get(envelope_object)) return false;
+  const EnvelopeFields envelope(envelope_object);
+  if (envelope.kind && envelope.kind->size() > 256) return false;
   RecordHeader& header = out.header;
-  header.kind = kind ? std::string(*kind) : "<none>";
-  if (!read_int(envelope, "compiled_autograd_id", header.compiled_autograd_id) ||
-      !read_int(envelope, "frame_id", header.frame_id) ||
-      !read_int(envelope, "frame_compile_id", header.frame_compile_id) ||
-      !read_int(envelope, "attempt", header.attempt) || !read_int(envelope, "rank", header.rank) ||
-      !read_text(envelope, "has_payload", 64, header.has_payload))
+  header.kind = envelope.kind ? std::string(*envelope.kind) : "<none>";
+  if (!read_int(envelope.compiled_autograd_id, header.compiled_autograd_id) ||
+      !read_int(envelope.frame_id, header.frame_id) ||
+      !read_int(envelope.frame_compile_id, header.frame_compile_id) ||
+      !read_int(envelope.attempt, header.attempt) || !read_int(envelope.rank, header.rank) ||
+      !read_text(envelope.has_payload, 64, header.has_payload))
     return false;
-  const auto metadata = object_of(last_field(envelope, header.kind));
+  const auto metadata = object_of(envelope.metadata);
   if ((header.kind == "artifact" || header.kind == "graph_dump") && metadata &&
-      !read_text(*metadata, "name", 256, header.name))
+      !read_text(last_field(*metadata, "name"), 256, header.name))
     return false;
-  if (header.kind == "graph_dump" && metadata && !read_text(*metadata, "type", 4096, header.type))
+  if (header.kind == "graph_dump" && metadata &&
+      !read_text(last_field(*metadata, "type"), 4096, header.type))
     return false;
   header.facts = record_facts(SimdValue(document), header.kind,
                               fact_use(header.kind, header.name, header.type));
 
-  if (const auto str = last_field(envelope, "str")) {
+  if (const auto& str = envelope.str) {
     simdjson::dom::array pair;
     simdjson::dom::element text;
     simdjson::dom::element id;
@@ -181,8 +212,7 @@ bool read_light_header(simdjson::dom::element document, ParsedHeader& out) {
 
   // TraceBuilder::track_export's stack: the envelope's, else the metadata's.
   simdjson::dom::array stack;
-  const auto envelope_stack = last_field(envelope, "stack");
-  bool has_stack = envelope_stack && !envelope_stack->get(stack);
+  bool has_stack = envelope.stack && !envelope.stack->get(stack);
   if (!has_stack && metadata) {
     const auto metadata_stack = last_field(*metadata, "stack");
     has_stack = metadata_stack && !metadata_stack->get(stack);
