@@ -7,6 +7,8 @@ build_packages=(
   libzip-dev nlohmann-json3-dev libboost-program-options-dev libexpected-dev libfmt-dev
   libdw-dev libelf-dev liblzma-dev libzstd-dev zlib1g-dev libclang-19-dev
   libsqlite3-dev
+  # the executable's allocator (cmake/Dependencies.cmake says why)
+  libjemalloc-dev
   # parsers/trace: TORCH_TRACE record headers
   libsimdjson-dev
   # the man page, generated from --help
