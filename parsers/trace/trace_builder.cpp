@@ -269,10 +269,11 @@ bool is_export_or_compile_file(std::string_view file) {
          ends_with(file, "torch/_inductor/__init__.py");
 }
 
-void TraceBuilder::begin_record(int line, RecordHeader header, const std::string& payload_artifact,
-                                int first_payload_line) {
+void TraceBuilder::begin_record(int line, RecordHeader&& header,
+                                const std::string& payload_artifact, int first_payload_line) {
   end_record();
-  Current record;
+  // Built in place: a record is large, and a trace has a million of them.
+  Current& record = m_current.emplace();
   ++m_facts.records;
   bump(m_facts.records_by_kind, header.kind);
 
@@ -315,7 +316,6 @@ void TraceBuilder::begin_record(int line, RecordHeader header, const std::string
     record.use = PayloadUse::none;
   }
   record.header = std::move(header);
-  m_current = std::move(record);
 }
 
 bool TraceBuilder::wants_payload() const { return m_current && m_current->use != PayloadUse::none; }
@@ -368,8 +368,12 @@ void TraceBuilder::payload_checked(std::uint64_t lines, bool cut, bool matches) 
 
 void TraceBuilder::end_record(bool payload_seen) {
   if (!m_current) return;
-  Current record = std::move(*m_current);
-  m_current.reset();
+  // Committed where it is, then closed (also when a commit throws: it is not committed again).
+  struct Close {
+    std::optional<Current>& current;
+    ~Close() { current.reset(); }
+  } close{m_current};
+  Current& record = *m_current;
   bool md5_ok = false;
   if (!record.header.has_payload.empty() && payload_seen) {
     md5_ok = record.md5_matches ? *record.md5_matches

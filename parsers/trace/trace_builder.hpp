@@ -81,7 +81,7 @@ class TraceBuilder {
   // A record header at `line` of the current file. Payload lines, if any, follow through
   // payload_line() or are summed up by payload_checked(); `payload_artifact` names the file they
   // come from.
-  void begin_record(int line, RecordHeader header, const std::string& payload_artifact,
+  void begin_record(int line, RecordHeader&& header, const std::string& payload_artifact,
                     int first_payload_line);
   // Whether the current record's payload is used (the others are only checked when cheap).
   bool wants_payload() const;
