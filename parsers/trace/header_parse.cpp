@@ -1,8 +1,5 @@
 #include "parsers/trace/header_parse.hpp"
 
-#include <algorithm>
-#include <array>
-
 #include <nlohmann/json.hpp>
 
 #include "util/text.hpp"
@@ -132,8 +129,6 @@ struct EnvelopeFields {
   // Where a context key's value goes; a dummy slot for the context keys not read here, null for a
   // key that is not context.
   std::optional<simdjson::dom::element>* context_slot(std::string_view key) {
-    static constexpr std::array<std::string_view, 5> k_unread = {"timestamp", "thread", "pathname",
-                                                                 "lineno", "payload_filename"};
     if (key == "rank") return &rank;
     if (key == "compiled_autograd_id") return &compiled_autograd_id;
     if (key == "frame_id") return &frame_id;
@@ -141,7 +136,7 @@ struct EnvelopeFields {
     if (key == "attempt") return &attempt;
     if (key == "has_payload") return &has_payload;
     if (key == "stack") return &stack;
-    if (std::find(k_unread.begin(), k_unread.end(), key) != k_unread.end()) return &m_unread;
+    if (is_context_key(key)) return &m_unread;
     return nullptr;
   }
   std::optional<simdjson::dom::element> m_unread;

@@ -36,7 +36,7 @@ struct RecordFacts {
     std::string code;      // "loc"
   };
   // The metadata's fields of k_fact_fields that are set, as TraceBuilder's text_of reads them (a
-  // number printed), cut at k_max_fact_text.
+  // number printed), cut at k_max_reason_text.
   std::map<std::string, std::string, std::less<>> texts;
   std::optional<std::int64_t> fail_user_frame_lineno;
   std::vector<std::string> sources;  // the metadata's "sources": its strings, at most 16
@@ -50,8 +50,10 @@ struct RecordFacts {
   }
 };
 
-inline constexpr std::size_t k_max_fact_text = 16384;
-inline constexpr std::size_t k_max_frame_text = 4096;
+// The longest text a fact keeps: a reason or a failure message, and any metadata field as read.
+inline constexpr std::size_t k_max_reason_text = 16384;
+// The longest of any other text: a value, a source, a frame's file, function or code.
+inline constexpr std::size_t k_max_field_text = 4096;
 inline constexpr std::size_t k_max_sources = 16;
 inline constexpr std::array<std::string_view, 14> k_fact_fields = {"symbol",
                                                                    "source",
@@ -99,7 +101,7 @@ Value member(const Value& object, std::string_view key) {
 // A frame's file field (`filename` or `uninterned_filename`).
 template <class Value>
 RecordFacts::FileRef file_ref_of(const Value& file) {
-  if (file.is_string()) return std::string(file.string().substr(0, k_max_frame_text));
+  if (file.is_string()) return std::string(file.string().substr(0, k_max_field_text));
   if (file.is_integer()) return file.integer();
   return {};
 }
@@ -112,8 +114,8 @@ RecordFacts::Frame frame_of(const Value& frame) {
   if (file.is_null()) file = member(frame, "uninterned_filename");
   out.file = file_ref_of(file);
   out.line = static_cast<int>(int_of(frame, "line").value_or(0));
-  out.function = text_of(frame, "name", k_max_frame_text);
-  out.code = text_of(frame, "loc", k_max_frame_text);
+  out.function = text_of(frame, "name", k_max_field_text);
+  out.code = text_of(frame, "loc", k_max_field_text);
   return out;
 }
 
@@ -135,7 +137,7 @@ RecordFacts record_facts(const Value& envelope, std::string_view kind, FactUse u
   if (use == FactUse::none) return facts;
   const Value metadata = member(envelope, kind);
   for (const std::string_view field : k_fact_fields) {
-    std::string text = text_of(metadata, field, k_max_fact_text);
+    std::string text = text_of(metadata, field, k_max_reason_text);
     if (!text.empty()) facts.texts.emplace(field, std::move(text));
   }
   facts.fail_user_frame_lineno = int_of(metadata, "fail_user_frame_lineno");
@@ -143,7 +145,7 @@ RecordFacts record_facts(const Value& envelope, std::string_view kind, FactUse u
   if (sources.is_array())
     sources.for_each_item([&](const Value& source) {
       if (source.is_string() && facts.sources.size() < k_max_sources)
-        facts.sources.emplace_back(source.string().substr(0, k_max_frame_text));
+        facts.sources.emplace_back(source.string().substr(0, k_max_field_text));
     });
   if (use != FactUse::metadata_and_stack) return facts;
   const auto usable = [](const Value& stack) { return stack.is_array() && stack.size() > 0; };

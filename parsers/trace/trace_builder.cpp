@@ -1,6 +1,7 @@
 #include "parsers/trace/trace_builder.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace aoti::parsers::trace {
 namespace {
@@ -24,16 +25,6 @@ constexpr std::size_t k_max_strings = 1u << 20;
 constexpr std::size_t k_max_string_bytes = 64u << 20;
 constexpr std::size_t k_max_ranks = 4096;
 constexpr std::size_t k_max_user_frames = 8;
-constexpr std::size_t k_max_field = 4096;
-constexpr std::size_t k_max_reason = 16384;
-
-// Envelope keys that are context, not the event (tlparse adds the last five to raw.jsonl).
-const std::set<std::string, std::less<>> k_context_keys = {"rank",     "compiled_autograd_id",
-                                                           "frame_id", "frame_compile_id",
-                                                           "attempt",  "has_payload",
-                                                           "stack",    "timestamp",
-                                                           "thread",   "pathname",
-                                                           "lineno",   "payload_filename"};
 
 // Top-level events whose payload is a readable FX graph.
 const std::set<std::string, std::less<>> k_graph_events = {
@@ -212,7 +203,7 @@ void TraceBuilder::supersede(const std::string& key, int attempt) {
 RecordHeader header_of(json envelope) {
   RecordHeader header;
   for (const auto& [key, value] : envelope.items())
-    if (!k_context_keys.count(key)) {
+    if (!is_context_key(key)) {
       header.kind = key.substr(0, 256);
       break;
     }
@@ -226,7 +217,7 @@ RecordHeader header_of(json envelope) {
   header.has_payload = text_of(value, "has_payload", 64);
   const NlohmannValue metadata = member(value, header.kind);
   header.name = text_of(metadata, "name", 256);
-  header.type = text_of(metadata, "type", k_max_field);
+  header.type = text_of(metadata, "type", k_max_field_text);
   header.facts = record_facts(value, header.kind, fact_use(header.kind, header.name, header.type));
   header.envelope = std::move(envelope);
   return header;
@@ -261,6 +252,17 @@ FactUse fact_use(std::string_view kind, std::string_view name, std::string_view 
   if (k_metadata_kinds.count(kind) || payload_use(kind, name, type) == PayloadUse::code)
     return FactUse::metadata;
   return FactUse::none;
+}
+
+bool is_context_key(std::string_view key) {
+  static constexpr std::array<std::string_view, 12> k_context_keys = {
+      "rank",     "compiled_autograd_id",
+      "frame_id", "frame_compile_id",
+      "attempt",  "has_payload",
+      "stack",    "timestamp",
+      "thread",   "pathname",
+      "lineno",   "payload_filename"};
+  return std::find(k_context_keys.begin(), k_context_keys.end(), key) != k_context_keys.end();
 }
 
 bool is_export_or_compile_file(std::string_view file) {
@@ -411,9 +413,9 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     model::TraceSymbol symbol;
     symbol.where = record.where;
     symbol.name = facts.text("symbol", 256);
-    symbol.source = facts.text("source", k_max_field);
-    symbol.value = facts.text("val", k_max_field);
-    std::tie(symbol.range_lo, symbol.range_hi) = range_of(facts.text("vr", k_max_field));
+    symbol.source = facts.text("source", k_max_field_text);
+    symbol.value = facts.text("val", k_max_field_text);
+    std::tie(symbol.range_lo, symbol.range_hi) = range_of(facts.text("vr", k_max_field_text));
     symbol.unbacked = kind == "create_unbacked_symbol";
     symbol.user_frames = user_frames(facts);
     if (m_export_open && !m_facts.exports.empty() &&
@@ -426,7 +428,7 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     spec.where = record.where;
     spec.symbol = facts.text("symbol", 256);
     spec.value = facts.text("value", 256);
-    spec.reason = facts.text("reason", k_max_field);
+    spec.reason = facts.text("reason", k_max_field_text);
     spec.sources = facts.sources;
     spec.user_frames = user_frames(facts);
     if (m_export_open && !m_facts.exports.empty() &&
@@ -445,7 +447,7 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     model::TraceExprEvent event;
     event.where = record.where;
     event.kind = kind;
-    event.expr = facts.text("expr", k_max_field);
+    event.expr = facts.text("expr", k_max_field_text);
     event.prefix = facts.text("prefix", 256);
     event.result = facts.text("result", 256);
     event.user_frames = user_frames(facts);
@@ -453,7 +455,7 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
   } else if (kind == "missing_fake_kernel" || kind == "mismatched_fake_kernel") {
     if (m_facts.fake_kernels.size() >= k_max_fake_kernels) return drop("fake_kernels");
     m_facts.fake_kernels.push_back(
-        {record.where, kind, facts.text("op", 1024), facts.text("reason", k_max_reason)});
+        {record.where, kind, facts.text("op", 1024), facts.text("reason", k_max_reason_text)});
   } else if (kind == "compilation_metrics" || kind == "bwd_compilation_metrics") {
     const std::string fail_type = facts.text("fail_type", 1024);
     if (fail_type.empty()) return;
@@ -462,8 +464,8 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     failure.where = record.where;
     failure.origin = kind;
     failure.fail_type = fail_type;
-    failure.reason = facts.text("fail_reason", k_max_reason);
-    failure.user_file = facts.text("fail_user_frame_filename", k_max_field);
+    failure.reason = facts.text("fail_reason", k_max_reason_text);
+    failure.user_file = facts.text("fail_user_frame_filename", k_max_field_text);
     failure.user_line = static_cast<int>(facts.fail_user_frame_lineno.value_or(0));
     m_facts.failures.push_back(std::move(failure));
   }
@@ -489,7 +491,7 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     model::TraceCodeDump dump;
     dump.where = record.where;
     dump.name = name;
-    dump.filename = facts.text("filename", k_max_field);
+    dump.filename = facts.text("filename", k_max_field_text);
     dump.payload_artifact = record.payload_artifact;
     dump.first_line = record.first_payload_line;
     dump.truncated = record.truncated;

@@ -60,6 +60,9 @@ RecordHeader header_of(nlohmann::json envelope);
 PayloadUse payload_use(std::string_view kind, std::string_view name, std::string_view type);
 // What the facts of a record with this header read of it beyond RecordHeader's fields.
 FactUse fact_use(std::string_view kind, std::string_view name, std::string_view type);
+// Whether an envelope key is context (where, when, which rank), not the event; tlparse adds the
+// last five to raw.jsonl.
+bool is_context_key(std::string_view key);
 // Whether a stack frame in `file` marks an export call or an AOTInductor compile.
 bool is_export_or_compile_file(std::string_view file);
 
