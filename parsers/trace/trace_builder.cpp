@@ -271,6 +271,8 @@ bool is_export_or_compile_file(std::string_view file) {
          ends_with(file, "torch/_inductor/__init__.py");
 }
 
+TraceBuilder::Current::Current() = default;
+
 void TraceBuilder::begin_record(int line, RecordHeader&& header,
                                 const std::string& payload_artifact, int first_payload_line) {
   end_record();

@@ -111,6 +111,9 @@ class TraceBuilder {
 
  private:
   struct Current {
+    // Declared here, defaulted in the .cpp: clang does not count a nested class with member
+    // initializers default-constructible inside its enclosing class, as std::optional asks.
+    Current();
     ::aoti::model::TraceRecord where;
     RecordHeader header;
     Md5 md5;
