@@ -189,7 +189,7 @@ bool read_light_header(simdjson::dom::element document, ParsedHeader& out) {
       !read_text(last_field(*metadata, "name"), 256, header.name))
     return false;
   if (header.kind == "graph_dump" && metadata &&
-      !read_text(last_field(*metadata, "type"), 4096, header.type))
+      !read_text(last_field(*metadata, "type"), k_max_field_text, header.type))
     return false;
   header.facts = record_facts(SimdValue(document), header.kind,
                               fact_use(header.kind, header.name, header.type));
