@@ -165,6 +165,16 @@ def main():
             if cut:
                 put(out, "core", cut, cap=1 << 20)
                 put(out, "core", lzma.compress(cut, preset=0), cap=1 << 20)
+                # Two streams of a block each: decoded block by block, by our LZMA2 decoder.
+                half = len(cut) // 2
+                put(out, "core", lzma.compress(cut[:half], preset=0) + lzma.compress(cut[half:], preset=0),
+                    cap=1 << 20)
+                # Raw LZMA2 of pieces of it, behind the byte that picks the dictionary size.
+                for preset, dict_index in ((0, 0), (6, 4), (9 | lzma.PRESET_EXTREME, 8)):  # 4 KiB, 64 KiB, 1 MiB
+                    for piece in (cut[:64 << 10], cut[-(64 << 10):], bytes(300 << 10)):
+                        raw = lzma.compress(piece, format=lzma.FORMAT_RAW, filters=[
+                            {"id": lzma.FILTER_LZMA2, "preset": preset, "dict_size": 4096 << dict_index}])
+                        put(out, "lzma2", bytes([dict_index]) + raw)
     top_level = lambda line: line[:1] not in (b" ", b"\t", b"\n", b")", b"]", b"}")
     for path in files(corpus, {".py"}) + files(PEER / "sources", {".py"}):
         for piece in windows(path.read_bytes(), 4 * 1024, top_level):

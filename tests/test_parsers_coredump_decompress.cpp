@@ -12,12 +12,14 @@
 #include <vector>
 
 #include "parsers/coredump/decompress.hpp"
+#include "parsers/coredump/lzma2_decoder.hpp"
 #include "support.hpp"
 
 namespace {
 
 using aoti::parsers::coredump::Compression;
 using aoti::parsers::coredump::decompress_to_private_file;
+using aoti::parsers::coredump::Lzma2Decoder;
 
 std::string xz_compress(const std::string& data) {
   std::string out(lzma_stream_buffer_bound(data.size()), '\0');
@@ -225,11 +227,10 @@ TEST_CASE("decompress: blocks decode no more at once than the memory budget hold
   const auto path = dir.path / "core.xz";
   const std::string data = varied_bytes(2 << 20);
   aoti::test::write_file(path, xz_compress_blocks(data, 256 << 10));
-  // What one block decoder of preset 0 takes (its LZMA2 dictionary, mostly).
+  // What one block decoder of preset 0 takes: our LZMA2 decoder's dictionary and chunk room.
   lzma_options_lzma lzma2{};
   REQUIRE_FALSE(lzma_lzma_preset(&lzma2, 0));
-  const lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &lzma2}, {LZMA_VLI_UNKNOWN, nullptr}};
-  const std::uint64_t one_block = lzma_raw_decoder_memusage(filters);
+  const std::uint64_t one_block = Lzma2Decoder::memory_usage(lzma2.dict_size);
   // Room for one decoder at a time: the threads take turns, and every block is decoded.
   auto turns = decompress_to_private_file(path, Compression::xz,
                                           {.threads = 2, .max_memory = one_block * 3 / 2});

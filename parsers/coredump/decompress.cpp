@@ -1,4 +1,5 @@
 #include "parsers/coredump/decompress.hpp"
+#include "parsers/coredump/lzma2_decoder.hpp"
 #include "parsers/coredump/private_file.hpp"
 #include "util/errno_text.hpp"
 #include "util/expected.hpp"
@@ -264,9 +265,10 @@ class MemoryBudget {
   std::condition_variable m_freed;
 };
 
-// A block decoder kept from block to block on one thread: liblzma reuses its dictionary when the
-// next block declares one of the same size. A new one per block was 8 MiB of fresh pages each, a
-// fault per page: 16,000 faults, a third of the CPU of a 170 MiB core on this virtual machine.
+// A block decoder kept from block to block on one thread: liblzma, and our LZMA2 decoder, reuse
+// their dictionary when the next block declares one of the same size. A new one per block was
+// 8 MiB of fresh pages each, a fault per page: 16,000 faults, a third of the CPU of a 170 MiB core
+// on this virtual machine.
 class BlockDecoder {
  public:
   BlockDecoder() = default;
@@ -274,6 +276,7 @@ class BlockDecoder {
   BlockDecoder& operator=(const BlockDecoder&) = delete;
   ~BlockDecoder() { lzma_end(&m_stream); }
   lzma_stream& stream() { return m_stream; }
+  Lzma2Decoder lzma2;
   // The compressed bytes read and the decoded bytes handed on, kept too.
   std::vector<unsigned char> input = std::vector<unsigned char>(k_chunk);
   std::vector<unsigned char> output = std::vector<unsigned char>(k_chunk);
@@ -281,6 +284,111 @@ class BlockDecoder {
  private:
   lzma_stream m_stream = LZMA_STREAM_INIT;
 };
+
+// The bytes of one block after its header, read ahead through `buffer`.
+class BlockReader {
+ public:
+  BlockReader(int fd, std::uint64_t offset, std::uint64_t size, std::vector<unsigned char>& buffer)
+      : m_fd(fd), m_offset(offset), m_left(size), m_buffer(buffer) {}
+  // How many of `size` bytes were read: fewer when the block (or the file) ends first, or a read
+  // fails (`problem` says why).
+  std::size_t read(std::uint8_t* into, std::size_t size) {
+    std::size_t done = 0;
+    while (done < size) {
+      if (m_at == m_have && !refill()) break;
+      const std::size_t piece = std::min(size - done, m_have - m_at);
+      std::memcpy(into + done, m_buffer.data() + m_at, piece);
+      m_at += piece;
+      done += piece;
+    }
+    m_consumed += done;
+    return done;
+  }
+  std::uint64_t consumed() const { return m_consumed; }
+  std::string problem;
+
+ private:
+  bool refill() {
+    while (m_left > 0) {
+      const ssize_t got = ::pread(m_fd, m_buffer.data(), std::min<std::uint64_t>(k_chunk, m_left),
+                                  static_cast<off_t>(m_offset));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) problem = std::string("cannot read: ") + util::errno_text(errno);
+      if (got <= 0) return false;
+      m_at = 0;
+      m_have = static_cast<std::size_t>(got);
+      m_offset += m_have;
+      m_left -= m_have;
+      return true;
+    }
+    return false;
+  }
+
+  int m_fd;
+  std::uint64_t m_offset;
+  std::uint64_t m_left;
+  std::vector<unsigned char>& m_buffer;
+  std::size_t m_at = 0;
+  std::size_t m_have = 0;
+  std::uint64_t m_consumed = 0;
+};
+
+// Whether our LZMA2 decoder takes the block: LZMA2 its only filter, and a check liblzma computes
+// for us (SHA-256 it does not export).
+const lzma_options_lzma* lzma2_only(const lzma_filter* filters, lzma_check check) {
+  if (filters[0].id != LZMA_FILTER_LZMA2 || filters[1].id != LZMA_VLI_UNKNOWN) return nullptr;
+  if (check != LZMA_CHECK_NONE && check != LZMA_CHECK_CRC32 && check != LZMA_CHECK_CRC64)
+    return nullptr;
+  return static_cast<const lzma_options_lzma*>(filters[0].options);
+}
+
+// decode_block's work for an LZMA2 block (lzma2_decoder.hpp says why not liblzma's), with the
+// checks liblzma's block decoder makes: the sizes the index and header give, zero padding, the
+// integrity check.
+template <class Take>
+std::string decode_lzma2_block(int fd, const XzBlock& block, const lzma_block& options,
+                               std::uint32_t dict_size, BlockDecoder& decoder, Take& take) {
+  BlockReader reader(fd, block.file_offset + options.header_size,
+                     block.total_size - options.header_size, decoder.input);
+  std::uint64_t decoded = 0;
+  std::uint32_t crc32 = 0;
+  std::uint64_t crc64 = 0;
+  bool too_long = false;
+  bool stopped = false;
+  const Lzma2Decoder::Status status = decoder.lzma2.decode(
+      dict_size, [&](std::uint8_t* into, std::size_t size) { return reader.read(into, size); },
+      [&](const std::uint8_t* data, std::size_t size) {
+        if (size > block.size - decoded) {
+          too_long = true;
+          return false;
+        }
+        decoded += size;
+        if (block.check == LZMA_CHECK_CRC32) crc32 = lzma_crc32(data, size, crc32);
+        if (block.check == LZMA_CHECK_CRC64) crc64 = lzma_crc64(data, size, crc64);
+        stopped = !take(data, size);
+        return !stopped;
+      });
+  if (stopped) return "";
+  if (status == Lzma2Decoder::Status::truncated)
+    return reader.problem.empty() ? lzma_error(LZMA_BUF_ERROR) : reader.problem;
+  if (status == Lzma2Decoder::Status::corrupt || too_long || decoded != block.size ||
+      reader.consumed() != options.compressed_size)
+    return lzma_error(LZMA_DATA_ERROR);
+  // Padding to a multiple of four bytes, zeros; then the check, little-endian.
+  const std::size_t padding = (4 - (options.header_size + options.compressed_size) % 4) % 4;
+  const std::size_t check_size = lzma_check_size(block.check);
+  std::uint8_t tail[3 + 8] = {};
+  if (reader.read(tail, padding + check_size) != padding + check_size)
+    return reader.problem.empty() ? lzma_error(LZMA_BUF_ERROR) : reader.problem;
+  if (std::any_of(tail, tail + padding, [](std::uint8_t b) { return b != 0; }))
+    return lzma_error(LZMA_DATA_ERROR);
+  std::uint64_t stored = 0;
+  for (std::size_t i = 0; i < check_size; ++i)
+    stored |= std::uint64_t{tail[padding + i]} << (8 * i);
+  const std::uint64_t computed = block.check == LZMA_CHECK_CRC32 ? crc32 : crc64;
+  if (check_size > 0 && stored != computed) return lzma_error(LZMA_DATA_ERROR);
+  return "";
+}
 
 // Decodes one block on its own with `decoder`, handing its bytes in order to `take(data, size)`,
 // which returns false to stop early. Returns "" when the block decoded to its end (or `take`
@@ -313,7 +421,9 @@ std::string decode_block(int fd, const XzBlock& block, MemoryBudget& budget, Blo
   options.uncompressed_size = block.size;
   // The dictionary is the block's to declare (up to 1.5 GiB): refused over the whole budget, as
   // the stream decoder's memory limit does.
-  const std::uint64_t memory = lzma_raw_decoder_memusage(filters);
+  const lzma_options_lzma* lzma2 = lzma2_only(filters, block.check);
+  const std::uint64_t memory =
+      lzma2 ? Lzma2Decoder::memory_usage(lzma2->dict_size) : lzma_raw_decoder_memusage(filters);
   if (memory > budget.total()) return lzma_error(LZMA_MEMLIMIT_ERROR);
   budget.acquire(memory);
   struct Release {
@@ -321,6 +431,7 @@ std::string decode_block(int fd, const XzBlock& block, MemoryBudget& budget, Blo
     std::uint64_t bytes;
     ~Release() { budget.release(bytes); }
   } held{budget, memory};
+  if (lzma2) return decode_lzma2_block(fd, block, options, lzma2->dict_size, decoder, take);
   lzma_stream& stream = decoder.stream();
   if (lzma_ret ret = lzma_block_decoder(&stream, &options); ret != LZMA_OK) return lzma_error(ret);
   stream.next_in = nullptr;  // not what the previous block left: its input buffer is gone
