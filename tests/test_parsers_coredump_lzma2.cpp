@@ -1,6 +1,6 @@
-// Our LZMA2 decoder against liblzma's: the same bytes from what liblzma's encoder writes (every kind
-// of chunk, properties, dictionary sizes, a window that wraps), and the same verdict on corrupt or
-// cut streams.
+// Our LZMA2 decoder against liblzma's: the same bytes from what liblzma's encoder writes (every
+// kind of chunk, properties, dictionary sizes, a window that wraps), and the same verdict on
+// corrupt or cut streams.
 #include <doctest/doctest.h>
 
 #include <lzma.h>
@@ -265,11 +265,10 @@ TEST_CASE("lzma2: a stream must begin with a dictionary reset") {
   Lzma2Decoder decoder;
   Bytes compressed = encode(core_like(100000, 6), options_for(6, 1 << 20));
   REQUIRE((compressed[0] & 0xE0) == 0xE0);  // LZMA, dictionary reset, new properties
-  compressed[0] &= ~0x20;                    // the same without the dictionary reset
+  compressed[0] &= ~0x20;                   // the same without the dictionary reset
   CHECK(ours(decoder, compressed, 1 << 20).status == Lzma2Decoder::Status::corrupt);
   CHECK(ours(decoder, Bytes{0x02, 0x00, 0x00, 0x41}, 1 << 20).status ==
         Lzma2Decoder::Status::corrupt);
   CHECK(ours(decoder, Bytes{0x01, 0x00, 0x00, 0x41, 0x00}, 1 << 20).bytes == Bytes{0x41});
-  CHECK(ours(decoder, Bytes{0x01, 0x00, 0x05}, 1 << 20).status ==
-        Lzma2Decoder::Status::truncated);
+  CHECK(ours(decoder, Bytes{0x01, 0x00, 0x05}, 1 << 20).status == Lzma2Decoder::Status::truncated);
 }

@@ -62,8 +62,8 @@ struct RangeDecoder {
   }
   // `bits` bits, least significant first, through the tree whose node 1 is probabilities[base].
   template <std::size_t N>
-  AOTI_INLINE std::uint32_t reverse_tree(std::array<std::uint16_t, N>& probabilities, std::size_t base,
-                             unsigned bits) {
+  AOTI_INLINE std::uint32_t reverse_tree(std::array<std::uint16_t, N>& probabilities,
+                                         std::size_t base, unsigned bits) {
     unsigned symbol = 1;
     std::uint32_t value = 0;
     for (unsigned i = 0; i < bits; ++i) {
@@ -104,8 +104,7 @@ AOTI_INLINE unsigned decode_length(RangeDecoder& rc, auto& model, unsigned pos_s
 // from a whole number of patterns back; the rest is one memcpy per contiguous piece.
 void copy_match(std::uint8_t* window, std::size_t size, std::size_t& position,
                 std::uint32_t distance, std::uint32_t length) {
-  std::size_t from = position > distance ? position - distance - 1
-                                           : position + size - distance - 1;
+  std::size_t from = position > distance ? position - distance - 1 : position + size - distance - 1;
   while (length > 0) {
     const std::size_t piece = std::min<std::size_t>({length, size - position, size - from});
     std::uint8_t* to = window + position;
@@ -190,7 +189,7 @@ Lzma2Decoder::Status Lzma2Decoder::decode_lzma_chunk(const std::uint8_t* input,
   std::uint32_t rep0 = m_reps[0], rep1 = m_reps[1], rep2 = m_reps[2], rep3 = m_reps[3];
   const auto byte_back = [&](std::uint32_t distance) {  // the byte `distance + 1` back
     return window[position > distance ? position - distance - 1
-                                        : position + window_size - distance - 1];
+                                      : position + window_size - distance - 1];
   };
   // Each symbol's first byte: a symbol decoded past the input's end is garbage, dropped.
   std::uint64_t symbol_start = since_reset;

@@ -5,10 +5,10 @@
 // Why not liblzma here: Debian 12's liblzma (5.4.1) copies every match a byte at a time, each byte
 // read right after the previous one was stored. A run of zeros (most of a core: unused stack, heap,
 // padding) is a chain of distance-1 matches, so it decodes at about 370 MB/s: 146 MiB of zeros take
-// it 0.40 s of the 0.58 s that `xz -dc` needs for the corpus core. This decoder fills such a run with
-// memset (a short repeating pattern with memcpy, doubling), and writes into a window it hands out one
-// LZMA2 chunk at a time. Its validation is liblzma's: the same control bytes, properties, distances,
-// sizes and range-coder end state are refused.
+// it 0.40 s of the 0.58 s that `xz -dc` needs for the corpus core. This decoder fills such a run
+// with memset (a short repeating pattern with memcpy, doubling), and writes into a window it hands
+// out one LZMA2 chunk at a time. Its validation is liblzma's: the same control bytes, properties,
+// distances, sizes and range-coder end state are refused.
 #pragma once
 
 #include <array>
@@ -73,11 +73,12 @@ class Lzma2Decoder {
                            std::uint32_t output_size, std::uint32_t& produced);
 
   // Circular: the dictionary, then room for one chunk. Never cleared: only bytes written since the
-  // last dictionary reset are read (the distance checks), and a new window costs no page until used.
+  // last dictionary reset are read (the distance checks), and a new window costs no page until
+  // used.
   std::unique_ptr<std::uint8_t[]> m_window;
   std::size_t m_window_size = 0;
   std::vector<std::uint8_t> m_input = std::vector<std::uint8_t>(1 << 16);
-  std::size_t m_position = 0;     // where the next byte goes in m_window
+  std::size_t m_position = 0;       // where the next byte goes in m_window
   std::uint64_t m_since_reset = 0;  // bytes decoded since the dictionary was reset
   std::uint32_t m_dict_size = 0;
   // Properties (lc, lp, pb) and state.
