@@ -3,8 +3,10 @@
 // models).
 #include <algorithm>
 #include <atomic>
+#include <future>
 #include <regex>
 #include <set>
+#include <system_error>
 #include <thread>
 
 #include <fmt/format.h>
@@ -154,12 +156,28 @@ void add_health_diagnostics(const SniffedInput& input, const std::vector<std::st
     if (!note.starts_with("decompressed")) c.diagnostics.push_back({input.display, note});
 }
 
-void load_core(const SniffedInput& input, Artifact& artifact, Case& c) {
+using OpenedCoreDump = parsers::Parsed<parsers::coredump::OpenedDump>;
+
+// Opens (and inflates, when compressed) the core `input` on a thread of its own: a core is read
+// after every other input (unwinding needs their model .so files), but inflating it needs nothing
+// of them, so it runs while they load. Where no thread can start, it runs when asked for.
+std::future<OpenedCoreDump> open_core_early(const SniffedInput& input) {
+  const auto open = [&input] {
+    return parsers::coredump::open_core_dump(input.path, input.display);
+  };
+  try {
+    return std::async(std::launch::async, open);
+  } catch (const std::system_error&) {
+    return std::async(std::launch::deferred, open);
+  }
+}
+
+void load_core(const SniffedInput& input, OpenedCoreDump dump, Artifact& artifact, Case& c) {
   std::vector<parsers::coredump::ModelObject> objects;
   for (const auto& model : c.models)
     if (model.so && !model.so->build_id.empty())
       objects.push_back({model.so->build_id, model.so->where.artifact, model.so->where.entry});
-  auto facts = parsers::coredump::read_core(input.path, input.display, objects);
+  auto facts = parsers::coredump::read_core(std::move(dump), input.display, objects);
   if (!accepted(facts, input, artifact, c)) return;
   artifact.note = fmt::format("{}{}, {} thread(s), {} module(s)", input.what,
                               facts->signal_name.empty() ? "" : ", " + facts->signal_name,
@@ -420,8 +438,12 @@ Case load_case(const std::vector<std::string>& paths, bool verify_trace_payloads
       std::count_if(inputs.begin(), inputs.end(), [](const SniffedInput& input) {
         return input.kind == ArtifactKind::source && !parsers::source::is_python_source(input.path);
       }) >= 3;
+  std::vector<std::future<OpenedCoreDump>> core_dumps(inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i].kind == ArtifactKind::core_dump) core_dumps[i] = open_core_early(inputs[i]);
   auto sources = read_sources(inputs, source_options);
-  std::vector<std::size_t> cores;  // read last: unwinding needs every package's model .so
+  // Read last: unwinding needs every package's model .so. Each: its input, then its artifact.
+  std::vector<std::pair<std::size_t, std::size_t>> cores;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const SniffedInput& input = inputs[i];
     Artifact artifact{input.display, input.kind, input.size, false, input.what};
@@ -439,7 +461,7 @@ Case load_case(const std::vector<std::string>& paths, bool verify_trace_payloads
         load_log(input, artifact, c);
         break;
       case ArtifactKind::core_dump:
-        cores.push_back(c.artifacts.size());
+        cores.emplace_back(i, c.artifacts.size());
         break;
       case ArtifactKind::gpu_core_dump:
         load_gpu_core(input, artifact, c);
@@ -461,12 +483,8 @@ Case load_case(const std::vector<std::string>& paths, bool verify_trace_payloads
     }
     c.artifacts.push_back(std::move(artifact));
   }
-  for (std::size_t index : cores) {
-    const auto input = std::find_if(inputs.begin(), inputs.end(), [&](const SniffedInput& i) {
-      return i.display == c.artifacts[index].path;
-    });
-    load_core(*input, c.artifacts[index], c);
-  }
+  for (const auto& [input, artifact] : cores)
+    load_core(inputs[input], core_dumps[input].get(), c.artifacts[artifact], c);
   attach_wrappers_to_bare_sos(c);
   adopt_trace_wrappers(c);
   attach_user_names(c);

@@ -90,9 +90,7 @@ struct OpenedCore {
   std::vector<std::string> health;
 };
 
-Parsed<OpenedCore> open_core(const std::filesystem::path& path, const std::string& display,
-                             const CoreReadOptions& options) {
-  TRY_ASSIGN(OpenedDump opened, open_dump(path, display, "core", options.decoding));
+Parsed<OpenedCore> open_core(OpenedDump opened, const std::string& display) {
   if (!opened.one_thread_reason.empty()) {
     const std::string format(to_string(opened.compression));
     opened.health.push_back(
@@ -294,10 +292,21 @@ void check_health(const OpenedCore& opened, const std::vector<ModelObject>& mode
 
 }  // namespace
 
+Parsed<OpenedDump> open_core_dump(const std::filesystem::path& path, const std::string& display,
+                                  const CoreReadOptions& options) {
+  return open_dump(path, display, "core", options.decoding);
+}
+
 Parsed<CoreFacts> read_core(const std::filesystem::path& path, const std::string& display,
                             const std::vector<ModelObject>& models,
                             const CoreReadOptions& options) {
-  TRY_ASSIGN(const OpenedCore opened, open_core(path, display, options));
+  return read_core(open_core_dump(path, display, options), display, models);
+}
+
+Parsed<CoreFacts> read_core(Parsed<OpenedDump> dump, const std::string& display,
+                            const std::vector<ModelObject>& models) {
+  TRY_ASSIGN(OpenedDump opened_dump, std::move(dump));
+  TRY_ASSIGN(const OpenedCore opened, open_core(std::move(opened_dump), display));
   const CoreImage& image = opened.image;
   const CoreNotes& notes = image.notes();
   if (notes.threads.empty() && !notes.has_prpsinfo && !notes.signal)

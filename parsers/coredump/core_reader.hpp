@@ -37,6 +37,13 @@ Parsed<aoti::model::CoreFacts> read_core(const std::filesystem::path& path,
                                          const std::vector<ModelObject>& models,
                                          const CoreReadOptions& = {});
 
+// The same in two steps, so that a compressed core can be inflated while other inputs load
+// (`models` come from them): the file opened, and decoded when compressed; then read.
+Parsed<OpenedDump> open_core_dump(const std::filesystem::path& path, const std::string& display,
+                                  const CoreReadOptions& = {});
+Parsed<aoti::model::CoreFacts> read_core(Parsed<OpenedDump> dump, const std::string& display,
+                                         const std::vector<ModelObject>& models);
+
 // ELF ET_CORE, or an xz / zstd stream whose first decoded bytes are one. A zstd block decodes only
 // whole: give a zstd stream up to 256 KiB of head.
 bool looks_like_core(std::string_view head);
