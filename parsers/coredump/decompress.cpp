@@ -461,7 +461,7 @@ std::string decode_block(int fd, const XzBlock& block, MemoryBudget& budget, Blo
   }
 }
 
-// A multi-block xz core decoded on `limits.threads` threads, block by block, each written at its
+// An xz core decoded block by block on up to `limits.threads` threads, each block written at its
 // place in `out`. The result is what a sequential decoder gives: the dump ends at the first block
 // that fails, or where the ELF headers or the byte limit say.
 Parsed<Decompressed> decode_xz_blocks(int in, util::Fd out, const std::vector<XzBlock>& blocks,
@@ -681,14 +681,19 @@ Parsed<Decompressed> decompress_to_private_file(const std::filesystem::path& pat
   Sink sink{out.get(), limits.max_bytes, 0, {}, false, false, {}, std::nullopt};
   std::string one_thread_reason = "zstd frames are decoded in sequence";
   if (compression == Compression::xz) {
-    const auto blocks = xz_blocks(in.get(), limits.max_memory);
-    if (blocks && blocks->size() > 1 && limits.threads > 1)
-      return decode_xz_blocks(in.get(), std::move(out), *blocks, limits);
+    // Block by block whenever the index can be read, on one thread or several: our LZMA2 decoder
+    // takes the blocks it can (a single-block `xz core` too), where liblzma's stream decoder
+    // below would copy every run of zeros a byte at a time.
+    if (const auto blocks = xz_blocks(in.get(), limits.max_memory); blocks && !blocks->empty()) {
+      TRY_ASSIGN(Decompressed decoded, decode_xz_blocks(in.get(), std::move(out), *blocks, limits));
+      decoded.one_thread_reason = blocks->size() == 1   ? "it is a single xz block"
+                                  : limits.threads <= 1 ? "one decoder thread was asked for"
+                                                        : "";
+      return decoded;
+    }
     // An unreadable index (a cut file) says nothing of the blocks: liblzma's threaded decoder
     // below still splits those it finds.
-    one_thread_reason = !blocks               ? ""
-                        : blocks->size() <= 1 ? "it is a single xz block"
-                                              : "one decoder thread was asked for";
+    one_thread_reason = "";
   }
   TRY(compression == Compression::xz ? decode_xz(in.get(), sink, limits)
                                      : decode_zstd(in.get(), sink));
