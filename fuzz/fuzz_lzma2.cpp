@@ -47,11 +47,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.dict_size = dict_size;
   lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &options}, {LZMA_VLI_UNKNOWN, nullptr}};
   // Room for what we decoded and one chunk more: where we stopped early, liblzma must fail there.
-  const std::size_t room = ours.size() + (2 << 20) + 1;
-  const auto theirs = std::make_unique_for_overwrite<std::uint8_t[]>(room);
-  std::size_t in_pos = 0, out_pos = 0;
-  const lzma_ret ret = lzma_raw_buffer_decode(filters, nullptr, input, &in_pos, input_size,
-                                              theirs.get(), &out_pos, room);
+  // The buffer and liblzma's dictionary are kept from input to input: allocating megabytes per
+  // input cost most of each run.
+  static const auto theirs =
+      std::make_unique_for_overwrite<std::uint8_t[]>(k_max_output + (2 << 20) + 1);
+  static lzma_stream stream = LZMA_STREAM_INIT;
+  if (lzma_raw_decoder(&stream, filters) != LZMA_OK) __builtin_trap();
+  stream.next_in = input;
+  stream.avail_in = input_size;
+  stream.next_out = theirs.get();
+  stream.avail_out = ours.size() + (2 << 20) + 1;
+  lzma_ret ret = LZMA_OK;
+  while (ret == LZMA_OK) ret = lzma_code(&stream, LZMA_FINISH);  // until it ends or stalls
+  if (ret == LZMA_STREAM_END) ret = LZMA_OK;
+  const std::size_t in_pos = input_size - stream.avail_in;
+  const std::size_t out_pos = static_cast<std::size_t>(stream.next_out - theirs.get());
   const bool ours_ok = status == Lzma2Decoder::Status::end;
   if (ours_ok != (ret == LZMA_OK)) __builtin_trap();
   if (ours_ok && (out_pos != ours.size() || in_pos != consumed ||
