@@ -10,6 +10,7 @@ namespace aoti::parsers::coredump {
 namespace {
 
 constexpr std::uint32_t k_max_chunk_output = 2u << 20;  // 21 bits of size, plus one
+constexpr std::uint32_t k_max_chunk_input = 1u << 16;   // 16 bits of size, plus one
 constexpr std::uint32_t k_min_dict_size = 4096;
 constexpr unsigned k_probability_bits = 11;
 constexpr std::uint16_t k_probability_half = 1 << (k_probability_bits - 1);
@@ -20,8 +21,8 @@ constexpr std::uint32_t k_short_match = 16;
 
 // The range decoder over one chunk's compressed bytes, all in memory. Reading past them is corrupt
 // data: it feeds zeros from then on and says so at the end, so the loop needs no check per byte.
-// Everything is forced inline: an out-of-line call takes its address, and then the decoder's state
-// lives on the stack instead of in registers (a third slower).
+// Everything is forced inline: an out-of-line call (GCC left decode_length out of line) takes the
+// decoder's address, and its state then lives on the stack instead of in registers.
 #define AOTI_INLINE [[gnu::always_inline]] inline
 struct RangeDecoder {
   const std::uint8_t* in;
@@ -99,9 +100,9 @@ AOTI_INLINE unsigned decode_length(RangeDecoder& rc, auto& model, unsigned pos_s
 }
 
 // Copies `length` bytes from `distance + 1` bytes back, in the circular `window` of `size` bytes,
-// to `position` onwards. Distance 0 (a run
-// of one byte, as zeros are) is a memset; a short pattern is copied in pieces that double, each
-// from a whole number of patterns back; the rest is one memcpy per contiguous piece.
+// to `position` onwards. Distance 0 (a run of one byte, as zeros are) is a memset; a short pattern
+// is copied in pieces that double, each from a whole number of patterns back; the rest is one
+// memcpy per contiguous piece.
 void copy_match(std::uint8_t* window, std::size_t size, std::size_t& position,
                 std::uint32_t distance, std::uint32_t length) {
   std::size_t from = position > distance ? position - distance - 1 : position + size - distance - 1;
@@ -135,7 +136,7 @@ void copy_match(std::uint8_t* window, std::size_t size, std::size_t& position,
 
 std::uint64_t Lzma2Decoder::memory_usage(std::uint32_t dict_size) {
   return std::uint64_t{std::max(dict_size, k_min_dict_size)} + k_max_chunk_output +
-         sizeof(Lzma2Decoder);
+         k_max_chunk_input + sizeof(Lzma2Decoder);
 }
 
 void Lzma2Decoder::reset_state() {

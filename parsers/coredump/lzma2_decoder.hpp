@@ -77,7 +77,7 @@ class Lzma2Decoder {
   // used.
   std::unique_ptr<std::uint8_t[]> m_window;
   std::size_t m_window_size = 0;
-  std::vector<std::uint8_t> m_input = std::vector<std::uint8_t>(1 << 16);
+  std::vector<std::uint8_t> m_input = std::vector<std::uint8_t>(1 << 16);  // one chunk's
   std::size_t m_position = 0;       // where the next byte goes in m_window
   std::uint64_t m_since_reset = 0;  // bytes decoded since the dictionary was reset
   std::uint32_t m_dict_size = 0;
