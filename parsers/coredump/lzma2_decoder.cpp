@@ -17,7 +17,8 @@ constexpr std::uint16_t k_probability_half = 1 << (k_probability_bits - 1);
 constexpr unsigned k_move_bits = 5;
 constexpr unsigned k_literal_states = 7;  // states below this one follow a literal
 constexpr unsigned k_end_of_distance_model = 14;
-constexpr std::uint32_t k_short_match = 16;
+constexpr std::uint32_t k_stride = 16;
+constexpr std::uint32_t k_max_match_copy = 288;  // the longest match, 273, in whole strides
 
 // The range decoder over one chunk's compressed bytes, all in memory. Reading past them is corrupt
 // data: it feeds zeros from then on and says so at the end, so the loop needs no check per byte.
@@ -284,11 +285,15 @@ Lzma2Decoder::Status Lzma2Decoder::decode_lzma_chunk(const std::uint8_t* input,
     // match that ends inside the chunk.
     if (rep0 >= since_reset || rep0 >= dict_size || length > end - since_reset)
       return fail(rc.overrun ? symbol_start : since_reset);
-    if (length <= k_short_match && rep0 >= k_short_match - 1 && position > rep0 &&
-        position + k_short_match <= window_size) {
-      // Most matches are short and far: one fixed 16-byte copy (inlined, unlike a call to memcpy
-      // with a variable size). The bytes past the match are overwritten before anything reads them.
-      std::memcpy(window + position, window + position - rep0 - 1, k_short_match);
+    if (rep0 >= k_stride - 1 && position > rep0 && position + k_max_match_copy <= window_size) {
+      // Most matches are far enough back to copy in fixed 16-byte steps (inlined, unlike a call
+      // to memcpy with a variable size): each step's source ends where its destination starts, so
+      // it reads only final bytes. The bytes past the match are overwritten before anything reads
+      // them (they are the window's oldest, past the dictionary, or the chunk's next).
+      std::uint8_t* to = window + position;
+      const std::uint8_t* from = to - rep0 - 1;
+      for (std::uint32_t done = 0; done < length; done += k_stride)
+        std::memcpy(to + done, from + done, k_stride);
       position += length;
       if (position == window_size) position = 0;
     } else {
