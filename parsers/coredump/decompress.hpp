@@ -1,6 +1,6 @@
 // Compressed cores (xz as shipped in bug reports and our corpus, zstd as systemd-coredump
-// stores them), decoded with liblzma / libzstd into a private temporary file that the ELF
-// reader then maps like any core.
+// stores them), decoded into a private temporary file that the ELF reader then maps like any core:
+// xz blocks by our LZMA2 decoder (lzma2_decoder.hpp) with liblzma around it, zstd by libzstd.
 #pragma once
 
 #include <algorithm>
