@@ -20,6 +20,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -285,13 +286,23 @@ class BlockDecoder {
   lzma_stream m_stream = LZMA_STREAM_INIT;
 };
 
-// The bytes of one block after its header, read ahead through `buffer`.
+// The bytes of one block after its header, read ahead through `buffer`: by piece for liblzma, by
+// count for our LZMA2 decoder.
 class BlockReader {
  public:
   BlockReader(int fd, std::uint64_t offset, std::uint64_t size, std::vector<unsigned char>& buffer)
       : m_fd(fd), m_offset(offset), m_left(size), m_buffer(buffer) {}
+  // The bytes read ahead and not yet taken (reading more when there are none); empty when the
+  // block (or the file) has ended, or a read failed (`problem` says why).
+  std::span<const std::uint8_t> next() {
+    if (m_at == m_have && !refill()) return {};
+    const std::span<const std::uint8_t> piece(m_buffer.data() + m_at, m_have - m_at);
+    m_at = m_have;
+    m_consumed += piece.size();
+    return piece;
+  }
   // How many of `size` bytes were read: fewer when the block (or the file) ends first, or a read
-  // fails (`problem` says why).
+  // fails.
   std::size_t read(std::uint8_t* into, std::size_t size) {
     std::size_t done = 0;
     while (done < size) {
@@ -304,17 +315,22 @@ class BlockReader {
     m_consumed += done;
     return done;
   }
+  // Nothing more to come: every byte taken, and the block read to its end or the file's.
+  bool exhausted() const { return m_at == m_have && (m_left == 0 || m_ended); }
   std::uint64_t consumed() const { return m_consumed; }
   std::string problem;
 
  private:
   bool refill() {
-    while (m_left > 0) {
+    while (m_left > 0 && !m_ended) {
       const ssize_t got = ::pread(m_fd, m_buffer.data(), std::min<std::uint64_t>(k_chunk, m_left),
                                   static_cast<off_t>(m_offset));
       if (got < 0 && errno == EINTR) continue;
       if (got < 0) problem = std::string("cannot read: ") + util::errno_text(errno);
-      if (got <= 0) return false;
+      if (got <= 0) {
+        m_ended = true;
+        return false;
+      }
       m_at = 0;
       m_have = static_cast<std::size_t>(got);
       m_offset += m_have;
@@ -331,6 +347,7 @@ class BlockReader {
   std::size_t m_at = 0;
   std::size_t m_have = 0;
   std::uint64_t m_consumed = 0;
+  bool m_ended = false;  // a read failed, or the file ended before the block
 };
 
 // Whether our LZMA2 decoder takes the block: LZMA2 its only filter, and a check liblzma computes
@@ -436,24 +453,19 @@ std::string decode_block(int fd, const XzBlock& block, MemoryBudget& budget, Blo
   if (lzma_ret ret = lzma_block_decoder(&stream, &options); ret != LZMA_OK) return lzma_error(ret);
   stream.next_in = nullptr;  // not what the previous block left: its input buffer is gone
   stream.avail_in = 0;
-  std::vector<unsigned char>& input = decoder.input;
   std::vector<unsigned char>& output = decoder.output;
-  std::uint64_t position = block.file_offset + header_size;
-  std::uint64_t remaining = block.total_size - header_size;
+  BlockReader reader(fd, block.file_offset + header_size, block.total_size - header_size,
+                     decoder.input);
   for (;;) {
-    if (stream.avail_in == 0 && remaining > 0) {
-      const ssize_t got = ::pread(fd, input.data(), std::min<std::uint64_t>(k_chunk, remaining),
-                                  static_cast<off_t>(position));
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) return std::string("cannot read: ") + util::errno_text(errno);
-      stream.next_in = input.data();
-      stream.avail_in = static_cast<std::size_t>(got);
-      position += static_cast<std::uint64_t>(got);
-      remaining = got == 0 ? 0 : remaining - static_cast<std::uint64_t>(got);
+    if (stream.avail_in == 0 && !reader.exhausted()) {
+      const std::span<const std::uint8_t> piece = reader.next();
+      if (!reader.problem.empty()) return reader.problem;
+      stream.next_in = piece.data();
+      stream.avail_in = piece.size();
     }
     stream.next_out = output.data();
     stream.avail_out = output.size();
-    const lzma_ret ret = lzma_code(&stream, remaining == 0 ? LZMA_FINISH : LZMA_RUN);
+    const lzma_ret ret = lzma_code(&stream, reader.exhausted() ? LZMA_FINISH : LZMA_RUN);
     const std::size_t produced = output.size() - stream.avail_out;
     if (produced > 0 && !take(output.data(), produced)) return "";
     if (ret == LZMA_STREAM_END) return "";
