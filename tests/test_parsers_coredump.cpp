@@ -440,7 +440,8 @@ SeedMap seed_map(const std::string& raw) {
   const auto path = scratch().path / "map.core";
   aoti::test::write_file(path, raw);
   auto image = aoti::parsers::coredump::CoreImage::open(
-      aoti::util::Fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)), "map.core");
+      aoti::util::Fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)), "map.core",
+      aoti::parsers::coredump::CoreImage::Source::dump);
   REQUIRE(image);
   SeedMap map{image->segments(), {}};
   for (const auto& thread : image->notes().threads)

@@ -72,8 +72,11 @@ struct CoreNotes {
 
 class CoreImage {
  public:
+  // Where the file's bytes come from: the dump itself, or a private file a compressed dump was
+  // decoded into (every byte written already in the page cache, the rest holes).
+  enum class Source { dump, decoded };
   // Takes the file; fails when it is not an ELF x86-64 core.
-  static Parsed<CoreImage> open(util::Fd file, std::string_view name);
+  static Parsed<CoreImage> open(util::Fd file, std::string_view name, Source source);
 
   CoreImage(CoreImage&&) noexcept;
   CoreImage& operator=(CoreImage&&) noexcept;

@@ -101,7 +101,10 @@ Parsed<OpenedCore> open_core(OpenedDump opened, const std::string& display) {
                "parallel)"
              : ""));
   }
-  TRY_ASSIGN(CoreImage image, CoreImage::open(std::move(opened.file), display));
+  const CoreImage::Source source = opened.compression == Compression::none
+                                       ? CoreImage::Source::dump
+                                       : CoreImage::Source::decoded;
+  TRY_ASSIGN(CoreImage image, CoreImage::open(std::move(opened.file), display, source));
   return OpenedCore{std::move(image), opened.compression, std::move(opened.health)};
 }
 
