@@ -18,6 +18,7 @@
 #include "checks/load/library_failed.hpp"
 #include "checks/runtime/api_call_failed.hpp"
 #include "checks/runtime/cxx_runtime_conflict.hpp"
+#include "checks/runtime/openmp_conflict.hpp"
 #include "checks/runtime/runner_error.hpp"
 #include "checks/shape/data_dependent_guard.hpp"
 #include "checks/shape/dim_specialized.hpp"
@@ -57,6 +58,7 @@ const std::vector<std::unique_ptr<Check>>& all_checks() {
     list.push_back(std::make_unique<ExportFailedCheck>());
     list.push_back(std::make_unique<InductorCompileFailedCheck>());
     list.push_back(std::make_unique<RuntimeRunnerErrorCheck>());
+    list.push_back(std::make_unique<RuntimeOpenmpConflictCheck>());
     list.push_back(std::make_unique<ErrorUnclassifiedCheck>());
     return list;
   }();

@@ -2,12 +2,15 @@
 // reported it.
 #include "checks/customop/fake_missing.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "checks/customop/fake_kernel_events.hpp"
 #include "checks/support/commands.hpp"
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
+#include "util/text.hpp"
 
 namespace aoti::checks {
 namespace {
@@ -16,8 +19,7 @@ using namespace aoti::model;
 // The op a missing-fake error names: torch.library.custom_op's `There was no fake impl registered
 // for <CustomOpDef(ns::op)>`, the Meta fallback's `ns::op: attempted to run this operator with Meta
 // tensors`, draft_export's `torch.ops.ns.op.default is missing a fake kernel implementation`.
-std::string op_of(const LogEvent& e) {
-  const std::string& text = e.text;
+std::string op_in(const std::string& text) {
   if (const auto at = text.find("<CustomOpDef("); at != std::string::npos) {
     const auto end = text.find(")>", at);
     if (end != std::string::npos) return text.substr(at + 13, end - at - 13);
@@ -28,6 +30,15 @@ std::string op_of(const LogEvent& e) {
     return text.substr(start == std::string::npos ? 0 : start + 1,
                        at - (start == std::string::npos ? 0 : start + 1));
   }
+  return "";
+}
+
+// The exception line first, then the lines of its message (a wrapper's first line, such as
+// `RuntimeError when making fake tensor call`, leaves the op to a later one).
+std::string op_of(const LogEvent& e) {
+  if (auto op = op_in(e.text); !op.empty()) return op;
+  for (const auto& line : e.detail)
+    if (auto op = op_in(line); !op.empty()) return op;
   if (e.subject == "draft_export" && e.value.starts_with("torch.ops.")) {
     // "torch.ops.ns.op.default" -> "ns::op"
     std::string path = e.value.substr(10);
@@ -55,6 +66,14 @@ Finding from_log(const Case& c, const LogEvent& e) {
       "Without a fake kernel the op cannot be traced with symbolic shapes: torch.compile and "
       "export fail on it.";
   f.evidence.push_back(event_evidence(e, "the error"));
+  if (!op.empty() && op_in(e.text).empty())
+    for (std::size_t i = 0; i < e.detail.size(); ++i)
+      if (op_in(e.detail[i]) == op) {
+        f.evidence.push_back(failures::line_evidence(e, e.where.line + 1 + static_cast<int>(i),
+                                                     std::string(util::trim(e.detail[i])),
+                                                     "the line of the message that names the op"));
+        break;
+      }
   if (e.user_frame >= 0 && static_cast<std::size_t>(e.user_frame) < e.frames.size()) {
     const auto& frame = e.frames[static_cast<std::size_t>(e.user_frame)];
     f.evidence.push_back(
@@ -69,6 +88,44 @@ Finding from_log(const Case& c, const LogEvent& e) {
          "op made with torch.library.custom_op, its `register_fake` method does the same)",
          fake_kernels::register_fake_stub(op), "python"},
         opcheck_step(c, op, "check it")};
+  return f;
+}
+
+Finding from_trace_failure(const Case& c, const TraceFacts& trace, const TraceFailure& failure,
+                           const std::string& op) {
+  const std::string name = op.empty() ? "a custom op" : "`" + op + "`";
+  Finding f = new_finding(CustomopFakeMissingCheck::k_info, Severity::error, 0.8);
+  f.explains_failure = true;
+  f.subject = "op " + (op.empty() ? failure.fail_type : op);
+  f.title = fmt::format("Custom op {} has no fake (meta) kernel", name);
+  const std::string frame = failures::user_frame_in(failure.reason);
+  f.message = fmt::format(
+      "The trace's {} record fails with `{}`, and its reason says no fake kernel is registered for "
+      "{}{}.",
+      failure.origin, failure.fail_type, name, frame.empty() ? "" : "; called from your code at " + frame);
+  f.why =
+      "Without a fake kernel the op cannot be traced with symbolic shapes: torch.compile and "
+      "export fail on it.";
+  f.evidence.push_back(failures::trace_failure_evidence(failure));
+  for (std::size_t start = 0; start < failure.reason.size();) {
+    const auto end = std::min(failure.reason.find('\n', start), failure.reason.size());
+    const std::string line = failure.reason.substr(start, end - start);
+    if (!op_in(line).empty()) {
+      f.evidence.push_back(fact(Location{failure.where.artifact, "", 0},
+                                "fail_reason: " + std::string(util::trim(line)),
+                                "the line of the record's reason that names the op"));
+      break;
+    }
+    start = end + 1;
+  }
+  f.next_steps.push_back({"read the trace with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))});
+  if (!op.empty()) {
+    f.next_steps.insert(f.next_steps.begin(),
+                        {{"register a fake kernel that computes the output's shape, dtype and device "
+                          "from the inputs'",
+                          fake_kernels::register_fake_stub(op), "python"},
+                         opcheck_step(c, op, "check it")});
+  }
   return f;
 }
 
@@ -97,6 +154,20 @@ std::vector<Finding> CustomopFakeMissingCheck::run(const Case& c) const {
   for (const auto& e : c.log_events)
     if (e.kind == LogEventKind::python_exception && e.problem == "missing fake")
       out.push_back(from_log(c, e));
+  // A failure record whose reason states it (`There was no fake impl registered for
+  // <CustomOpDef(ns::op)>` a few lines into a `RuntimeError when making fake tensor call`), when
+  // neither the trace's own records nor a log of the same run report the op.
+  for (const auto& trace : c.traces)
+    for (const auto& failure : trace.failures) {
+      if (failure.problem != "missing fake") continue;
+      const std::string op = op_in(failure.reason);
+      const bool reported = std::any_of(out.begin(), out.end(), [&](const Finding& f) {
+        return (!op.empty() && f.subject == "op " + op) ||
+               (!f.evidence.empty() && same_run(f.evidence.front().where.artifact, trace.artifact));
+      });
+      if (!reported) out.push_back(from_trace_failure(c, trace, failure, op));
+      break;  // the first failure stopped the export; later records repeat it
+    }
   return out;
 }
 

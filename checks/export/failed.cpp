@@ -35,20 +35,10 @@ bool is_inductor_failure(const TraceFailure& failure) {
 // The trace records a cause that a shape or custom-op check reports.
 bool routed_elsewhere(const TraceFacts& trace, const TraceFailure& failure) {
   if (failure.origin == "inferred") return true;  // shape.dim-specialized's
-  const std::string& reason = failure.reason;
-  if (reason.find("data-dependent") != std::string::npos ||
-      failure.fail_type == "GuardOnDataDependentSymNode")
-    return std::any_of(
-        trace.data_dependent.begin(), trace.data_dependent.end(),
-        [](const TraceExprEvent& e) { return e.kind == "guard_on_data_dependent_error"; });
-  if (reason.find("Constraints violated") != std::string::npos ||
+  // A data-dependent guard or a missing fake (failure.problem) is routed by fl::route_of.
+  if (failure.problem == "constraint violation" ||
       failure.fail_type.starts_with("ConstraintViolation"))
     return !trace.specializations.empty();
-  if (reason.find("no fake impl") != std::string::npos ||
-      reason.find("with Meta tensors") != std::string::npos)
-    return std::any_of(
-        trace.fake_kernels.begin(), trace.fake_kernels.end(),
-        [](const TraceFakeKernelEvent& e) { return e.kind == "missing_fake_kernel"; });
   return false;
 }
 

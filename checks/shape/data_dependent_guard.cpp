@@ -2,6 +2,7 @@
 // needed to know a value that only the data decides.
 #include "checks/shape/data_dependent_guard.hpp"
 
+#include <algorithm>
 #include <regex>
 #include <set>
 
@@ -10,6 +11,7 @@
 #include "checks/support/commands.hpp"
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
+#include "util/text.hpp"
 
 namespace aoti::checks {
 namespace {
@@ -37,6 +39,72 @@ void add_symbol_origins(const Case& c, const LogEvent& e, Finding& f) {
                "where the data-dependent value comes from (the trace's create_unbacked_symbol)"));
     }
   }
+}
+
+// The unbacked symbols a text names (`u0`, `u12`), in order, once each.
+std::vector<std::string> unbacked_names(const std::string& text) {
+  static const std::regex k_unbacked(R"(\bu\d+\b)");
+  std::vector<std::string> names;
+  for (std::sregex_iterator it(text.begin(), text.end(), k_unbacked), end; it != end; ++it)
+    if (std::find(names.begin(), names.end(), it->str()) == names.end()) names.push_back(it->str());
+  return names;
+}
+
+Finding from_trace_failure(const Case& c, const TraceFacts& trace, const TraceFailure& failure) {
+  Finding f = new_finding(ShapeDataDependentGuardCheck::k_info, Severity::error,
+                          failure.problem_inferred ? 0.55 : 0.8);
+  f.explains_failure = true;
+  f.subject = "data-dependent trace " + failure.where.compile_id + " " + failure.fail_type;
+  const std::string frame = failures::user_frame_in(failure.reason);
+  if (failure.problem_inferred) {
+    f.title = fmt::format(
+        "Tracing failed after it made the data-dependent value `{}` (inferred: a guard on it)",
+        failure.symbol);
+    f.message = fmt::format(
+        "The trace records make_fx failing{} right after the same compile created the unbacked "
+        "symbol `{}`; the record gives no reason, and a guard on that value is the likeliest one.",
+        failure.where.compile_id.empty() ? "" : " in compile " + failure.where.compile_id,
+        failure.symbol);
+  } else {
+    f.title = "Export or compile stopped at a guard on a data-dependent value";
+    f.message = fmt::format("The trace's {} record fails with `{}`{}.", failure.origin,
+                            failure.fail_type, frame.empty() ? "" : ", from your code at " + frame);
+  }
+  f.why = "A branch or check on a data-dependent size cannot be compiled once for every input.";
+  f.evidence.push_back(failures::trace_failure_evidence(failure));
+  // The reason's own line that states the guard, as a fact of the record.
+  for (std::size_t start = 0; start < failure.reason.size();) {
+    const auto end = std::min(failure.reason.find('\n', start), failure.reason.size());
+    const std::string line = failure.reason.substr(start, end - start);
+    if (line.find("data-dependent expression") != std::string::npos) {
+      f.evidence.push_back(fact(Location{failure.where.artifact, "", 0},
+                                "fail_reason: " + std::string(util::trim(line)),
+                                "the line of the record's reason that states the guard"));
+      break;
+    }
+    start = end + 1;
+  }
+  std::vector<std::string> names = unbacked_names(failure.reason);
+  if (!failure.symbol.empty()) names.push_back(failure.symbol);
+  for (const auto& symbol : trace.symbols) {
+    if (!symbol.unbacked || symbol.user_frames.empty() ||
+        std::find(names.begin(), names.end(), symbol.name) == names.end())
+      continue;
+    const TraceFrame& user = symbol.user_frames.back();
+    f.message += fmt::format(" `{}` is the value of your code at {}:{}: `{}`.", symbol.name,
+                             user.file, user.line, user.code);
+    f.evidence.push_back(
+        fact(Location{symbol.where.artifact, "", symbol.where.line},
+             fmt::format("{} = unbacked symbol made at {}:{}: {}", symbol.name, user.file,
+                         user.line, user.code),
+             "where the data-dependent value comes from (the trace's create_unbacked_symbol)"));
+    names.erase(std::find(names.begin(), names.end(), symbol.name));
+  }
+  f.next_steps = {rerun_step(c, "see the guard and its line",
+                             "TORCH_LOGS=\"+dynamic\" TORCH_TRACE=/tmp/trace"),
+                  {"replace the branch by torch._check(...) on the value's range", ""},
+                  {"read the trace with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
+  return f;
 }
 
 }  // namespace
@@ -78,6 +146,25 @@ std::vector<Finding> ShapeDataDependentGuardCheck::run(const Case& c) const {
           {"or move the data-dependent part out of the exported graph, or use torch.cond", ""}};
       out.push_back(std::move(f));
     }
+  // A failure record whose reason states a data-dependent guard, when the trace has no guard
+  // record of its own (a trace of a torch that logs none, or a make_fx failure after an unbacked
+  // symbol was made). The log of the same run, when there is one, tells it better.
+  for (const auto& trace : c.traces) {
+    const bool has_guard_record =
+        std::any_of(trace.data_dependent.begin(), trace.data_dependent.end(),
+                    [](const TraceExprEvent& e) { return e.kind == "guard_on_data_dependent_error"; });
+    if (has_guard_record) continue;
+    for (const auto& failure : trace.failures) {
+      if (failure.problem != "data-dependent guard") continue;
+      if (std::any_of(c.log_events.begin(), c.log_events.end(), [&](const LogEvent& e) {
+            return e.problem == "data-dependent guard" &&
+                   same_run(e.where.artifact, trace.artifact);
+          }))
+        break;
+      out.push_back(from_trace_failure(c, trace, failure));
+      break;  // the first failure stopped the export; later records repeat it
+    }
+  }
   for (const auto& e : c.log_events) {
     if (e.problem != "data-dependent guard") continue;
     Finding f = new_finding(k_info, Severity::error, 0.8);

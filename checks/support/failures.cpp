@@ -37,14 +37,6 @@ void types_in(std::string_view text, std::vector<std::string>& out) {
   }
 }
 
-bool is_framework_file(std::string_view file) {
-  return file.empty() || file.front() == '<' ||
-         file.find("/site-packages/") != std::string_view::npos ||
-         file.find("/dist-packages/") != std::string_view::npos ||
-         file.find("/torch/") != std::string_view::npos ||
-         file.find("/lib/python3") != std::string_view::npos || file.starts_with("torch/");
-}
-
 bool any_type(const std::vector<std::string>& types,
               std::initializer_list<std::string_view> names) {
   for (const auto& type : types)
@@ -129,6 +121,12 @@ Route route_of(const LogEvent& e) {
       has(message, "mismatches the version that was used to compile") ||
       has(message, "CUDA_HOME environment variable is not set"))
     return Route::build;
+  // Where the chain began: the first exception of the direct causes, else this one.
+  const auto origin = e.root_cause_raised_in != torch::Subsystem::unknown ? e.root_cause_raised_in
+                                                                          : e.raised_in;
+  if (origin == torch::Subsystem::inductor_build || origin == torch::Subsystem::cpp_extension ||
+      origin == torch::Subsystem::triton_compile)
+    return Route::build;
   // torch/_inductor/exc.py's GPUTooOldForTriton, raised when Inductor picks its GPU backend.
   if (has(message, "which is too old to be supported by the triton GPU compiler"))
     return Route::inductor;
@@ -160,6 +158,9 @@ Route route_of(const LogEvent& e) {
 }
 
 Route route_of(const TraceFailure& failure) {
+  // shape.data-dependent-guard and customop.fake-missing explain what the whole reason states.
+  if (failure.problem == "data-dependent guard" || failure.problem == "missing fake")
+    return Route::routed_elsewhere;
   std::vector<std::string> types{failure.fail_type};
   types_in(failure.reason, types);
   if (any_type(types, {"CppCompileError", "CUDACompileError", "InvalidCxxCompiler"}) ||
@@ -204,7 +205,7 @@ std::string user_frame_in(const std::string& reason) {
       code = reason.substr(nl + 1, (next == std::string::npos ? reason.size() : next) - nl - 1);
       code.erase(0, code.find_first_not_of(' '));
     }
-    if (!is_framework_file(file) && !line.empty())
+    if (!torch::is_framework_file(file) && !line.empty())
       found = fmt::format("{}:{}{}", file, line, code.empty() ? "" : " (`" + code + "`)");
     at = end;
   }
@@ -281,7 +282,7 @@ void add_user_frame_evidence(const LogEvent& e, std::vector<Evidence>& out) {
 std::string script_command(const LogEvent& e) {
   for (const auto& frame : e.frames)
     if (!frame.native && frame.function == "<module>" && frame.file.ends_with(".py") &&
-        !is_framework_file(frame.file))
+        !torch::is_framework_file(frame.file))
       return "python " + shell_word(frame.file);
   return "";
 }

@@ -47,3 +47,19 @@ std::string_view to_string(LogEventKind kind) {
 }
 
 }  // namespace aoti::model
+
+namespace aoti::model {
+
+std::string_view to_string(ExceptionLink link) {
+  switch (link) {
+    case ExceptionLink::none:
+      return "none";
+    case ExceptionLink::direct_cause:
+      return "direct cause";
+    case ExceptionLink::during_handling:
+      return "during handling";
+  }
+  return "none";
+}
+
+}  // namespace aoti::model

@@ -7,8 +7,15 @@
 #include <vector>
 
 #include "model/location.hpp"
+#include "torch/subsystem.hpp"
 
 namespace aoti::model {
+
+// How a Python exception relates to the one printed before it, as Python prints a chain:
+// `The above exception was the direct cause of the following exception:` (`raise ... from`, its
+// __cause__) or `During handling of the above exception, another exception occurred:` (__context__).
+enum class ExceptionLink { none, direct_cause, during_handling };
+std::string_view to_string(ExceptionLink link);
 
 enum class LogEventKind {
   input_check_error,  // Error: input_handles[0]: unmatched dtype, expected: 6(at::kFloat), but got:
@@ -66,7 +73,9 @@ struct LogEvent {
   int input_index = -1;
   std::string problem;  // "unmatched device type", "dim value is too large", "unmatched dtype", ...
   int dim = -1;
-  std::string expected;  // as printed: "11(cuda)", "1024", "6(at::kFloat)", "16"
+  // as printed: "11(cuda)", "1024", "6(at::kFloat)", "16"; runtime_error "duplicate OpenMP
+  // runtime": the copy already initialized (`subject` is the one that was starting)
+  std::string expected;
   std::string actual;    // "0", "4096", "5", "1"
 
   // triton_assert: the assert message; api_call_failed: the failing call; export_specialized:
@@ -94,6 +103,22 @@ struct LogEvent {
   std::string
       unit;  // compile_error: the file being compiled, when the error is in a header it includes
   bool final = false;  // the last exception of the log: the one that ended the run
+  // python_exception: the structure of the error. Where it was raised: the subsystem of the
+  // innermost frame that is torch's, Triton's, an installed package's or the user's (Python's own
+  // frames, such as subprocess.py, are skipped); unknown without frames.
+  torch::Subsystem raised_in = torch::Subsystem::unknown;
+  // The log line of the exception printed before this one in the same chain (0 when this one starts
+  // a chain), and how Python linked them.
+  int chained_from_line = 0;
+  ExceptionLink link = ExceptionLink::none;
+  // Following the direct causes back (`raise ... from`): the first exception of that chain, its
+  // type and where it was raised. Wrappers (BackendCompilerFailed, InductorError) are raised where
+  // they catch, not where it failed. Empty / unknown when this exception has no direct cause.
+  std::string root_cause_type;
+  torch::Subsystem root_cause_raised_in = torch::Subsystem::unknown;
+  // false: the log shows the traceback's frames but ends (or moves on) before its exception line,
+  // as pasted logs often do: the type and message are unknown, the frames say where it was.
+  bool complete = true;
   // compile_error / load_error / runtime_error: what kind of failure the line states ("missing
   // header", "undefined symbol", ...) is in `problem`; the library, header or op it names in
   // `subject`.

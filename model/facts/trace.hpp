@@ -75,6 +75,12 @@ struct TraceFailure {
   int user_line = 0;
   std::string symbol;  // inferred: the specialized symbol and its value
   std::string value;
+  // What the whole reason states (torch::problem_in_message over every line of it): "data-dependent
+  // guard", "constraint violation", "missing fake", "" for none. For make_fx_fail_partial, which
+  // has no reason, "data-dependent guard" when the same compile created an unbacked symbol before
+  // it failed: inferred (problem_inferred), `symbol` names the last such symbol.
+  std::string problem;
+  bool problem_inferred = false;
 };
 
 // `missing_fake_kernel` / `mismatched_fake_kernel` (draft export, TORCH_DTRACE).

@@ -134,12 +134,6 @@ void classify_message(CompilerDiagnostic& d, bool fatal) {
 
 }  // namespace
 
-bool is_framework_file(std::string_view file) {
-  return file.empty() || file.front() == '<' || file.find("/site-packages/") != k_npos ||
-         file.find("/dist-packages/") != k_npos || file.find("/torch/") != k_npos ||
-         file.find("/lib/python3") != k_npos || file.starts_with("torch/");
-}
-
 std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
   const std::string_view s = util::trim(line);
   if (s.empty()) return std::nullopt;

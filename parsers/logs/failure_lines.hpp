@@ -5,6 +5,8 @@
 // glibc's dlerror, c10's Dispatcher, CPython's traceback module).
 #pragma once
 
+#include "torch/subsystem.hpp"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -81,7 +83,6 @@ std::optional<NativeFrame> native_frame(std::string_view line);
 // (a dotted name whose last part is capitalised, followed by ':' or the end of the line).
 std::string_view exception_type_at_start(std::string_view line);
 
-// Files of PyTorch, of installed packages and of the Python runtime: not the user's code.
-bool is_framework_file(std::string_view file);
+using torch::is_framework_file;
 
 }  // namespace aoti::parsers::logs

@@ -97,6 +97,7 @@ const util::AnchorSet& anchors() {
       {" has device_type=CUDA but its data pointer", a_tagged_cuda},
       {": test", a_test_result},
       {" zip archive", a_package_loader},
+      {"OMP: Error #", a_openmp_error},
       {"index out of bounds: ", a_index_check},
       {"Exception raised from ", a_exception_from},
       {"torch.Size([", a_printed_size},
@@ -165,6 +166,7 @@ const Scanner::Recognizer Scanner::k_recognizers[] = {
     {k_load_anchors, &Scanner::load_line},
     {a_error_prefix | a_shim_exception | a_unknown_exception | a_raised_from | a_device_guard,
      &Scanner::runtime_line},
+    {a_openmp_error, &Scanner::openmp_error},
     {a_while_executing, &Scanner::while_executing},
     {a_syscall_result, &Scanner::syscall_line},
     {a_draft_data_dependent | a_draft_missing_fake, &Scanner::draft_export_failure},
@@ -187,6 +189,7 @@ void Scanner::scan(std::string_view line, int number) {
 
   // The messages that continue from the lines before.
   m_exception_line = false;
+  chain_line();
   m_message_line = m_detail_event >= 0 && continue_detail(found);
   if (m_in_traceback) m_exception_line = continue_traceback();
   if (m_pending_terminate) finish_terminate();
@@ -208,6 +211,8 @@ void Scanner::remember_line() {
 
 LogScan Scanner::finish(std::uint64_t lines) {
   if (m_pending_terminate) commit_terminate();
+  commit_cut_traceback();
+  resolve_chains();
   if (m_last_exception >= 0) m_events[static_cast<std::size_t>(m_last_exception)].final = true;
   LogScan scan;
   scan.events = std::move(m_events);
@@ -217,6 +222,23 @@ LogScan Scanner::finish(std::uint64_t lines) {
         {m_display, fmt::format("more than {} distinct log events; {} more were not kept",
                                 k_max_events, m_dropped)});
   return scan;
+}
+
+// Each exception raised `from` another one names the first exception of that chain. Events come in
+// log order, so the exception before one in a chain is already resolved when it is reached.
+void Scanner::resolve_chains() {
+  std::unordered_map<int, std::size_t> exception_at;
+  for (std::size_t i = 0; i < m_events.size(); ++i) {
+    auto& e = m_events[i];
+    if (e.kind != LogEventKind::python_exception) continue;
+    exception_at.emplace(e.where.line, i);
+    if (e.link != model::ExceptionLink::direct_cause) continue;
+    const auto before = exception_at.find(e.chained_from_line);
+    if (before == exception_at.end() || before->second == i) continue;
+    const auto& cause = m_events[before->second];
+    e.root_cause_type = cause.root_cause_type.empty() ? cause.subject : cause.root_cause_type;
+    e.root_cause_raised_in = cause.root_cause_type.empty() ? cause.raised_in : cause.root_cause_raised_in;
+  }
 }
 
 LogEvent Scanner::event(LogEventKind kind) const {

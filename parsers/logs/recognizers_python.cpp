@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "torch/error_messages.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
 
@@ -26,9 +29,13 @@ bool Scanner::continue_traceback() {
   m_in_traceback = false;
   const auto type = exception_type_at_start(body);
   if (type.empty()) {
+    // The traceback stops before its exception line. Frames may go on after this line (a paste
+    // that lost its indentation); if they do not, the frames are all the log shows of the error.
+    if (!m_frames.empty()) m_cut_frames = std::move(m_frames), m_cut_line = m_number;
     m_frames.clear();
     return false;
   }
+  m_cut_frames.clear();
   const std::size_t end = type.size();
   auto e = event(LogEventKind::python_exception);
   e.subject = util::clean_text(type, k_max_field);
@@ -37,23 +44,78 @@ bool Scanner::continue_traceback() {
   e.frames = std::move(m_frames);
   m_frames.clear();
   e.user_frame = user_frame_of(e.frames);
+  set_raised_in(e);
+  link_to_chain(e);
   const auto key = e.subject + "|" + e.value;
   exception_added(add(std::move(e), key));
   return true;
 }
 
+// Python's words between the exceptions of a chain; the next exception is linked to the last one.
+void Scanner::chain_line() {
+  const auto line = util::trim(m_line);
+  model::ExceptionLink link = model::ExceptionLink::none;
+  if (line.starts_with("The above exception was the direct cause of the following exception"))
+    link = model::ExceptionLink::direct_cause;
+  else if (line.starts_with("During handling of the above exception, another exception occurred"))
+    link = model::ExceptionLink::during_handling;
+  if (link == model::ExceptionLink::none) return;
+  commit_cut_traceback();
+  m_pending_link = link;
+  m_chain_from = m_last_exception;
+}
+
+void Scanner::link_to_chain(LogEvent& e) {
+  if (m_pending_link == model::ExceptionLink::none) return;
+  e.link = m_pending_link;
+  if (m_chain_from >= 0) e.chained_from_line = m_events[static_cast<std::size_t>(m_chain_from)].where.line;
+  m_pending_link = model::ExceptionLink::none;
+  m_chain_from = -1;
+}
+
+// The innermost frame that says whose code raised it: Python's own modules (subprocess.py raising
+// CalledProcessError for the compiler torch ran) are where, not who.
+void Scanner::set_raised_in(LogEvent& e) const {
+  for (auto frame = e.frames.rbegin(); frame != e.frames.rend(); ++frame) {
+    if (frame->native) continue;
+    const auto subsystem = torch::subsystem_of(frame->file, frame->function);
+    if (subsystem == torch::Subsystem::python_runtime || subsystem == torch::Subsystem::unknown)
+      continue;
+    e.raised_in = subsystem;
+    return;
+  }
+}
+
+// A traceback whose exception line the log never shows: one exception event without a type or
+// message, at its last frame, whose frames say where it was raised.
+void Scanner::commit_cut_traceback() {
+  if (m_in_traceback && !m_frames.empty()) {
+    m_cut_frames = std::move(m_frames);
+    m_frames.clear();
+    m_in_traceback = false;
+    m_cut_line = m_number;
+  }
+  if (m_cut_frames.empty()) return;
+  auto e = event(LogEventKind::python_exception);
+  e.complete = false;
+  e.where.line = m_cut_frames.back().log_line;
+  e.text = m_cut_frames.back().text;
+  e.frames = std::move(m_cut_frames);
+  m_cut_frames.clear();
+  e.user_frame = user_frame_of(e.frames);
+  set_raised_in(e);
+  link_to_chain(e);
+  const auto& last = e.frames.back();
+  const auto key = fmt::format("cut|{}|{}|{}", last.file, last.line, e.frames.size());
+  const LogEvent* added = add(std::move(e), key);
+  if (added) m_last_exception = index_of(added);
+}
+
 // What an exception message states that other events also report: checks use it to route.
 void Scanner::classify_exception(LogEvent& e, std::string_view body) {
-  if (body.find("data-dependent expression") != std::string_view::npos) {
-    e.problem = "data-dependent guard";
-    m_saw_data_dependent = true;
-  } else if (body.find("Constraints violated (") != std::string_view::npos) {
-    e.problem = "constraint violation";
-  } else if (body.find("There was no fake impl registered for ") != std::string_view::npos ||
-             body.find(": attempted to run this operator with Meta tensors") !=
-                 std::string_view::npos) {
-    // torch.library.custom_op's fake_impl, and the Meta fallback for an op without a Meta kernel.
-    e.problem = "missing fake";
+  if (const auto problem = torch::problem_in_message(body); !problem.empty()) {
+    e.problem = std::string(problem);
+    if (problem == "data-dependent guard") m_saw_data_dependent = true;
   } else if (load_failure(body)) {
     e.problem = "load failure";
   }
@@ -90,6 +152,7 @@ int Scanner::user_frame_of(const std::vector<model::LogFrame>& frames) {
 
 // Traceback (most recent call last): whatever is before it on the line prefixes its frames.
 void Scanner::start_traceback(std::uint64_t) {
+  commit_cut_traceback();
   m_in_traceback = true;
   m_traceback_prefix = m_line.substr(0, m_line.find("Traceback (most recent call last):"));
   m_frames.clear();
@@ -115,6 +178,12 @@ void Scanner::start_traceback_at_frame() {
   m_traceback_prefix = std::string(m_line.substr(0, indent >= 2 ? indent - 2 : 0));
   m_in_traceback = true;
   m_frames.clear();
+  // Frames resuming right after the line that interrupted a traceback continue it.
+  if (!m_cut_frames.empty() && m_number - m_cut_line <= 2)
+    m_frames = std::move(m_cut_frames);
+  else
+    commit_cut_traceback();
+  m_cut_frames.clear();
   m_detail_event = -1;
   push_frame(m_frames, *frame);
 }
@@ -142,6 +211,9 @@ bool Scanner::continue_detail(std::uint64_t found) {
     m_detail_blank = 0;
   }
   e.detail.push_back(util::clean_text(m_raw, k_max_text));
+  // A message whose first line is a wrapper's (`RuntimeError when making fake tensor call`) states
+  // its failure further down.
+  if (e.problem.empty()) classify_exception(e, body);
   // Dynamo's `from user code:` frames: the model line that failed to trace.
   if (const auto frame = python_frame(body)) {
     push_frame(e.frames, *frame);

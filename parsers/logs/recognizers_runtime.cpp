@@ -76,6 +76,31 @@ void Scanner::runtime_line(std::uint64_t found) {
   add(std::move(e), key);
 }
 
+// The OpenMP runtime's own errors (LLVM's libomp and Intel's libiomp5 print them alike):
+// `OMP: Error #15: Initializing libomp.dylib, but found libomp.dylib already initialized.` means a
+// second copy of the runtime started in a process that has one.
+void Scanner::openmp_error(std::uint64_t) {
+  const auto at = m_line.find("OMP: Error #");
+  const auto message = util::trim(m_line.substr(at));
+  auto e = event(LogEventKind::runtime_error);
+  e.source_file = "OpenMP runtime";
+  e.value = util::clean_text(util::trim(util::after(message, ": ")), k_max_field);
+  const auto number = util::digits_at(message, 12);
+  e.source_line = util::to_int(number).value_or(0);
+  const auto starting = util::between(message, "Initializing ", ", but found ");
+  const auto running = util::between(message, ", but found ", " already initialized");
+  if (!starting.empty() && !running.empty()) {
+    e.problem = "duplicate OpenMP runtime";
+    e.subject = util::clean_text(starting, k_max_field);  // the copy that was starting
+    e.expected = util::clean_text(running, k_max_field);  // the copy already running
+  } else {
+    e.problem = "OpenMP runtime error";
+    e.subject = util::clean_text(message.substr(0, message.find(':', 12)), k_max_field);
+  }
+  const auto key = fmt::format("{}|{}|{}", e.problem, e.subject, e.value);
+  add(std::move(e), key);
+}
+
 // glog's `[E1119 16:44:43.826121120 shim_common.cpp:403] ...`: the file and line in the prefix.
 void Scanner::find_glog_location(std::string_view line, std::string& file, int& number) {
   if (!line.starts_with('[')) return;

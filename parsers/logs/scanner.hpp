@@ -94,6 +94,7 @@ enum AnchorFlag : std::uint64_t {
   a_exception_from = 1ull << 56,
   a_printed_size = 1ull << 58,
   a_resized = 1ull << 59,
+  a_openmp_error = 1ull << 60,
 };
 inline constexpr std::uint64_t k_load_anchors =
     a_undefined_symbol | a_cannot_open_object | a_symbol_version | a_wrong_elf_class |
@@ -168,6 +169,11 @@ class Scanner {
 
   // recognizers_python.cpp
   bool continue_traceback();
+  void chain_line();
+  void link_to_chain(LogEvent& e);
+  void set_raised_in(LogEvent& e) const;
+  void commit_cut_traceback();
+  void resolve_chains();
   void classify_exception(LogEvent& e, std::string_view body);
   void exception_added(const LogEvent* e);
   void push_frame(std::vector<model::LogFrame>& frames, const PythonFrame& frame);
@@ -196,6 +202,7 @@ class Scanner {
   // recognizers_runtime.cpp
   void api_call_failed(std::uint64_t);
   void runtime_line(std::uint64_t found);
+  void openmp_error(std::uint64_t);
   static void find_glog_location(std::string_view line, std::string& file, int& number);
   void native_frame_line(std::uint64_t found);
 
@@ -212,6 +219,14 @@ class Scanner {
   bool m_in_suggested_fixes = false;
   bool m_saw_data_dependent = false;
   std::vector<model::LogFrame> m_frames;  // the current traceback's frames
+  // A traceback that stopped before its exception line: its frames, kept in case frames go on
+  // after the interruption (a paste that lost indentation), else committed as a cut-off exception.
+  std::vector<model::LogFrame> m_cut_frames;
+  int m_cut_line = 0;  // the line that interrupted it
+  // `The above exception was the direct cause ...` / `During handling ...`: the next exception is
+  // chained to m_chain_from.
+  model::ExceptionLink m_pending_link = model::ExceptionLink::none;
+  int m_chain_from = -1;
   int m_detail_event = -1;                // the exception whose message the next lines may continue
   int m_detail_blank = 0;
   int m_last_exception = -1;    // the last Python exception: the one that ended the run

@@ -1,4 +1,6 @@
 #include "parsers/trace/trace_builder.hpp"
+#include "torch/error_messages.hpp"
+#include "torch/subsystem.hpp"
 
 #include <algorithm>
 #include <array>
@@ -74,15 +76,6 @@ std::pair<std::string, std::string> range_of(std::string_view text) {
   std::string_view hi = text.substr(comma + 1);
   while (!hi.empty() && hi.front() == ' ') hi.remove_prefix(1);
   return {std::string(text.substr(0, comma)), std::string(hi)};
-}
-
-// Files of PyTorch, of installed packages and of the Python runtime: not the user's code.
-bool is_framework_file(std::string_view file) {
-  return file.empty() || file.front() == '<' ||
-         file.find("/site-packages/") != std::string_view::npos ||
-         file.find("/dist-packages/") != std::string_view::npos ||
-         file.find("/torch/") != std::string_view::npos ||
-         file.find("/lib/python3") != std::string_view::npos;
 }
 
 // "[0/1_1]" -> "[0/1]": the compile without its restart attempt.
@@ -181,7 +174,7 @@ std::vector<model::TraceFrame> TraceBuilder::user_frames(const RecordFacts& fact
   for (auto frame = facts.stack.rbegin();
        frame != facts.stack.rend() && user.size() < k_max_user_frames; ++frame) {
     model::TraceFrame resolved = resolve(*frame);
-    if (!is_framework_file(resolved.file)) user.push_back(std::move(resolved));
+    if (!torch::is_framework_file(resolved.file)) user.push_back(std::move(resolved));
   }
   std::reverse(user.begin(), user.end());
   return user;
@@ -469,6 +462,9 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     failure.reason = facts.text("fail_reason", k_max_reason_text);
     failure.user_file = facts.text("fail_user_frame_filename", k_max_field_text);
     failure.user_line = static_cast<int>(facts.fail_user_frame_lineno.value_or(0));
+    failure.problem = std::string(torch::problem_in_message(failure.reason));
+    if (failure.problem.empty() && fail_type.find("GuardOnDataDependentSymNode") != std::string::npos)
+      failure.problem = "data-dependent guard";
     m_facts.failures.push_back(std::move(failure));
   }
 
@@ -481,6 +477,17 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     failure.fail_type = name == "dynamo_error" ? "dynamo_error" : "make_fx failed";
     failure.reason =
         name == "dynamo_error" ? record.text : "make_fx failed; the partial graph was logged";
+    failure.problem = std::string(torch::problem_in_message(failure.reason));
+    if (name == "make_fx_fail_partial" && failure.problem.empty())
+      // Tracing failed right after it made a data-dependent value: the likeliest cause is a guard
+      // on it (the record itself gives no reason, so this is marked as inferred).
+      for (auto symbol = m_facts.symbols.rbegin(); symbol != m_facts.symbols.rend(); ++symbol)
+        if (symbol->unbacked && symbol->where.compile_id == record.where.compile_id) {
+          failure.problem = "data-dependent guard";
+          failure.problem_inferred = true;
+          failure.symbol = symbol->name;
+          break;
+        }
     m_facts.failures.push_back(std::move(failure));
   }
   if (m_graph) {

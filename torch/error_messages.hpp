@@ -1,0 +1,15 @@
+// What torch's own error messages state, whichever input carries them: a log's exception, a
+// trace's compilation_metrics fail_reason, a draft_export report. The sentences are torch's
+// (symbolic_shapes.py, _library/custom_ops.py, the Meta fallback, export's constraint solver), so
+// they live here once and both readers ask the same question.
+#pragma once
+
+#include <string_view>
+
+namespace aoti::torch {
+
+// The failure a message states, as the checks name it: "data-dependent guard", "constraint
+// violation", "missing fake"; "" when it states none of them.
+std::string_view problem_in_message(std::string_view text);
+
+}  // namespace aoti::torch

@@ -1,0 +1,132 @@
+#include "torch/subsystem.hpp"
+
+#include <array>
+#include <string>
+#include <utility>
+
+namespace aoti::torch {
+namespace {
+
+constexpr auto k_npos = std::string_view::npos;
+
+bool has(std::string_view text, std::string_view part) { return text.find(part) != k_npos; }
+
+// Path parts below torch/ (or triton/), most specific first: the first that the file holds wins.
+constexpr std::array<std::pair<std::string_view, Subsystem>, 29> k_paths = {{
+    {"torch/_inductor/package/", Subsystem::aoti_package},
+    {"torch/export/pt2_archive/", Subsystem::aoti_package},
+    {"torch/_inductor/cpp_builder.py", Subsystem::inductor_build},
+    {"torch/_inductor/select_algorithm.py", Subsystem::inductor_autotune},
+    {"torch/_inductor/autotune_process.py", Subsystem::inductor_autotune},
+    {"torch/_inductor/codegen/", Subsystem::inductor_codegen},
+    {"torch/_inductor/scheduler.py", Subsystem::inductor_codegen},
+    {"torch/_inductor/lowering.py", Subsystem::inductor_lowering},
+    {"torch/_inductor/graph.py", Subsystem::inductor_lowering},
+    {"torch/_inductor/ir.py", Subsystem::inductor_lowering},
+    {"torch/_inductor/decomposition.py", Subsystem::inductor_lowering},
+    {"torch/_inductor/fx_passes/", Subsystem::inductor_lowering},
+    {"torch/_inductor/kernel/", Subsystem::inductor_lowering},
+    {"torch/_inductor/", Subsystem::inductor},
+    {"torch/_dynamo/", Subsystem::dynamo},
+    {"torch/export/", Subsystem::export_},
+    {"torch/_export/", Subsystem::export_},
+    {"torch/_functorch/", Subsystem::aot_autograd},
+    {"torch/fx/experimental/symbolic_shapes.py", Subsystem::symbolic_shapes},
+    {"torch/fx/experimental/sym_node.py", Subsystem::symbolic_shapes},
+    {"torch/fx/", Subsystem::fx},
+    {"torch/_subclasses/", Subsystem::fake_tensor},
+    {"torch/_library/", Subsystem::library},
+    {"torch/library.py", Subsystem::library},
+    {"torch/_ops.py", Subsystem::ops},
+    {"torch/utils/cpp_extension.py", Subsystem::cpp_extension},
+    {"torch/cuda/", Subsystem::cuda},
+    {"triton/runtime/build.py", Subsystem::triton_compile},
+    {"triton/runtime/", Subsystem::triton_runtime},
+}};
+
+// A path inside an installed torch or triton, or a source checkout of either ("torch/...").
+bool in_package(std::string_view file, std::string_view package) {
+  const auto at = file.find(package);
+  return at != k_npos && (at == 0 || file[at - 1] == '/' || file[at - 1] == '\\');
+}
+
+}  // namespace
+
+std::string_view to_string(Subsystem subsystem) {
+  switch (subsystem) {
+    case Subsystem::unknown: return "unknown";
+    case Subsystem::user: return "user code";
+    case Subsystem::third_party: return "an installed package";
+    case Subsystem::python_runtime: return "the Python runtime";
+    case Subsystem::export_: return "torch.export";
+    case Subsystem::dynamo: return "Dynamo";
+    case Subsystem::aot_autograd: return "AOTAutograd";
+    case Subsystem::fx: return "torch.fx";
+    case Subsystem::fake_tensor: return "fake tensors";
+    case Subsystem::symbolic_shapes: return "symbolic shapes";
+    case Subsystem::library: return "torch.library (custom ops)";
+    case Subsystem::ops: return "the dispatcher";
+    case Subsystem::inductor_lowering: return "Inductor lowering";
+    case Subsystem::inductor_codegen: return "Inductor code generation";
+    case Subsystem::inductor_autotune: return "Inductor autotuning";
+    case Subsystem::inductor_build: return "Inductor's C++ build";
+    case Subsystem::inductor: return "Inductor";
+    case Subsystem::aoti_package: return "the AOTI package loader";
+    case Subsystem::triton_compile: return "the Triton compiler";
+    case Subsystem::triton_runtime: return "the Triton runtime";
+    case Subsystem::cpp_extension: return "torch.utils.cpp_extension";
+    case Subsystem::cuda: return "torch.cuda";
+    case Subsystem::torch_other: return "torch";
+  }
+  return "unknown";
+}
+
+bool is_framework_file(std::string_view file) {
+  return file.empty() || file.front() == '<' || has(file, "/site-packages/") ||
+         has(file, "/dist-packages/") || has(file, "/torch/") || has(file, "/lib/python3") ||
+         file.starts_with("torch/");
+}
+
+Subsystem subsystem_of(std::string_view file, std::string_view function) {
+  if (file.empty() || file.front() == '<') return Subsystem::unknown;
+  // Windows paths read like POSIX ones for the rules below.
+  std::string normalized(file);
+  for (auto& ch : normalized)
+    if (ch == '\\') ch = '/';
+  const std::string_view path = normalized;
+  if (in_package(path, "torch/")) {
+    // aot_load and aoti_load_package are loaders wherever they live.
+    if (function == "aot_load" || function == "aoti_load_package" || function == "load_package")
+      return Subsystem::aoti_package;
+    // A SymBool or SymInt converted to a Python value: the guard is evaluated.
+    if (path.ends_with("torch/__init__.py") &&
+        (function == "__bool__" || function == "__int__" || function == "__index__" ||
+         function == "__float__"))
+      return Subsystem::symbolic_shapes;
+    for (const auto& [part, subsystem] : k_paths)
+      if (has(path, part)) return subsystem;
+    return Subsystem::torch_other;
+  }
+  if (in_package(path, "triton/")) {
+    if (has(path, "triton/compiler/") || has(path, "triton/backends/"))
+      return Subsystem::triton_compile;
+    for (const auto& [part, subsystem] : k_paths)
+      if (part.starts_with("triton/") && has(path, part)) return subsystem;
+    return Subsystem::triton_runtime;
+  }
+  if (has(path, "/site-packages/") || has(path, "/dist-packages/")) return Subsystem::third_party;
+  if (has(path, "/lib/python3") || has(path, "/lib/python2")) return Subsystem::python_runtime;
+  return Subsystem::user;
+}
+
+bool is_torch(Subsystem subsystem) {
+  switch (subsystem) {
+    case Subsystem::unknown:
+    case Subsystem::user:
+    case Subsystem::third_party:
+    case Subsystem::python_runtime: return false;
+    default: return true;
+  }
+}
+
+}  // namespace aoti::torch
