@@ -6,7 +6,15 @@
 
 #include <string_view>
 
+#include "torch/subsystem.hpp"
+
 namespace aoti::torch {
+
+// The subsystem that defines an exception class, from its name as a traceback prints it:
+// module-qualified ("torch._dynamo.exc.Unsupported") or bare ("Unsupported", "LoweringException"),
+// for torch's and Triton's own exception classes; unknown for any other (ValueError, a package's).
+// It says who raised an error whose frames the log does not show.
+Subsystem subsystem_of_exception(std::string_view type);
 
 // The failure a message states, as the checks name it: "data-dependent guard", "constraint
 // violation", "missing fake"; "" when it states none of them.

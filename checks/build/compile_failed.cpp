@@ -448,6 +448,7 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent* first
     if (!first)
       fl::add_detail_evidence(*exception, 0, exception->value.empty() ? 3 : 1,
                               "the exception's message", f.evidence);
+    if (!first) fl::add_origin_evidence(c, *exception, f.evidence);
     fl::add_user_frame_evidence(*exception, f.evidence);
   }
   return f;

@@ -76,17 +76,28 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
   const std::string stated = type.empty()
                                  ? first_line(e.value, 300)
                                  : fmt::format("{}: {}", e.subject, first_line(e.value, 300));
-  f.subject = "export " + (type.empty() ? first_line(e.value, 60) : type);
-  f.title = fmt::format("Export failed: `{}`",
-                        type.empty() ? first_line(e.value, 140)
-                                     : fmt::format("{}: {}", type, first_line(e.value, 140)));
-  f.message =
-      fmt::format("Tracing the model for export stopped with `{}`{}.", stated,
-                  frame ? fmt::format(", at {}:{}{}", frame->file, frame->line,
-                                      frame->code.empty() ? "" : fmt::format(": `{}`", frame->code))
-                        : "");
+  const std::string at_frame =
+      frame ? fmt::format(", at {}:{}{}", frame->file, frame->line,
+                          frame->code.empty() ? "" : fmt::format(": `{}`", frame->code))
+            : "";
+  if (fl::is_cut_off(e)) {
+    // Only the frames (or the end of Dynamo's message) are in the log: say what they show.
+    f.confidence = 0.6;
+    f.subject = "export cut-off " + std::string(torch::to_string(e.raised_in));
+    f.title = fmt::format("Export or compile failed in {} (the log does not show the exception)",
+                          torch::to_string(e.raised_in));
+    f.message = fmt::format("Tracing the model stopped in {}{}: {}.", torch::to_string(e.raised_in),
+                            at_frame, fl::cut_off_text(e));
+  } else {
+    f.subject = "export " + (type.empty() ? first_line(e.value, 60) : type);
+    f.title = fmt::format("Export failed: `{}`",
+                          type.empty() ? first_line(e.value, 140)
+                                       : fmt::format("{}: {}", type, first_line(e.value, 140)));
+    f.message = fmt::format("Tracing the model for export stopped with `{}`{}.", stated, at_frame);
+  }
   f.why = why_of(type, e);
-  f.evidence.push_back(event_evidence(e, "the exception that stopped export"));
+  f.evidence.push_back(event_evidence(
+      e, fl::is_cut_off(e) ? "the last line the log shows of the error" : "the exception that stopped export"));
   // Dynamo's explanation and hints as it printed them, and FX's node that was running.
   for (std::size_t i = 0; i < e.detail.size() && f.evidence.size() < 6; ++i) {
     const std::string& line = e.detail[i];
@@ -107,6 +118,7 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
             text.substr(target + 7, text.find_first_of("]( ", target + 7) - target - 7));
     }
   }
+  fl::add_origin_evidence(c, e, f.evidence);
   fl::add_user_frame_evidence(e, f.evidence);
   const std::string script = fl::script_command(c, artifact);
   f.next_steps.push_back(

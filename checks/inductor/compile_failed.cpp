@@ -11,6 +11,7 @@
 #include "checks/support/commands.hpp"
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
+#include "util/text.hpp"
 
 namespace aoti::checks {
 namespace {
@@ -115,6 +116,23 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
                             "the op and its arguments", f.evidence);
   else
     fl::add_detail_evidence(e, 0, 2, "the exception's message", f.evidence);
+  // Triton's CompilationError shows the generated kernel's source up to a caret under the
+  // expression it rejected, then the error: the line above the caret and the line after it.
+  for (std::size_t i = 1; i < e.detail.size(); ++i) {
+    const std::string& line = e.detail[i];
+    if (line.find('^') == std::string::npos ||
+        line.find_first_not_of(" ^~") != std::string::npos)
+      continue;
+    f.evidence.push_back(fl::line_evidence(e, e.where.line + static_cast<int>(i),
+                                           std::string(util::trim(e.detail[i - 1])),
+                                           "the line of the generated kernel Triton rejected"));
+    if (i + 1 < e.detail.size() && !util::trim(e.detail[i + 1]).empty())
+      f.evidence.push_back(fl::line_evidence(e, e.where.line + 2 + static_cast<int>(i),
+                                             std::string(util::trim(e.detail[i + 1])),
+                                             "Triton's error"));
+    break;
+  }
+  fl::add_origin_evidence(c, e, f.evidence);
   fl::add_user_frame_evidence(e, f.evidence);
   const std::string script = fl::script_command(c, artifact);
   f.next_steps = {{"re-run with Inductor's debug dump (graphs, IR and generated code, under "

@@ -10,6 +10,7 @@
 #include "checks/support/commands.hpp"
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
+#include "util/text.hpp"
 
 namespace aoti::checks {
 namespace {
@@ -281,6 +282,117 @@ std::optional<Finding> missing_cubin(const Case&, const LogEvent& e) {
   return f;
 }
 
+// The innermost Python frames of a crash load a native library: ctypes' CDLL (what
+// torch.ops.load_library calls), torch.ops.load_library itself, or the import system loading a C
+// extension module. The process died inside the dynamic loader or the library's initializers.
+const LogFrame* native_load_frame(const LogEvent& e) {
+  for (auto frame = e.frames.rbegin(); frame != e.frames.rend(); ++frame) {
+    if (frame->native) continue;
+    if (frame->file.ends_with("ctypes/__init__.py") && frame->function == "__init__") continue;
+    if (frame->file.find("importlib._bootstrap") != std::string::npos &&
+        (frame->function == "create_module" || frame->function == "_call_with_frames_removed"))
+      return &*frame;
+    if (frame->function == "load_library" &&
+        torch::subsystem_of(frame->file, frame->function) == torch::Subsystem::ops)
+      return &*frame;
+    return nullptr;
+  }
+  return nullptr;
+}
+
+std::optional<Finding> crash_while_loading(const Case& c, const LogEvent& e) {
+  const LogFrame* load = native_load_frame(e);
+  if (!load) return std::nullopt;
+  Finding f = new_finding(LoadLibraryFailedCheck::k_info, Severity::error, 0.7);
+  f.explains_failure = true;
+  f.subject = "load crash " + load->function;
+  const bool torch_load = load->function == "load_library";
+  f.title = fmt::format("The process died ({}) while loading a native library{}", e.subject,
+                        torch_load ? " with `torch.ops.load_library`" : " (a C extension import)");
+  const LogFrame* caller = fl::innermost_caller(e);
+  f.message = fmt::format(
+      "Line {} of {} reports {}; the Python stack printed with it ends in `{}` ({}:{}){}: the "
+      "library's own initializers or the dynamic loader ended the process.",
+      e.where.line, e.where.artifact, e.value, load->function,
+      load->file.substr(load->file.find_last_of('/') + 1), load->line,
+      caller ? fmt::format(", called from {}:{}", caller->file, caller->line) : "");
+  f.why =
+      "A C++/CUDA extension built against another torch than the one installed can abort or crash "
+      "while it loads, before any error can be raised: its static initializers register ops with "
+      "a dispatcher whose C++ ABI changed. The usual cause is a wheel built for another torch "
+      "version.";
+  f.evidence.push_back(event_evidence(e, "the crash"));
+  f.evidence.push_back(fl::line_evidence(e, load->log_line, load->text, "the library load it died in"));
+  if (caller)
+    f.evidence.push_back(fl::line_evidence(e, caller->log_line, caller->text, "the code that loaded it"));
+  f.next_steps = {{"see the installed torch version, then install the extension built for it",
+                   "python -c \"import torch; print(torch.__version__)\""}};
+  if (const std::string script = fl::script_command(c, e.where.artifact); !script.empty())
+    f.next_steps.push_back({"see which library it was and what the loader did last",
+                            "LD_DEBUG=files " + script + " 2>&1 | tail -40"});
+  f.chain = {caller ? caller->file.substr(caller->file.find_last_of('/') + 1) : "import",
+             load->function, e.subject};
+  return f;
+}
+
+// A shared object a line names (`x.so`, `x.cpython-312-x86_64-linux-gnu.so`, `x.pyd`, ...), "" if
+// none: the same reading as the log reader's, over a finding's own lines.
+std::string shared_object_of(const std::string& line) {
+  for (std::string_view suffix : {".so", ".pyd", ".dylib", ".dll"}) {
+    const auto at = line.find(suffix);
+    if (at == std::string::npos) continue;
+    auto start = line.find_last_of(" '\"([:`", at);
+    start = start == std::string::npos ? 0 : start + 1;
+    auto end = line.find_first_of(" '\",)]`", at);
+    if (end == std::string::npos) end = line.size();
+    if (start < at) return line.substr(start, end - start);
+  }
+  return "";
+}
+
+// An ImportError or OSError about a compiled library that dlerror's words do not state (an
+// extension's own loader giving up on the .so it found).
+std::optional<Finding> from_exception(const Case& c, const LogEvent& e) {
+  std::string library;
+  int library_line = 0;
+  std::string library_text;
+  if (library = shared_object_of(e.text); !library.empty()) {
+    library_line = e.where.line, library_text = e.text;
+  } else {
+    for (std::size_t i = 0; i < e.detail.size() && library.empty(); ++i)
+      if (library = shared_object_of(e.detail[i]); !library.empty())
+        library_line = e.where.line + 1 + static_cast<int>(i),
+        library_text = std::string(util::trim(e.detail[i]));
+  }
+  if (library.empty()) return std::nullopt;
+  Finding f = new_finding(LoadLibraryFailedCheck::k_info, Severity::error, 0.7);
+  f.explains_failure = true;
+  f.subject = "load " + basename_of(library);
+  const std::string type = e.subject.substr(e.subject.rfind('.') + 1);
+  f.title = fmt::format("`{}` could not be loaded ({})", basename_of(library), type);
+  const LogFrame* caller = fl::innermost_caller(e);
+  f.message = fmt::format(
+      "The run ended with `{}: {}`{}, and the message names the compiled library `{}`: it is "
+      "there, but it did not load.",
+      e.subject, cut(e.value.empty() ? "" : e.value, 200),
+      caller ? fmt::format(", raised by {}:{}", caller->file, caller->line) : "", library);
+  f.why =
+      "An extension's library that is present but does not load was most often built for another "
+      "torch (its C++ ABI changes between versions), another Python, or another GPU "
+      "architecture than the ones installed.";
+  f.evidence.push_back(event_evidence(e, "the exception"));
+  if (library_line != e.where.line)
+    f.evidence.push_back(fl::line_evidence(e, library_line, library_text, "the library it names"));
+  if (caller)
+    f.evidence.push_back(fl::line_evidence(e, caller->log_line, caller->text, "where it was raised"));
+  f.next_steps = {
+      {"load the library alone, to see the dynamic loader's own reason",
+       fmt::format("python -c \"import ctypes, torch; ctypes.CDLL('{}')\"", library)},
+      {"compare with the torch it was built for", "python -c \"import torch; print(torch.__version__)\""}};
+  f.chain = {basename_of(library), type, "not loaded"};
+  return f;
+}
+
 }  // namespace
 
 std::vector<Finding> LoadLibraryFailedCheck::run(const Case& c) const {
@@ -293,6 +405,8 @@ std::vector<Finding> LoadLibraryFailedCheck::run(const Case& c) const {
     else if (e.kind == LogEventKind::cuda_error && e.subject == "CUDA driver error" &&
              e.value == "file not found")
       f = missing_cubin(c, e);
+    else if (e.kind == LogEventKind::segfault)
+      f = crash_while_loading(c, e);
     if (!f) continue;
     const std::string key = e.where.artifact + "\n" + f->subject;
     if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
@@ -311,6 +425,20 @@ std::vector<Finding> LoadLibraryFailedCheck::run(const Case& c) const {
         exception && exception->where.line == e.where.line)
       fl::add_user_frame_evidence(*exception, f->evidence);
     out.push_back(std::move(*f));
+  }
+  // Exceptions about a library that no loader line of the same log explains.
+  for (const auto& e : c.log_events) {
+    if (e.kind != LogEventKind::python_exception || e.problem != "load failure") continue;
+    if (std::any_of(c.log_events.begin(), c.log_events.end(), [&](const LogEvent& other) {
+          return other.kind == LogEventKind::load_error && other.where.artifact == e.where.artifact;
+        }))
+      continue;
+    if (auto f = from_exception(c, e)) {
+      const std::string key = e.where.artifact + "\n" + f->subject;
+      if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+      seen.push_back(key);
+      out.push_back(std::move(*f));
+    }
   }
   return out;
 }

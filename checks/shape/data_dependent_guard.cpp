@@ -167,23 +167,58 @@ std::vector<Finding> ShapeDataDependentGuardCheck::run(const Case& c) const {
   }
   for (const auto& e : c.log_events) {
     if (e.problem != "data-dependent guard") continue;
-    Finding f = new_finding(k_info, Severity::error, 0.8);
+    const bool cut_off = failures::is_cut_off(e);
+    Finding f = new_finding(k_info, Severity::error, cut_off ? 0.6 : 0.8);
     f.explains_failure = true;
     f.subject = "data-dependent log " + e.text.substr(0, 80);
-    f.title = "Export or compile stopped at a guard on a data-dependent value";
-    f.message = fmt::format("The log reports `{}`.", e.text.substr(0, 300));
+    f.title = cut_off ? "Export or compile stopped while evaluating a guard (inferred: on a "
+                        "data-dependent value)"
+                      : "Export or compile stopped at a guard on a data-dependent value";
+    f.message = cut_off ? fmt::format("{}: {} turns a symbolic value into a Python one there, and a "
+                                      "guard that fails to evaluate is one on a value only the data "
+                                      "decides (inferred from the frames; the error itself is not "
+                                      "in the log).",
+                                      failures::cut_off_text(e), torch::to_string(e.raised_in))
+                        : fmt::format("The log reports `{}`.", e.text.substr(0, 300));
     f.why = "A branch or check on a data-dependent size cannot be compiled once for every input.";
-    f.evidence.push_back(event_evidence(e, "the error"));
+    f.evidence.push_back(event_evidence(e, cut_off ? "the innermost frame the log shows" : "the error"));
+    // The code that asked for the value: a branch in the user's or a library's code.
+    if (const LogFrame* caller = failures::innermost_caller(e);
+        caller && caller != failures::user_frame(e)) {
+      f.message += fmt::format(" The value was asked for by {}:{}{}.", caller->file, caller->line,
+                               caller->code.empty() ? "" : fmt::format(": `{}`", caller->code));
+      f.evidence.push_back(
+          failures::line_evidence(e, caller->log_line, caller->text, "the frame that asked for the value"));
+      if (!caller->code.empty())
+        f.evidence.push_back(
+            failures::line_evidence(e, caller->log_line + 1, caller->code, "its code"));
+    }
+    // A wrapper's exception (the ONNX exporter's TorchExportError) whose message states the guard
+    // further down: that line is the error.
+    if (!cut_off && e.text.find("data-dependent") == std::string::npos)
+      for (std::size_t i = 0; i < e.detail.size(); ++i)
+        if (e.detail[i].find("data-dependent expression") != std::string::npos) {
+          const std::string line(util::trim(e.detail[i]));
+          f.message += fmt::format(" Its message states `{}`.", cut(line, 300));
+          f.evidence.push_back(failures::line_evidence(e, e.where.line + 1 + static_cast<int>(i),
+                                                       line, "the guard, as the message states it"));
+          break;
+        }
     // Where the guard was raised, as the message says it (`Caused by:
-    // (_export/non_strict_utils.py:683 in __torch_function__)`).
+    // (_export/non_strict_utils.py:683 in __torch_function__)`), at a line's start or after the
+    // sentence before it.
     for (std::size_t i = 0; i < e.detail.size(); ++i)
-      if (const auto start = e.detail[i].find_first_not_of(' ');
-          start != std::string::npos && e.detail[i].compare(start, 10, "Caused by:") == 0) {
-        f.evidence.push_back(failures::line_evidence(e, e.where.line + 1 + static_cast<int>(i),
-                                                     e.detail[i].substr(start),
-                                                     "where the guard was raised"));
+      if (e.detail[i].find("Caused by: ") != std::string::npos) {
+        const std::string line(util::trim(e.detail[i]));
+        if (!std::any_of(f.evidence.begin(), f.evidence.end(), [&](const Evidence& q) {
+              return q.where.line == e.where.line + 1 + static_cast<int>(i);
+            }))
+          f.evidence.push_back(failures::line_evidence(e, e.where.line + 1 + static_cast<int>(i),
+                                                       line, "where the guard was raised"));
         break;
       }
+    // The innermost frame the log shows (torch's framework code culprit, or a library's).
+    failures::add_origin_evidence(c, e, f.evidence);
     // The user's frame the log names (a traceback's, or draft_export's user stacktrace).
     if (e.user_frame >= 0 && static_cast<std::size_t>(e.user_frame) < e.frames.size()) {
       const auto& frame = e.frames[static_cast<std::size_t>(e.user_frame)];

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <iterator>
 #include <memory>
 
 #include <fmt/format.h>
@@ -121,6 +122,9 @@ Route route_of(const LogEvent& e) {
       has(message, "mismatches the version that was used to compile") ||
       has(message, "CUDA_HOME environment variable is not set"))
     return Route::build;
+  // Triton's frontend rejecting the kernel source Inductor generated: code generation, although
+  // it is raised below triton/compiler.
+  if (any_type(types, {"CompilationError"})) return Route::inductor;
   // Where the chain began: the first exception of the direct causes, else this one.
   const auto origin = e.root_cause_raised_in != torch::Subsystem::unknown ? e.root_cause_raised_in
                                                                           : e.raised_in;
@@ -146,6 +150,23 @@ Route route_of(const LogEvent& e) {
       e.subject.starts_with("torch.export."))
     return Route::export_;
   if (phase != Route::none) return phase;
+  // Where it was raised, when no frame of a phase folder says it (a bare `Unsupported: ...`, a
+  // Dynamo message's footer without its exception line).
+  switch (origin) {
+    case torch::Subsystem::dynamo:
+    case torch::Subsystem::export_:
+    case torch::Subsystem::aot_autograd:
+      return Route::export_;
+    case torch::Subsystem::inductor:
+    case torch::Subsystem::inductor_lowering:
+    case torch::Subsystem::inductor_codegen:
+    case torch::Subsystem::inductor_autotune:
+      return Route::inductor;
+    case torch::Subsystem::aoti_package:
+      return Route::runner;
+    default:
+      break;
+  }
   // Export's functionalization (tracing machinery below torch/export when the frames above were
   // cut).
   if (raised_in(e, "torch/_subclasses/functional_tensor.py") || raised_in(e, "torch/_functorch/") ||
@@ -279,6 +300,58 @@ void add_user_frame_evidence(const LogEvent& e, std::vector<Evidence>& out) {
     out.push_back(line_evidence(e, frame->log_line + 1, frame->code, "the line that raised"));
 }
 
+const LogEvent* root_cause(const Case& c, const LogEvent& e) {
+  const LogEvent* cause = nullptr;
+  const LogEvent* current = &e;
+  // A chain is as long as the exceptions printed; the bound only guards against a malformed one.
+  for (int depth = 0; depth < 32 && current->link == ExceptionLink::direct_cause &&
+                      current->chained_from_line > 0;
+       ++depth) {
+    const LogEvent* before = nullptr;
+    for (const auto& other : c.log_events)
+      if (other.kind == LogEventKind::python_exception &&
+          other.where.artifact == current->where.artifact &&
+          other.where.line == current->chained_from_line) {
+        before = &other;
+        break;
+      }
+    if (!before || before == current) break;
+    cause = current = before;
+  }
+  return cause;
+}
+
+void add_origin_evidence(const Case& c, const LogEvent& e, std::vector<Evidence>& out) {
+  const auto quoted = [&](int line) {
+    return std::any_of(out.begin(), out.end(), [&](const Evidence& q) {
+      return q.where.artifact == e.where.artifact && q.where.line == line;
+    });
+  };
+  const LogEvent* cause = root_cause(c, e);
+  const LogEvent& origin = cause ? *cause : e;
+  if (cause && !quoted(cause->where.line))
+    out.push_back(line_evidence(*cause, cause->where.line, cause->text,
+                                "the exception it was raised from (the first of the chain)"));
+  // The innermost frame that raised it, its code, and the frame that called it.
+  for (auto frame = origin.frames.rbegin(); frame != origin.frames.rend(); ++frame) {
+    if (frame->native) continue;
+    const auto subsystem = torch::subsystem_of(frame->file, frame->function);
+    if (subsystem == torch::Subsystem::python_runtime || subsystem == torch::Subsystem::unknown)
+      continue;
+    if (&*frame == user_frame(origin)) break;  // the user's frame is quoted on its own
+    if (!quoted(frame->log_line))
+      out.push_back(line_evidence(origin, frame->log_line, frame->text,
+                                  fmt::format("where it was raised ({})", torch::to_string(subsystem))));
+    if (!frame->code.empty() && !quoted(frame->log_line + 1))
+      out.push_back(line_evidence(origin, frame->log_line + 1, frame->code, "the line that raised it"));
+    const auto caller = std::next(frame);
+    if (caller != origin.frames.rend() && !caller->native && &*caller != user_frame(origin) &&
+        !quoted(caller->log_line))
+      out.push_back(line_evidence(origin, caller->log_line, caller->text, "called from"));
+    break;
+  }
+}
+
 std::string script_command(const LogEvent& e) {
   for (const auto& frame : e.frames)
     if (!frame.native && frame.function == "<module>" && frame.file.ends_with(".py") &&
@@ -304,6 +377,37 @@ std::string demangle(const std::string& symbol) {
   std::unique_ptr<char, decltype(&std::free)> plain(
       abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), &std::free);
   return status == 0 && plain ? std::string(plain.get()) : symbol;
+}
+
+bool is_cut_off(const LogEvent& e) {
+  return e.kind == LogEventKind::python_exception && !e.complete;
+}
+
+std::string cut_off_text(const LogEvent& e) {
+  const LogFrame* innermost = nullptr;
+  for (auto frame = e.frames.rbegin(); frame != e.frames.rend(); ++frame)
+    if (!frame->native) {
+      innermost = &*frame;
+      break;
+    }
+  std::string text = "the log stops inside a traceback, before its exception line";
+  if (innermost)
+    text += fmt::format("; the innermost frame is `{}` in {}:{}", innermost->function,
+                        innermost->file.substr(innermost->file.find_last_of('/') + 1),
+                        innermost->line);
+  if (e.raised_in != torch::Subsystem::unknown)
+    text += fmt::format(" ({})", torch::to_string(e.raised_in));
+  return text;
+}
+
+const LogFrame* innermost_caller(const LogEvent& e) {
+  for (auto frame = e.frames.rbegin(); frame != e.frames.rend(); ++frame) {
+    if (frame->native) continue;
+    const auto subsystem = torch::subsystem_of(frame->file, frame->function);
+    if (subsystem == torch::Subsystem::user || subsystem == torch::Subsystem::third_party)
+      return &*frame;
+  }
+  return nullptr;
 }
 
 }  // namespace aoti::checks::failures

@@ -58,6 +58,16 @@ void join_or_add(std::vector<model::Finding>& out, const model::TraceFailure& fa
 // and its code line): "x.py:4 (`if x.sum() > 0:`)", "" when there is none.
 std::string user_frame_in(const std::string& reason);
 
+// A Python exception the log shows only in part: its traceback stops before the exception line
+// (complete == false). Checks say so instead of quoting a type and message there are none of.
+bool is_cut_off(const model::LogEvent& e);
+// What a finding says of such an exception: "the log stops inside a traceback before its exception
+// line; the innermost frame is <function> in <file>:<line> (<subsystem>)".
+std::string cut_off_text(const model::LogEvent& e);
+// The innermost frame outside torch, Triton and Python's own modules: the code that called into
+// torch when it failed (the user's, or a library's such as transformers'). nullptr if none.
+const model::LogFrame* innermost_caller(const model::LogEvent& e);
+
 // Whether an event states an error (anything but a deprecation note or a compiler command).
 bool is_error(const model::LogEvent& e);
 
@@ -72,6 +82,15 @@ model::Evidence line_evidence(const model::LogEvent& e, int line, const std::str
                               std::string note);
 void add_detail_evidence(const model::LogEvent& e, std::size_t first, std::size_t count,
                          const std::string& note, std::vector<model::Evidence>& out);
+// The exception this one was raised `from`, followed back to the first of the chain (the same
+// artifact's events, by the line Python printed it at); nullptr when it has no direct cause.
+const model::LogEvent* root_cause(const model::Case& c, const model::LogEvent& e);
+// Where the failure began: the root cause's exception line (when there is one), then the
+// innermost frame that raised it with its code line (torch's, Triton's, a package's or the
+// user's, but not Python's own modules). Each is a quote of its log line.
+void add_origin_evidence(const model::Case& c, const model::LogEvent& e,
+                         std::vector<model::Evidence>& out);
+
 // The user's own frame (`File "x.py", line 77, in <module>` and its code line), when there is one.
 void add_user_frame_evidence(const model::LogEvent& e, std::vector<model::Evidence>& out);
 const model::LogFrame* user_frame(const model::LogEvent& e);

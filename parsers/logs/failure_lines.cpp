@@ -397,7 +397,21 @@ std::optional<PythonFrame> python_frame(std::string_view line) {
       frame.function = std::string(util::trim(s.substr(in + 5)));
     return frame;
   }
-  if (!s.starts_with("File \"")) return std::nullopt;
+  if (!s.starts_with("File \"")) {
+    // A frame whose start the paste cut off: `...ers/transformer_flux.py", line 519, in forward`.
+    const auto cut = s.find(".py\", line ");
+    if (cut == k_npos || s.find("File \"") != k_npos) return std::nullopt;
+    const auto space = s.rfind(' ', cut);
+    const auto start = space == k_npos ? 0 : space + 1;
+    PythonFrame frame;
+    frame.file = std::string(s.substr(start, cut + 3 - start));
+    const auto number = util::digits_at(s, cut + 11);
+    if (number.empty() || frame.file.find('/') == std::string::npos) return std::nullopt;
+    frame.line = util::to_int(number).value_or(0);
+    if (const auto in = s.find(", in ", cut + 11 + number.size()); in != k_npos)
+      frame.function = std::string(util::trim(s.substr(in + 5)));
+    return frame;
+  }
   const auto close = s.find('"', 6);
   if (close == k_npos || !s.substr(close).starts_with("\", line ")) return std::nullopt;
   PythonFrame frame;
@@ -407,6 +421,9 @@ std::optional<PythonFrame> python_frame(std::string_view line) {
   frame.line = util::to_int(number).value_or(0);
   if (const auto in = s.find(", in ", close + 8 + number.size()); in != k_npos)
     frame.function = std::string(util::trim(s.substr(in + 5)));
+  else if (s.substr(close + 8 + number.size()).starts_with(" in "))
+    // faulthandler's stacks: `File "/x/ctypes/__init__.py", line 376 in __init__`.
+    frame.function = std::string(util::trim(s.substr(close + 12 + number.size())));
   return frame;
 }
 
@@ -470,6 +487,29 @@ std::string_view exception_type_at_start(std::string_view line) {
   if (last.empty() || last[0] < 'A' || last[0] > 'Z') return {};
   if (end < line.size() && line[end] != ':') return {};
   return type;
+}
+
+std::string_view shared_object_in(std::string_view line) {
+  for (std::string_view suffix : {".so", ".pyd", ".dylib", ".dll"}) {
+    for (std::size_t at = line.find(suffix); at != k_npos; at = line.find(suffix, at + 1)) {
+      std::size_t end = at + suffix.size();
+      // `.so.6`: a version after the suffix.
+      while (suffix == ".so" && end + 1 < line.size() && line[end] == '.' &&
+             util::is_digit(line[end + 1])) {
+        end += 2;
+        while (end < line.size() && util::is_digit(line[end])) ++end;
+      }
+      if (end < line.size() && (util::is_identifier_char(line[end]) || line[end] == '-')) continue;
+      std::size_t start = at;
+      while (start > 0 && line[start - 1] != ' ' && line[start - 1] != '\'' &&
+             line[start - 1] != '"' && line[start - 1] != '(' && line[start - 1] != '[' &&
+             line[start - 1] != ':' && line[start - 1] != '`')
+        --start;
+      if (start == at) continue;  // a bare ".so" in prose
+      return line.substr(start, end - start);
+    }
+  }
+  return {};
 }
 
 }  // namespace aoti::parsers::logs

@@ -85,4 +85,8 @@ std::string_view exception_type_at_start(std::string_view line);
 
 using torch::is_framework_file;
 
+// The first file name of a compiled library in a line: `x.so`, `x.so.1`,
+// `common_ops.cpython-312-x86_64-linux-gnu.so`, `x.pyd`, `x.dylib`, `x.dll`; "" when none.
+std::string_view shared_object_in(std::string_view line);
+
 }  // namespace aoti::parsers::logs

@@ -98,6 +98,10 @@ const util::AnchorSet& anchors() {
       {": test", a_test_result},
       {" zip archive", a_package_loader},
       {"OMP: Error #", a_openmp_error},
+      {" (most recent call first):", a_faulthandler},
+      {".py\", line ", a_cut_frame},
+      {"TORCHDYNAMO_VERBOSE=1", a_dynamo_footer},
+      {"You can suppress this exception and fall back to eager", a_dynamo_footer},
       {"index out of bounds: ", a_index_check},
       {"Exception raised from ", a_exception_from},
       {"torch.Size([", a_printed_size},
@@ -108,10 +112,26 @@ const util::AnchorSet& anchors() {
 
 }  // namespace
 
-// What CI systems and loggers put before every line: `[2024-04-11T19:39:18.128Z] ` (Jenkins),
+// What CI systems, launchers and loggers put before every line: `[rank7]: ` (torchrun),
+// `[2024-04-11T19:39:18.128Z] ` (Jenkins),
 // `2024-04-11T19:39:33.1626214Z ` (GitHub Actions), `ERROR 07-23 07:21:49 [core.py:586] ` (vLLM's
 // logger). glog's `[E1119 16:44:43.826 shim_common.cpp:403] ` stays: it names the file that spoke.
 std::string_view strip_log_prefix(std::string_view line) {
+  // Ray's and vLLM's worker prefix: `(EngineCore_DP0 pid=73386) `, `(RayWorkerWrapper pid=12) `.
+  if (line.starts_with('(')) {
+    const auto close = line.find(") ");
+    const auto pid = line.find(" pid=");
+    if (close != std::string_view::npos && close < 96 && pid != std::string_view::npos &&
+        pid < close && util::is_digit(line[close - 1]))
+      line.remove_prefix(close + 2);
+  }
+  // torchrun's per-process prefix: `[rank7]: `, `[default0]:`.
+  if (line.starts_with("[rank") || line.starts_with("[default")) {
+    const auto close = line.find("]:");
+    if (close != std::string_view::npos && close < 16 &&
+        util::is_digit(line[close - 1]))
+      line.remove_prefix(close + 2 + (line.size() > close + 2 && line[close + 2] == ' '));
+  }
   if (line.size() > 2 && line[0] == '[' && util::is_digit(line[1])) {
     const auto close = line.find("] ");
     if (close != std::string_view::npos && close < 48) line.remove_prefix(close + 2);
@@ -172,6 +192,8 @@ const Scanner::Recognizer Scanner::k_recognizers[] = {
     {a_draft_data_dependent | a_draft_missing_fake, &Scanner::draft_export_failure},
     {0, &Scanner::draft_export_continuation},
     {0, &Scanner::native_frame_line},
+    {a_dynamo_footer, &Scanner::dynamo_footer},
+    {a_faulthandler, &Scanner::faulthandler_stack},
     {0, &Scanner::exception_outside_traceback},
     {a_traceback, &Scanner::start_traceback},
 };
@@ -189,6 +211,7 @@ void Scanner::scan(std::string_view line, int number) {
 
   // The messages that continue from the lines before.
   m_exception_line = false;
+  m_faulthandler_line = m_faulthandler_event >= 0 && continue_faulthandler_stack();
   chain_line();
   m_message_line = m_detail_event >= 0 && continue_detail(found);
   if (m_in_traceback) m_exception_line = continue_traceback();

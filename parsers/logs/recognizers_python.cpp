@@ -75,6 +75,7 @@ void Scanner::link_to_chain(LogEvent& e) {
 
 // The innermost frame that says whose code raised it: Python's own modules (subprocess.py raising
 // CalledProcessError for the compiler torch ran) are where, not who.
+// Without frames, torch's own exception classes still say who raised them (Unsupported: Dynamo).
 void Scanner::set_raised_in(LogEvent& e) const {
   for (auto frame = e.frames.rbegin(); frame != e.frames.rend(); ++frame) {
     if (frame->native) continue;
@@ -84,6 +85,25 @@ void Scanner::set_raised_in(LogEvent& e) const {
     e.raised_in = subsystem;
     return;
   }
+  e.raised_in = torch::subsystem_of_exception(e.subject);
+}
+
+// The innermost torch frames turn a symbolic value into a Python one: a guard is being evaluated
+// (`bool(sym)` -> SymNode.bool_ -> guard_bool -> evaluate_sym_node / evaluate_expr). Backed
+// guards evaluate to their hint; an error raised there is a guard on a value only the data decides.
+bool Scanner::evaluates_guard(const std::vector<model::LogFrame>& frames) {
+  for (auto frame = frames.rbegin(); frame != frames.rend(); ++frame) {
+    if (frame->native) continue;
+    const auto subsystem = torch::subsystem_of(frame->file, frame->function);
+    if (subsystem == torch::Subsystem::python_runtime) continue;
+    if (subsystem != torch::Subsystem::symbolic_shapes) return false;
+    const std::string& f = frame->function;
+    if (f == "evaluate_sym_node" || f == "evaluate_expr" || f == "_evaluate_expr" ||
+        f == "guard_bool" || f == "guard_int" || f == "guard_float" || f == "evaluate" ||
+        f == "_make_data_dependent_error")
+      return true;
+  }
+  return false;
 }
 
 // A traceback whose exception line the log never shows: one exception event without a type or
@@ -104,6 +124,7 @@ void Scanner::commit_cut_traceback() {
   m_cut_frames.clear();
   e.user_frame = user_frame_of(e.frames);
   set_raised_in(e);
+  if (evaluates_guard(e.frames)) e.problem = "data-dependent guard";
   link_to_chain(e);
   const auto& last = e.frames.back();
   const auto key = fmt::format("cut|{}|{}|{}", last.file, last.line, e.frames.size());
@@ -117,6 +138,11 @@ void Scanner::classify_exception(LogEvent& e, std::string_view body) {
     e.problem = std::string(problem);
     if (problem == "data-dependent guard") m_saw_data_dependent = true;
   } else if (load_failure(body)) {
+    e.problem = "load failure";
+  } else if (const auto type = e.subject.substr(e.subject.rfind('.') + 1);
+             (type == "ImportError" || type == "OSError") && !shared_object_in(body).empty()) {
+    // The import system or ctypes failing on a compiled library it names (an extension's
+    // `common_ops.cpython-312-x86_64-linux-gnu.so`), without dlerror's words.
     e.problem = "load failure";
   }
 }
@@ -161,8 +187,8 @@ void Scanner::start_traceback(std::uint64_t) {
 
 // A frame or an exception line outside any traceback and any exception's message.
 void Scanner::exception_outside_traceback(std::uint64_t found) {
-  if (m_in_traceback || m_exception_line || m_message_line) return;
-  if (found & a_python_frame)
+  if (m_in_traceback || m_exception_line || m_message_line || m_faulthandler_line) return;
+  if (found & (a_python_frame | a_cut_frame))
     start_traceback_at_frame();
   else
     bare_exception();
@@ -174,8 +200,10 @@ void Scanner::start_traceback_at_frame() {
   const auto frame = python_frame(m_line);
   if (!frame) return;
   const auto indent = m_line.find("File \"");
-  // Python indents frames by two spaces under `Traceback`; whatever is before that is a prefix.
-  m_traceback_prefix = std::string(m_line.substr(0, indent >= 2 ? indent - 2 : 0));
+  // Python indents frames by two spaces under `Traceback`; whatever is before that is a prefix. A
+  // frame cut at its start has none.
+  m_traceback_prefix =
+      indent == std::string_view::npos ? "" : std::string(m_line.substr(0, indent >= 2 ? indent - 2 : 0));
   m_in_traceback = true;
   m_frames.clear();
   // Frames resuming right after the line that interrupted a traceback continue it.
@@ -186,6 +214,59 @@ void Scanner::start_traceback_at_frame() {
   m_cut_frames.clear();
   m_detail_event = -1;
   push_frame(m_frames, *frame);
+}
+
+// faulthandler (`python -X faulthandler`, or a fatal error) prints each thread's Python stack
+// after the signal: `Current thread 0x00007f95ab528740 (most recent call first):` then frames,
+// innermost first. The current thread's frames belong to the crash printed before it.
+void Scanner::faulthandler_stack(std::uint64_t) {
+  const auto line = util::trim(m_line);
+  if (!line.starts_with("Current thread ") && !line.starts_with("Stack (most recent call first)"))
+    return;
+  m_faulthandler_event = m_last_crash >= 0 ? m_last_crash : m_last_error;
+}
+
+bool Scanner::continue_faulthandler_stack() {
+  const auto frame = python_frame(m_line);
+  if (!frame) {
+    m_faulthandler_event = -1;
+    return false;
+  }
+  auto& e = m_events[static_cast<std::size_t>(m_faulthandler_event)];
+  // Python frames are kept outermost first: each next one is further out.
+  std::vector<model::LogFrame> outer;
+  push_frame(outer, *frame);
+  if (e.frames.size() < k_max_frames) e.frames.insert(e.frames.begin(), std::move(outer.front()));
+  e.user_frame = user_frame_of(e.frames);
+  set_raised_in(e);
+  return true;
+}
+
+// Dynamo ends the message of every error it raises with a footer (`Set TORCHDYNAMO_VERBOSE=1 for
+// the internal stack trace ...`, older torch: `Set TORCH_LOGS="+dynamo" and TORCHDYNAMO_VERBOSE=1
+// for more information` and `You can suppress this exception and fall back to eager`). A footer
+// without its exception above it (a paste that kept only the end) is still a Dynamo error: its
+// frames, if the log shows some, are the user code it was tracing.
+void Scanner::dynamo_footer(std::uint64_t) {
+  if (m_message_line || m_exception_line || m_saw_dynamo_footer) return;
+  for (auto e = m_events.rbegin(); e != m_events.rend(); ++e)
+    if (e->kind == LogEventKind::python_exception && e->complete) return;
+  m_saw_dynamo_footer = true;
+  if (m_in_traceback && !m_frames.empty()) m_cut_frames = std::move(m_frames), m_frames.clear();
+  m_in_traceback = false;
+  auto e = event(LogEventKind::python_exception);
+  e.complete = false;
+  e.raised_in = torch::Subsystem::dynamo;
+  if (!m_cut_frames.empty()) {
+    e.where.line = m_cut_frames.back().log_line;
+    e.text = m_cut_frames.back().text;
+    e.frames = std::move(m_cut_frames);
+    m_cut_frames.clear();
+    e.user_frame = user_frame_of(e.frames);
+  }
+  link_to_chain(e);
+  const LogEvent* added = add(std::move(e), "dynamo footer");
+  if (added) m_last_exception = index_of(added);
 }
 
 // The lines after an exception line that continue its message, until the next traceback, the next
@@ -248,7 +329,9 @@ void Scanner::bare_exception() {
     const auto last =
         type.substr(type.rfind('.') == std::string_view::npos ? 0 : type.rfind('.') + 1);
     return (last.ends_with("Error") && last != "Error") ||
-           (last.ends_with("Exception") && last != "Exception");
+           (last.ends_with("Exception") && last != "Exception") ||
+           // torch's own classes, whatever their names end with (Dynamo's `Unsupported`)
+           torch::subsystem_of_exception(type) != torch::Subsystem::unknown;
   };
   std::size_t start = 0;
   auto type = exception_type_at_start(line);
@@ -274,6 +357,8 @@ void Scanner::bare_exception() {
   const auto body = line.substr(start);
   e.value = util::clean_text(util::trim(body.substr(type.size() + 1)), k_max_field);
   classify_exception(e, body);
+  set_raised_in(e);
+  link_to_chain(e);
   const auto key = e.subject + "|" + e.value;
   const LogEvent* added = add(std::move(e), key);
   if (!added) return;

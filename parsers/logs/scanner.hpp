@@ -95,6 +95,9 @@ enum AnchorFlag : std::uint64_t {
   a_printed_size = 1ull << 58,
   a_resized = 1ull << 59,
   a_openmp_error = 1ull << 60,
+  a_cut_frame = 1ull << 61,
+  a_dynamo_footer = 1ull << 62,
+  a_faulthandler = 1ull << 63,
 };
 inline constexpr std::uint64_t k_load_anchors =
     a_undefined_symbol | a_cannot_open_object | a_symbol_version | a_wrong_elf_class |
@@ -173,6 +176,7 @@ class Scanner {
   void link_to_chain(LogEvent& e);
   void set_raised_in(LogEvent& e) const;
   void commit_cut_traceback();
+  static bool evaluates_guard(const std::vector<model::LogFrame>& frames);
   void resolve_chains();
   void classify_exception(LogEvent& e, std::string_view body);
   void exception_added(const LogEvent* e);
@@ -180,6 +184,9 @@ class Scanner {
   void set_code(std::vector<model::LogFrame>& frames, std::string_view body);
   static int user_frame_of(const std::vector<model::LogFrame>& frames);
   void start_traceback(std::uint64_t);
+  void dynamo_footer(std::uint64_t);
+  void faulthandler_stack(std::uint64_t);
+  bool continue_faulthandler_stack();
   void exception_outside_traceback(std::uint64_t found);
   void start_traceback_at_frame();
   bool continue_detail(std::uint64_t found);
@@ -227,6 +234,10 @@ class Scanner {
   // chained to m_chain_from.
   model::ExceptionLink m_pending_link = model::ExceptionLink::none;
   int m_chain_from = -1;
+  bool m_saw_dynamo_footer = false;
+  // faulthandler's `Current thread 0x... (most recent call first):`: the crash its frames belong to.
+  int m_faulthandler_event = -1;
+  bool m_faulthandler_line = false;  // the current line was one of its frames  // a Dynamo error was already read from its message's footer
   int m_detail_event = -1;                // the exception whose message the next lines may continue
   int m_detail_blank = 0;
   int m_last_exception = -1;    // the last Python exception: the one that ended the run
