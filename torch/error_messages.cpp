@@ -77,6 +77,22 @@ Subsystem subsystem_of_exception(std::string_view type) {
   return Subsystem::unknown;
 }
 
+Subsystem subsystem_of_message(std::string_view text) {
+  const auto has = [&](std::string_view part) { return text.find(part) != std::string_view::npos; };
+  // triton/backends/nvidia/compiler.py (ptx_get_version), and the MLIR/LLVM passes Triton runs.
+  if (has("Triton only support CUDA 10.0 or higher") || has("PassManager::run failed") ||
+      has("LLVM ERROR: "))
+    return Subsystem::triton_compile;
+  // torch/_inductor (has_triton() false when a GPU kernel must be compiled): no compiler to build
+  // the generated kernels with.
+  if (has("Cannot find a working triton installation")) return Subsystem::inductor_build;
+  // c10/core/TensorImpl: a kernel asked for the storage of a FakeTensor or FunctionalTensor, which
+  // only happens while a graph is traced (torch.compile, export).
+  if (has("Cannot access data pointer of Tensor that doesn't have storage"))
+    return Subsystem::fake_tensor;
+  return Subsystem::unknown;
+}
+
 std::string_view problem_in_message(std::string_view text) {
   const auto has = [&](std::string_view part) { return text.find(part) != std::string_view::npos; };
   // symbolic_shapes.py: GuardOnDataDependentSymNode's "Could not guard on data-dependent
@@ -86,7 +102,12 @@ std::string_view problem_in_message(std::string_view text) {
   if (has("Constraints violated (")) return "constraint violation";
   // torch.library.custom_op's fake_impl, and the Meta fallback for an op without a Meta kernel.
   if (has("There was no fake impl registered for ") ||
-      has(": attempted to run this operator with Meta tensors"))
+      has(": attempted to run this operator with Meta tensors") ||
+      // Dynamo's graph break for fake tensor's UnsupportedOperatorException, as a trace's
+      // fail_reason holds it: `Operator does not support running with fake tensors` ...
+      // `unsupported operator: corpus.row_scale.default`.
+      (has("Operator does not support running with fake tensors") &&
+       has("unsupported operator: ")))
     return "missing fake";
   return "";
 }

@@ -16,6 +16,11 @@ namespace aoti::torch {
 // It says who raised an error whose frames the log does not show.
 Subsystem subsystem_of_exception(std::string_view type);
 
+// The subsystem whose own fixed message a text carries, for errors the log shows without frames:
+// Triton's NVIDIA backend refusing the CUDA version, Inductor finding no Triton to compile with,
+// c10 refusing a fake tensor's data pointer while a graph is traced. unknown for any other.
+Subsystem subsystem_of_message(std::string_view text);
+
 // The failure a message states, as the checks name it: "data-dependent guard", "constraint
 // violation", "missing fake"; "" when it states none of them.
 std::string_view problem_in_message(std::string_view text);

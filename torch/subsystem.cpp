@@ -74,6 +74,7 @@ std::string_view to_string(Subsystem subsystem) {
     case Subsystem::aoti_package: return "the AOTI package loader";
     case Subsystem::triton_compile: return "the Triton compiler";
     case Subsystem::triton_runtime: return "the Triton runtime";
+    case Subsystem::kernel_load: return "loading a compiled kernel into the driver";
     case Subsystem::cpp_extension: return "torch.utils.cpp_extension";
     case Subsystem::cuda: return "torch.cuda";
     case Subsystem::torch_other: return "torch";
@@ -108,6 +109,8 @@ Subsystem subsystem_of(std::string_view file, std::string_view function) {
     return Subsystem::torch_other;
   }
   if (in_package(path, "triton/")) {
+    // The compiled cubin handed to the driver: a driver that refuses it is not a compile error.
+    if (function == "_init_handles" || function == "load_binary") return Subsystem::kernel_load;
     if (has(path, "triton/compiler/") || has(path, "triton/backends/"))
       return Subsystem::triton_compile;
     for (const auto& [part, subsystem] : k_paths)

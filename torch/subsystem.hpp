@@ -30,6 +30,7 @@ enum class Subsystem : std::uint8_t {
   aoti_package,        // loading a compiled model: torch/_inductor/package, aot_load, pt2_archive
   triton_compile,      // triton/compiler, triton/backends, triton/runtime/build.py
   triton_runtime,      // triton/runtime (jit, autotuner): launching kernels
+  kernel_load,         // handing a compiled kernel to the driver (Triton's _init_handles, load_binary)
   cpp_extension,       // torch/utils/cpp_extension.py: building and loading C++ extensions
   cuda,                // torch/cuda
   torch_other,         // anywhere else in torch

@@ -67,7 +67,8 @@ struct Why {
 };
 
 bool is_summary(const LogEvent& e) {
-  return e.problem == "link error" && e.text.find("collect2") != std::string::npos;
+  return (e.problem == "link error" && e.text.find("collect2") != std::string::npos) ||
+         e.problem == "compiler failed";  // distutils' `error: command '...' failed`
 }
 
 // model_package_loader.cpp's own messages when it compiles a package's .cpp at load time.
@@ -106,6 +107,10 @@ std::string title_of(const LogEvent& e, const std::string& what, const std::stri
   if (e.problem == "link error") return fmt::format("Linking failed: {}", code_span(said, 120));
   if (e.problem == "assembler error")
     return fmt::format("ptxas rejected the PTX of a kernel: {}", code_span(said, 120));
+  if (e.problem == "missing compiler")
+    return fmt::format("The build could not run its compiler: `{}` does not exist", e.subject);
+  if (e.problem == "compiler not runnable")
+    return fmt::format("The build could not run its compiler `{}`", e.subject);
   if (what.empty()) return fmt::format("The C++ build failed: {}", code_span(said, 120));
   return fmt::format("{} failed to compile: {}",
                      what.substr(0, 1) == "`" ? what : capitalized(what), code_span(said, 120));
@@ -137,6 +142,28 @@ Why explain(const LogEvent& e, const std::string& file, const LogEvent* command,
             const std::string& script) {
   Why why;
   const std::string compiler = compiler_of(command);
+  if (e.problem == "missing compiler" || e.problem == "compiler not runnable") {
+    // A `:` inside a path that is not a drive letter: a PATH-style list used as one directory.
+    const auto colon = e.subject.find(':');
+    const bool path_list = colon != std::string::npos && colon != 1;
+    why.text = fmt::format(
+        "The build (setuptools, driven by torch.utils.cpp_extension) ran `{}`, which {}.{}",
+        e.subject, e.problem == "missing compiler" ? "does not exist" : "could not be executed",
+        path_list ? " The path holds a `:`-separated list: the directory it was built from (for "
+                    "nvcc, CUDA_HOME or CUDA_PATH) is set to several paths joined by `:`, which "
+                    "a compiler path cannot be."
+                  : "");
+    const std::string tool = basename_of(e.subject);
+    if (tool == "nvcc")
+      why.steps = {{"see the CUDA settings the build read",
+                    "echo \"CUDA_HOME=$CUDA_HOME CUDA_PATH=$CUDA_PATH\"; which nvcc"},
+                   {"point CUDA_HOME at one toolkit directory and build again",
+                    "export CUDA_HOME=/usr/local/cuda"}};
+    else
+      why.steps = {{"see which compiler the build would find",
+                    fmt::format("echo \"CC=$CC CXX=$CXX\"; which {}", shell_word(tool))}};
+    return why;
+  }
   if (e.problem == "missing header") {
     const std::string check_header =
         fmt::format("echo '#include <{}>' | {} -x c++ -fsyntax-only -", e.subject, compiler);
@@ -401,8 +428,9 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent* first
     f.evidence.push_back(event_evidence(*first, "the first compiler error"));
     fl::add_detail_evidence(*first, 0, 4, "the code the compiler points at", f.evidence);
     for (const LogEvent* e : errors)
-      if (e != first && f.evidence.size() < 8 && !is_summary(*e))
-        f.evidence.push_back(event_evidence(*e, "a further error"));
+      if (e != first && f.evidence.size() < 8)
+        f.evidence.push_back(
+            event_evidence(*e, is_summary(*e) ? "the build's summary of it" : "a further error"));
     if (command) f.evidence.push_back(event_evidence(*command, "the compiler command"));
     if (command && command->text.size() < k_max_event_text && command->problem.empty())
       f.next_steps.push_back(

@@ -20,6 +20,17 @@ using namespace aoti::model;
 // for <CustomOpDef(ns::op)>`, the Meta fallback's `ns::op: attempted to run this operator with Meta
 // tensors`, draft_export's `torch.ops.ns.op.default is missing a fake kernel implementation`.
 std::string op_in(const std::string& text) {
+  // Dynamo's `unsupported operator: corpus.row_scale.default` -> "corpus::row_scale".
+  if (const auto at = text.find("unsupported operator: "); at != std::string::npos) {
+    std::string path = text.substr(at + 22);
+    path = path.substr(0, path.find_first_of(" \n,)"));
+    if (const auto dot = path.find('.'); dot != std::string::npos) {
+      path.replace(dot, 1, "::");
+      if (const auto overload = path.rfind('.'); overload != std::string::npos && overload > dot)
+        path.resize(overload);
+      return path;
+    }
+  }
   if (const auto at = text.find("<CustomOpDef("); at != std::string::npos) {
     const auto end = text.find(")>", at);
     if (end != std::string::npos) return text.substr(at + 13, end - at - 13);
@@ -100,8 +111,8 @@ Finding from_trace_failure(const Case& c, const TraceFacts& trace, const TraceFa
   f.title = fmt::format("Custom op {} has no fake (meta) kernel", name);
   const std::string frame = failures::user_frame_in(failure.reason);
   f.message = fmt::format(
-      "The trace's {} record fails with `{}`, and its reason says no fake kernel is registered for "
-      "{}{}.",
+      "The trace's {} record fails with `{}`, and its reason states that {} cannot run on fake "
+      "tensors: no fake or Meta kernel is registered for it{}.",
       failure.origin, failure.fail_type, name, frame.empty() ? "" : "; called from your code at " + frame);
   f.why =
       "Without a fake kernel the op cannot be traced with symbolic shapes: torch.compile and "

@@ -10,6 +10,7 @@
 #include "checks/support/commands.hpp"
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
+#include "torch/subsystem.hpp"
 
 namespace aoti::checks {
 namespace {
@@ -44,9 +45,16 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent& e) {
       native = &frame;
       break;
     }
-  f.title = fmt::format("The run failed with an error no check recognises: `{}`", cut(e.text, 140));
+  f.title = fl::is_cut_off(e)
+                ? fmt::format("The log shows a failure whose exception it does not include "
+                              "(raised in {})",
+                              torch::to_string(e.raised_in))
+                : fmt::format("The run failed with an error no check recognises: `{}`",
+                              cut(e.text, 140));
   f.message = fmt::format(
-      "Line {} of {} states the error that ended the run{}{}.", e.where.line, artifact,
+      "Line {} of {} {}{}{}.", e.where.line, artifact,
+      fl::is_cut_off(e) ? "is the last line of a traceback: " + fl::cut_off_text(e)
+                        : std::string("states the error that ended the run"),
       user ? fmt::format("; it was raised from your code at {}:{}{}", user->file, user->line,
                          user->code.empty() ? "" : fmt::format(" (`{}`)", user->code))
            : "",
@@ -61,6 +69,10 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent& e) {
   if (native && !native->text.empty())
     f.evidence.push_back(
         fl::line_evidence(e, native->log_line, native->text, "the innermost native frame"));
+  // A wrapper whose line ends where the message starts (`backend='inductor' raised:`).
+  if (e.kind == LogEventKind::python_exception && (e.value.empty() || e.value.ends_with(":")))
+    fl::add_detail_evidence(e, 0, 1, "the exception's message", f.evidence);
+  fl::add_origin_evidence(c, e, f.evidence);
   fl::add_user_frame_evidence(e, f.evidence);
   const std::string script = fl::script_command(c, artifact);
   if (e.kind == LogEventKind::segfault || e.kind == LogEventKind::terminate) {

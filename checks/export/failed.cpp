@@ -118,6 +118,8 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
             text.substr(target + 7, text.find_first_of("]( ", target + 7) - target - 7));
     }
   }
+  // A message that says more on its next lines than Dynamo's labelled ones: its first lines.
+  if (f.evidence.size() == 1) fl::add_detail_evidence(e, 0, 3, "the exception's message", f.evidence);
   fl::add_origin_evidence(c, e, f.evidence);
   fl::add_user_frame_evidence(e, f.evidence);
   const std::string script = fl::script_command(c, artifact);

@@ -1,6 +1,7 @@
 #include "checks/support/failures.hpp"
 #include "checks/support/commands.hpp"
 #include "checks/support/finding.hpp"
+#include "torch/error_messages.hpp"
 
 #include <cxxabi.h>
 
@@ -125,12 +126,21 @@ Route route_of(const LogEvent& e) {
   // Triton's frontend rejecting the kernel source Inductor generated: code generation, although
   // it is raised below triton/compiler.
   if (any_type(types, {"CompilationError"})) return Route::inductor;
-  // Where the chain began: the first exception of the direct causes, else this one.
-  const auto origin = e.root_cause_raised_in != torch::Subsystem::unknown ? e.root_cause_raised_in
-                                                                          : e.raised_in;
+  // Where the chain began: the first exception of the direct causes, else this one; without
+  // frames, the subsystem whose own message it carries.
+  auto origin = e.root_cause_raised_in != torch::Subsystem::unknown ? e.root_cause_raised_in
+                                                                    : e.raised_in;
+  if (const auto stated = torch::subsystem_of_message(message);
+      stated != torch::Subsystem::unknown &&
+      (origin == torch::Subsystem::unknown || !torch::is_torch(origin) ||
+       origin == torch::Subsystem::dynamo))
+    origin = stated;
+  // The driver refused a kernel that compiled: not a build, lowering or tracing failure.
+  if (origin == torch::Subsystem::kernel_load) return Route::none;
   if (origin == torch::Subsystem::inductor_build || origin == torch::Subsystem::cpp_extension ||
       origin == torch::Subsystem::triton_compile)
     return Route::build;
+  if (origin == torch::Subsystem::fake_tensor) return Route::export_;
   // torch/_inductor/exc.py's GPUTooOldForTriton, raised when Inductor picks its GPU backend.
   if (has(message, "which is too old to be supported by the triton GPU compiler"))
     return Route::inductor;
@@ -140,8 +150,9 @@ Route route_of(const LogEvent& e) {
                        "MissingOperatorWithDecomp", "CppWrapperCodegenError",
                        "SubgraphLoweringException", "CompilationError", "InductorError"}))
     return Route::inductor;
-  if (names_type(e, "BackendCompilerFailed") && has(e.value, "backend='inductor'"))
-    return Route::inductor;
+  // The compiler backend failed on a graph Dynamo captured (`backend='inductor' raised:`, or
+  // torch 2.0's `debug_wrapper raised ...`): a compile failure, not a tracing one.
+  if (names_type(e, "BackendCompilerFailed")) return Route::inductor;
   if (any_type(types, {"Unsupported", "UserError", "TorchRuntimeError", "InternalTorchDynamoError",
                        "UncapturedHigherOrderOpError", "ConstraintViolationError",
                        "GuardOnDataDependentSymNode", "SpecializationError", "ExportError",

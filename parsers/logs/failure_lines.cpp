@@ -172,6 +172,28 @@ std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
       }
     }
   }
+  // distutils / setuptools running a compiler (torch.utils.cpp_extension builds through them):
+  // `unable to execute '/x/bin/nvcc': No such file or directory`, then
+  // `error: command '/x/bin/nvcc' failed with exit status 1`.
+  if (s.starts_with("unable to execute '") || s.starts_with("error: command '")) {
+    const auto open = s.find('\'');
+    const auto close = s.find('\'', open + 1);
+    if (close == k_npos) return std::nullopt;
+    const auto command = s.substr(open + 1, close - open - 1);
+    const auto rest = s.substr(close + 1);
+    if (s.starts_with("unable to execute '") && rest.starts_with(": ")) {
+      d.problem = rest.find("No such file or directory") != k_npos ? "missing compiler"
+                                                                    : "compiler not runnable";
+    } else if (s.starts_with("error: command '") && rest.starts_with(" failed with exit ")) {
+      d.problem = "compiler failed";
+    } else {
+      return std::nullopt;
+    }
+    d.tool = std::string(basename_of(command));
+    d.subject = std::string(command);
+    d.message = std::string(s);
+    return d;
+  }
   // `<where>: error: <message>` / `<where>: fatal error: <message>` / MSVC `<where>: error C2065:
   // ...`.
   std::size_t at = k_npos, message_at = k_npos;

@@ -18,7 +18,8 @@ namespace aoti::parsers::logs {
 // `undefined reference to 'f'`, `ptxas fatal   : ...`, `nvcc fatal   : ...`.
 struct CompilerDiagnostic {
   std::string problem;  // "compile error", "missing header", "link error", "missing library",
-                        // "undefined reference", "assembler error"
+                        // "undefined reference", "assembler error"; distutils running a compiler:
+                        // "missing compiler", "compiler not runnable", "compiler failed"
   std::string file;     // the file the diagnostic is about, "" when it names none
   int line = 0;
   std::string

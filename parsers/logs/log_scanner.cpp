@@ -98,6 +98,7 @@ const util::AnchorSet& anchors() {
       {": test", a_test_result},
       {" zip archive", a_package_loader},
       {"OMP: Error #", a_openmp_error},
+      {"unable to execute '", a_fatal_word},
       {" (most recent call first):", a_faulthandler},
       {".py\", line ", a_cut_frame},
       {"TORCHDYNAMO_VERBOSE=1", a_dynamo_footer},
