@@ -166,5 +166,5 @@ TEST_CASE("corpus/wild: real error output posted in public issues, each with its
   std::string listed;
   for (const auto& miss : misses) listed += "\n  " + miss;
   MESSAGE("wild rank 1: " << hits << "/" << cases.size() << listed);
-  CHECK(hits * 10 >= cases.size() * 9);
+  CHECK(hits * 100 >= cases.size() * 94);
 }

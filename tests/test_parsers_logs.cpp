@@ -218,12 +218,16 @@ TEST_CASE("NUL bytes and invalid UTF-8 are scanned past and never reach the even
   CHECK(scan.lines == 3);
 }
 
-TEST_CASE("event text is cut at 1000 bytes on a character boundary") {
+TEST_CASE("event text is cut at 1000 bytes on a character boundary, the cut marked") {
   std::string text = "CUDA error: device-side assert triggered ";
   for (int i = 0; i < 600; ++i) text += "\xc3\xa9";  // é
   const auto e = only_event(text);
   CHECK(e.text.size() <= 1000);
-  CHECK(e.text.size() == 1000 - (1000 - 41) % 2);
+  // 997 bytes of the line, less a byte when that would split an é, then "…": a quote of it is
+  // the line's beginning, cut visibly.
+  CHECK(e.text.size() == 997 - (997 - 41) % 2 + 3);
+  REQUIRE(e.text.ends_with("\xe2\x80\xa6"));
+  CHECK(text.starts_with(e.text.substr(0, e.text.size() - 3)));
 }
 
 TEST_CASE("unreadable paths fail with the path and the reason") {

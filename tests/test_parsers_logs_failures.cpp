@@ -235,12 +235,20 @@ TEST_CASE(
     "read") {
   const auto scan = scan_wild("pytorch-134137-make-fx-specialized");
   const auto exceptions = of_kind(scan, LogEventKind::python_exception);
-  REQUIRE(exceptions.size() == 1);  // the second traceback's exception line was cut off the paste
+  REQUIRE(exceptions.size() == 2);
   CHECK(exceptions[0].subject == "torch.fx.experimental.symbolic_shapes.ConstraintViolationError");
   CHECK(exceptions[0].problem == "constraint violation");
-  CHECK(exceptions[0].final);
+  CHECK_FALSE(exceptions[0].final);
   REQUIRE(exceptions[0].frames.size() == 1);
   CHECK(exceptions[0].frames[0].function == "produce_guards");
+  // The second traceback's exception line was cut off the paste: its frames remain, raised in
+  // export, while handling the first.
+  CHECK_FALSE(exceptions[1].complete);
+  CHECK(exceptions[1].final);
+  CHECK(exceptions[1].link == aoti::model::ExceptionLink::during_handling);
+  CHECK(exceptions[1].chained_from_line == exceptions[0].where.line);
+  CHECK(exceptions[1].raised_in == aoti::torch::Subsystem::export_);
+  CHECK(exceptions[1].frames.back().function == "_export_to_torch_ir");
 
   const auto two = scan_log_text(
       "Traceback (most recent call last):\n  File \"a.py\", line 1, in f\nKeyError: 'x'\n\n"

@@ -106,8 +106,7 @@ std::string_view problem_in_message(std::string_view text) {
       // Dynamo's graph break for fake tensor's UnsupportedOperatorException, as a trace's
       // fail_reason holds it: `Operator does not support running with fake tensors` ...
       // `unsupported operator: corpus.row_scale.default`.
-      (has("Operator does not support running with fake tensors") &&
-       has("unsupported operator: ")))
+      (has("Operator does not support running with fake tensors") && has("unsupported operator: ")))
     return "missing fake";
   return "";
 }

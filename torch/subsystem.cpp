@@ -46,38 +46,63 @@ constexpr std::array<std::pair<std::string_view, Subsystem>, 29> k_paths = {{
 
 // A path inside an installed torch or triton, or a source checkout of either ("torch/...").
 bool in_package(std::string_view file, std::string_view package) {
-  const auto at = file.find(package);
-  return at != k_npos && (at == 0 || file[at - 1] == '/' || file[at - 1] == '\\');
+  for (auto at = file.find(package); at != k_npos; at = file.find(package, at + 1))
+    if (at == 0 || file[at - 1] == '/' || file[at - 1] == '\\') return true;
+  return false;
 }
 
 }  // namespace
 
 std::string_view to_string(Subsystem subsystem) {
   switch (subsystem) {
-    case Subsystem::unknown: return "unknown";
-    case Subsystem::user: return "user code";
-    case Subsystem::third_party: return "an installed package";
-    case Subsystem::python_runtime: return "the Python runtime";
-    case Subsystem::export_: return "torch.export";
-    case Subsystem::dynamo: return "Dynamo";
-    case Subsystem::aot_autograd: return "AOTAutograd";
-    case Subsystem::fx: return "torch.fx";
-    case Subsystem::fake_tensor: return "fake tensors";
-    case Subsystem::symbolic_shapes: return "symbolic shapes";
-    case Subsystem::library: return "torch.library (custom ops)";
-    case Subsystem::ops: return "the dispatcher";
-    case Subsystem::inductor_lowering: return "Inductor lowering";
-    case Subsystem::inductor_codegen: return "Inductor code generation";
-    case Subsystem::inductor_autotune: return "Inductor autotuning";
-    case Subsystem::inductor_build: return "Inductor's C++ build";
-    case Subsystem::inductor: return "Inductor";
-    case Subsystem::aoti_package: return "the AOTI package loader";
-    case Subsystem::triton_compile: return "the Triton compiler";
-    case Subsystem::triton_runtime: return "the Triton runtime";
-    case Subsystem::kernel_load: return "loading a compiled kernel into the driver";
-    case Subsystem::cpp_extension: return "torch.utils.cpp_extension";
-    case Subsystem::cuda: return "torch.cuda";
-    case Subsystem::torch_other: return "torch";
+    case Subsystem::unknown:
+      return "unknown";
+    case Subsystem::user:
+      return "user code";
+    case Subsystem::third_party:
+      return "an installed package";
+    case Subsystem::python_runtime:
+      return "the Python runtime";
+    case Subsystem::export_:
+      return "torch.export";
+    case Subsystem::dynamo:
+      return "Dynamo";
+    case Subsystem::aot_autograd:
+      return "AOTAutograd";
+    case Subsystem::fx:
+      return "torch.fx";
+    case Subsystem::fake_tensor:
+      return "fake tensors";
+    case Subsystem::symbolic_shapes:
+      return "symbolic shapes";
+    case Subsystem::library:
+      return "torch.library (custom ops)";
+    case Subsystem::ops:
+      return "the dispatcher";
+    case Subsystem::inductor_lowering:
+      return "Inductor lowering";
+    case Subsystem::inductor_codegen:
+      return "Inductor code generation";
+    case Subsystem::inductor_autotune:
+      return "Inductor autotuning";
+    case Subsystem::inductor_build:
+      return "Inductor's C++ build";
+    case Subsystem::inductor:
+      return "Inductor";
+    case Subsystem::aoti_package:
+      return "the AOTI package loader";
+    case Subsystem::triton_compile:
+      return "the Triton compiler";
+    case Subsystem::triton_runtime:
+      return "the Triton runtime";
+    case Subsystem::kernel_load:
+      return "loading a compiled kernel into the driver";
+    case Subsystem::cpp_extension:
+      return "torch.utils.cpp_extension";
+    case Subsystem::cuda:
+      return "torch.cuda";
+    case Subsystem::torch_other:
+      return "torch";
   }
   return "unknown";
 }
@@ -100,9 +125,8 @@ Subsystem subsystem_of(std::string_view file, std::string_view function) {
     if (function == "aot_load" || function == "aoti_load_package" || function == "load_package")
       return Subsystem::aoti_package;
     // A SymBool or SymInt converted to a Python value: the guard is evaluated.
-    if (path.ends_with("torch/__init__.py") &&
-        (function == "__bool__" || function == "__int__" || function == "__index__" ||
-         function == "__float__"))
+    if (path.ends_with("torch/__init__.py") && (function == "__bool__" || function == "__int__" ||
+                                                function == "__index__" || function == "__float__"))
       return Subsystem::symbolic_shapes;
     for (const auto& [part, subsystem] : k_paths)
       if (has(path, part)) return subsystem;
@@ -127,8 +151,10 @@ bool is_torch(Subsystem subsystem) {
     case Subsystem::unknown:
     case Subsystem::user:
     case Subsystem::third_party:
-    case Subsystem::python_runtime: return false;
-    default: return true;
+    case Subsystem::python_runtime:
+      return false;
+    default:
+      return true;
   }
 }
 

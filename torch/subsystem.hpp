@@ -10,30 +10,30 @@
 namespace aoti::torch {
 
 enum class Subsystem : std::uint8_t {
-  unknown,             // no frame, or only frames of the Python runtime
-  user,                // the user's own code (not torch, not an installed package, not Python's)
-  third_party,         // another installed package (transformers, vllm, ...)
-  python_runtime,      // Python's standard library (subprocess, contextlib, importlib, ...)
-  export_,             // torch/export, torch/_export
-  dynamo,              // torch/_dynamo
-  aot_autograd,        // torch/_functorch
-  fx,                  // torch/fx (tracing, the Interpreter)
-  fake_tensor,         // torch/_subclasses (fake and functional tensors)
-  symbolic_shapes,     // torch/fx/experimental/symbolic_shapes.py, sym_node.py, a SymBool's bool()
-  library,             // torch/_library, torch/library.py: custom ops and their registrations
-  ops,                 // torch/_ops.py: the dispatcher's Python side
-  inductor_lowering,   // torch/_inductor: graph lowering, IR, decompositions, FX passes
-  inductor_codegen,    // torch/_inductor/codegen, scheduler
-  inductor_autotune,   // torch/_inductor/select_algorithm.py, autotune_process.py
-  inductor_build,      // torch/_inductor/cpp_builder.py: compiling generated code
-  inductor,            // torch/_inductor, elsewhere
-  aoti_package,        // loading a compiled model: torch/_inductor/package, aot_load, pt2_archive
-  triton_compile,      // triton/compiler, triton/backends, triton/runtime/build.py
-  triton_runtime,      // triton/runtime (jit, autotuner): launching kernels
-  kernel_load,         // handing a compiled kernel to the driver (Triton's _init_handles, load_binary)
-  cpp_extension,       // torch/utils/cpp_extension.py: building and loading C++ extensions
-  cuda,                // torch/cuda
-  torch_other,         // anywhere else in torch
+  unknown,            // no frame, or only frames of the Python runtime
+  user,               // the user's own code (not torch, not an installed package, not Python's)
+  third_party,        // another installed package (transformers, vllm, ...)
+  python_runtime,     // Python's standard library (subprocess, contextlib, importlib, ...)
+  export_,            // torch/export, torch/_export
+  dynamo,             // torch/_dynamo
+  aot_autograd,       // torch/_functorch
+  fx,                 // torch/fx (tracing, the Interpreter)
+  fake_tensor,        // torch/_subclasses (fake and functional tensors)
+  symbolic_shapes,    // torch/fx/experimental/symbolic_shapes.py, sym_node.py, a SymBool's bool()
+  library,            // torch/_library, torch/library.py: custom ops and their registrations
+  ops,                // torch/_ops.py: the dispatcher's Python side
+  inductor_lowering,  // torch/_inductor: graph lowering, IR, decompositions, FX passes
+  inductor_codegen,   // torch/_inductor/codegen, scheduler
+  inductor_autotune,  // torch/_inductor/select_algorithm.py, autotune_process.py
+  inductor_build,     // torch/_inductor/cpp_builder.py: compiling generated code
+  inductor,           // torch/_inductor, elsewhere
+  aoti_package,       // loading a compiled model: torch/_inductor/package, aot_load, pt2_archive
+  triton_compile,     // triton/compiler, triton/backends, triton/runtime/build.py
+  triton_runtime,     // triton/runtime (jit, autotuner): launching kernels
+  kernel_load,    // handing a compiled kernel to the driver (Triton's _init_handles, load_binary)
+  cpp_extension,  // torch/utils/cpp_extension.py: building and loading C++ extensions
+  cuda,           // torch/cuda
+  torch_other,    // anywhere else in torch
 };
 std::string_view to_string(Subsystem subsystem);
 

@@ -89,8 +89,7 @@ Finding from_log(const Case& c, const LogEvent& e) {
     const auto& frame = e.frames[static_cast<std::size_t>(e.user_frame)];
     f.evidence.push_back(
         failures::line_evidence(e, frame.log_line, frame.text, "the user line that called the op"));
-    if (!frame.code.empty())
-      f.evidence.push_back(failures::line_evidence(e, frame.log_line + 1, frame.code, "the call"));
+    if (!frame.code.empty()) f.evidence.push_back(failures::code_evidence(e, frame, "the call"));
   }
   if (!op.empty())
     f.next_steps = {
@@ -113,7 +112,8 @@ Finding from_trace_failure(const Case& c, const TraceFacts& trace, const TraceFa
   f.message = fmt::format(
       "The trace's {} record fails with `{}`, and its reason states that {} cannot run on fake "
       "tensors: no fake or Meta kernel is registered for it{}.",
-      failure.origin, failure.fail_type, name, frame.empty() ? "" : "; called from your code at " + frame);
+      failure.origin, failure.fail_type, name,
+      frame.empty() ? "" : "; called from your code at " + frame);
   f.why =
       "Without a fake kernel the op cannot be traced with symbolic shapes: torch.compile and "
       "export fail on it.";
@@ -129,13 +129,15 @@ Finding from_trace_failure(const Case& c, const TraceFacts& trace, const TraceFa
     }
     start = end + 1;
   }
-  f.next_steps.push_back({"read the trace with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))});
+  f.next_steps.push_back(
+      {"read the trace with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))});
   if (!op.empty()) {
-    f.next_steps.insert(f.next_steps.begin(),
-                        {{"register a fake kernel that computes the output's shape, dtype and device "
-                          "from the inputs'",
-                          fake_kernels::register_fake_stub(op), "python"},
-                         opcheck_step(c, op, "check it")});
+    f.next_steps.insert(
+        f.next_steps.begin(),
+        {{"register a fake kernel that computes the output's shape, dtype and device "
+          "from the inputs'",
+          fake_kernels::register_fake_stub(op), "python"},
+         opcheck_step(c, op, "check it")});
   }
   return f;
 }
@@ -171,12 +173,10 @@ std::vector<Finding> CustomopFakeMissingCheck::run(const Case& c) const {
   for (const auto& trace : c.traces)
     for (const auto& failure : trace.failures) {
       if (failure.problem != "missing fake") continue;
-      const std::string op = op_in(failure.reason);
-      const bool reported = std::any_of(out.begin(), out.end(), [&](const Finding& f) {
-        return (!op.empty() && f.subject == "op " + op) ||
-               (!f.evidence.empty() && same_run(f.evidence.front().where.artifact, trace.artifact));
+      // A finding of the same run (its log) takes the record as one more piece of evidence.
+      failures::join_or_add(out, failure, [&] {
+        return from_trace_failure(c, trace, failure, op_in(failure.reason));
       });
-      if (!reported) out.push_back(from_trace_failure(c, trace, failure, op));
       break;  // the first failure stopped the export; later records repeat it
     }
   return out;

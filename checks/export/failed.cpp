@@ -96,8 +96,9 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
     f.message = fmt::format("Tracing the model for export stopped with `{}`{}.", stated, at_frame);
   }
   f.why = why_of(type, e);
-  f.evidence.push_back(event_evidence(
-      e, fl::is_cut_off(e) ? "the last line the log shows of the error" : "the exception that stopped export"));
+  f.evidence.push_back(event_evidence(e, fl::is_cut_off(e)
+                                             ? "the last line the log shows of the error"
+                                             : "the exception that stopped export"));
   // Dynamo's explanation and hints as it printed them, and FX's node that was running.
   for (std::size_t i = 0; i < e.detail.size() && f.evidence.size() < 6; ++i) {
     const std::string& line = e.detail[i];
@@ -119,7 +120,8 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
     }
   }
   // A message that says more on its next lines than Dynamo's labelled ones: its first lines.
-  if (f.evidence.size() == 1) fl::add_detail_evidence(e, 0, 3, "the exception's message", f.evidence);
+  if (f.evidence.size() == 1)
+    fl::add_detail_evidence(e, 0, 3, "the exception's message", f.evidence);
   fl::add_origin_evidence(c, e, f.evidence);
   fl::add_user_frame_evidence(e, f.evidence);
   const std::string script = fl::script_command(c, artifact);
@@ -133,7 +135,7 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
          "python"});
   f.next_steps.push_back({"re-run with Dynamo's full stack trace and the symbolic-shape log",
                           fl::with_env("TORCHDYNAMO_VERBOSE=1 TORCH_LOGS=\"+dynamic\"", script)});
-  f.chain = {"torch.export", type,
+  f.chain = {"torch.export", type.empty() ? std::string(torch::to_string(e.raised_in)) : type,
              frame ? fmt::format("{}:{}", frame->file.substr(frame->file.find_last_of('/') + 1),
                                  frame->line)
                    : "export stopped"};

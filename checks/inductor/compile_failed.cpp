@@ -120,8 +120,7 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
   // expression it rejected, then the error: the line above the caret and the line after it.
   for (std::size_t i = 1; i < e.detail.size(); ++i) {
     const std::string& line = e.detail[i];
-    if (line.find('^') == std::string::npos ||
-        line.find_first_not_of(" ^~") != std::string::npos)
+    if (line.find('^') == std::string::npos || line.find_first_not_of(" ^~") != std::string::npos)
       continue;
     f.evidence.push_back(fl::line_evidence(e, e.where.line + static_cast<int>(i),
                                            std::string(util::trim(e.detail[i - 1])),

@@ -322,9 +322,11 @@ std::optional<Finding> crash_while_loading(const Case& c, const LogEvent& e) {
       "a dispatcher whose C++ ABI changed. The usual cause is a wheel built for another torch "
       "version.";
   f.evidence.push_back(event_evidence(e, "the crash"));
-  f.evidence.push_back(fl::line_evidence(e, load->log_line, load->text, "the library load it died in"));
+  f.evidence.push_back(
+      fl::line_evidence(e, load->log_line, load->text, "the library load it died in"));
   if (caller)
-    f.evidence.push_back(fl::line_evidence(e, caller->log_line, caller->text, "the code that loaded it"));
+    f.evidence.push_back(
+        fl::line_evidence(e, caller->log_line, caller->text, "the code that loaded it"));
   f.next_steps = {{"see the installed torch version, then install the extension built for it",
                    "python -c \"import torch; print(torch.__version__)\""}};
   if (const std::string script = fl::script_command(c, e.where.artifact); !script.empty())
@@ -384,11 +386,12 @@ std::optional<Finding> from_exception(const Case& c, const LogEvent& e) {
   if (library_line != e.where.line)
     f.evidence.push_back(fl::line_evidence(e, library_line, library_text, "the library it names"));
   if (caller)
-    f.evidence.push_back(fl::line_evidence(e, caller->log_line, caller->text, "where it was raised"));
-  f.next_steps = {
-      {"load the library alone, to see the dynamic loader's own reason",
-       fmt::format("python -c \"import ctypes, torch; ctypes.CDLL('{}')\"", library)},
-      {"compare with the torch it was built for", "python -c \"import torch; print(torch.__version__)\""}};
+    f.evidence.push_back(
+        fl::line_evidence(e, caller->log_line, caller->text, "where it was raised"));
+  f.next_steps = {{"load the library alone, to see the dynamic loader's own reason",
+                   fmt::format("python -c \"import ctypes, torch; ctypes.CDLL('{}')\"", library)},
+                  {"compare with the torch it was built for",
+                   "python -c \"import torch; print(torch.__version__)\""}};
   f.chain = {basename_of(library), type, "not loaded"};
   return f;
 }

@@ -43,12 +43,14 @@ std::vector<Finding> RuntimeOpenmpConflictCheck::run(const Case& c) const {
       Finding f = new_finding(k_info, Severity::error, 0.9);
       f.explains_failure = true;  // the runtime aborts the process (OMP: Error #15)
       f.subject = "openmp " + e->subject + " " + e->expected;
-      f.title = same_name
-                    ? fmt::format("Two copies of the OpenMP runtime `{}` were loaded into one process",
-                                  e->subject)
-                    : fmt::format("Two OpenMP runtimes in one process: `{}` started while `{}` was "
-                                  "already initialized",
-                                  e->subject, e->expected);
+      f.title =
+          same_name
+              ? fmt::format("Two copies of the OpenMP runtime `{}` were loaded into one process",
+                            e->subject)
+              : fmt::format(
+                    "Two OpenMP runtimes in one process: `{}` started while `{}` was "
+                    "already initialized",
+                    e->subject, e->expected);
       f.message = fmt::format(
           "Line {} of {} is the OpenMP runtime's own error #{}: a second copy of the runtime ({}) "
           "initialized in a process where {} already ran. The runtime aborts the process here "
@@ -63,9 +65,9 @@ std::vector<Finding> RuntimeOpenmpConflictCheck::run(const Case& c) const {
           "`KMP_DUPLICATE_LIB_OK=TRUE` only silences the check.";
       f.evidence.push_back(event_evidence(*e, "the OpenMP runtime's error"));
       const std::string script = fl::script_command(c, artifact);
-      f.next_steps.push_back({fmt::format("find the copies of `{}` in the Python environment",
-                                          e->subject),
-                              find_copies_command(e->subject)});
+      f.next_steps.push_back(
+          {fmt::format("find the copies of `{}` in the Python environment", e->subject),
+           find_copies_command(e->subject)});
       if (const auto loaded = loaded_copies_command(e->subject, script); !loaded.empty())
         f.next_steps.push_back({"see which copies the program loads, and from where", loaded});
       f.next_steps.push_back(

@@ -100,10 +100,10 @@ Finding from_trace_failure(const Case& c, const TraceFacts& trace, const TraceFa
              "where the data-dependent value comes from (the trace's create_unbacked_symbol)"));
     names.erase(std::find(names.begin(), names.end(), symbol.name));
   }
-  f.next_steps = {rerun_step(c, "see the guard and its line",
-                             "TORCH_LOGS=\"+dynamic\" TORCH_TRACE=/tmp/trace"),
-                  {"replace the branch by torch._check(...) on the value's range", ""},
-                  {"read the trace with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
+  f.next_steps = {
+      rerun_step(c, "see the guard and its line", "TORCH_LOGS=\"+dynamic\" TORCH_TRACE=/tmp/trace"),
+      {"replace the branch by torch._check(...) on the value's range", ""},
+      {"read the trace with tlparse", fmt::format("tlparse {}", shell_word(trace.artifact))}};
   return f;
 }
 
@@ -146,25 +146,6 @@ std::vector<Finding> ShapeDataDependentGuardCheck::run(const Case& c) const {
           {"or move the data-dependent part out of the exported graph, or use torch.cond", ""}};
       out.push_back(std::move(f));
     }
-  // A failure record whose reason states a data-dependent guard, when the trace has no guard
-  // record of its own (a trace of a torch that logs none, or a make_fx failure after an unbacked
-  // symbol was made). The log of the same run, when there is one, tells it better.
-  for (const auto& trace : c.traces) {
-    const bool has_guard_record =
-        std::any_of(trace.data_dependent.begin(), trace.data_dependent.end(),
-                    [](const TraceExprEvent& e) { return e.kind == "guard_on_data_dependent_error"; });
-    if (has_guard_record) continue;
-    for (const auto& failure : trace.failures) {
-      if (failure.problem != "data-dependent guard") continue;
-      if (std::any_of(c.log_events.begin(), c.log_events.end(), [&](const LogEvent& e) {
-            return e.problem == "data-dependent guard" &&
-                   same_run(e.where.artifact, trace.artifact);
-          }))
-        break;
-      out.push_back(from_trace_failure(c, trace, failure));
-      break;  // the first failure stopped the export; later records repeat it
-    }
-  }
   for (const auto& e : c.log_events) {
     if (e.problem != "data-dependent guard") continue;
     const bool cut_off = failures::is_cut_off(e);
@@ -174,24 +155,25 @@ std::vector<Finding> ShapeDataDependentGuardCheck::run(const Case& c) const {
     f.title = cut_off ? "Export or compile stopped while evaluating a guard (inferred: on a "
                         "data-dependent value)"
                       : "Export or compile stopped at a guard on a data-dependent value";
-    f.message = cut_off ? fmt::format("{}: {} turns a symbolic value into a Python one there, and a "
-                                      "guard that fails to evaluate is one on a value only the data "
-                                      "decides (inferred from the frames; the error itself is not "
-                                      "in the log).",
-                                      failures::cut_off_text(e), torch::to_string(e.raised_in))
+    f.message = cut_off ? fmt::format(
+                              "{}: {} turns a symbolic value into a Python one there, and a "
+                              "guard that fails to evaluate is one on a value only the data "
+                              "decides (inferred from the frames; the error itself is not "
+                              "in the log).",
+                              failures::cut_off_text(e), torch::to_string(e.raised_in))
                         : fmt::format("The log reports `{}`.", e.text.substr(0, 300));
     f.why = "A branch or check on a data-dependent size cannot be compiled once for every input.";
-    f.evidence.push_back(event_evidence(e, cut_off ? "the innermost frame the log shows" : "the error"));
+    f.evidence.push_back(
+        event_evidence(e, cut_off ? "the innermost frame the log shows" : "the error"));
     // The code that asked for the value: a branch in the user's or a library's code.
     if (const LogFrame* caller = failures::innermost_caller(e);
         caller && caller != failures::user_frame(e)) {
       f.message += fmt::format(" The value was asked for by {}:{}{}.", caller->file, caller->line,
                                caller->code.empty() ? "" : fmt::format(": `{}`", caller->code));
-      f.evidence.push_back(
-          failures::line_evidence(e, caller->log_line, caller->text, "the frame that asked for the value"));
+      f.evidence.push_back(failures::line_evidence(e, caller->log_line, caller->text,
+                                                   "the frame that asked for the value"));
       if (!caller->code.empty())
-        f.evidence.push_back(
-            failures::line_evidence(e, caller->log_line + 1, caller->code, "its code"));
+        f.evidence.push_back(failures::code_evidence(e, *caller, "its code"));
     }
     // A wrapper's exception (the ONNX exporter's TorchExportError) whose message states the guard
     // further down: that line is the error.
@@ -201,7 +183,8 @@ std::vector<Finding> ShapeDataDependentGuardCheck::run(const Case& c) const {
           const std::string line(util::trim(e.detail[i]));
           f.message += fmt::format(" Its message states `{}`.", cut(line, 300));
           f.evidence.push_back(failures::line_evidence(e, e.where.line + 1 + static_cast<int>(i),
-                                                       line, "the guard, as the message states it"));
+                                                       line,
+                                                       "the guard, as the message states it"));
           break;
         }
     // Where the guard was raised, as the message says it (`Caused by:
@@ -227,14 +210,27 @@ std::vector<Finding> ShapeDataDependentGuardCheck::run(const Case& c) const {
       f.evidence.push_back(
           failures::line_evidence(e, frame.log_line, frame.text, "the user frame"));
       if (!frame.code.empty())
-        f.evidence.push_back(
-            failures::line_evidence(e, frame.log_line + 1, frame.code, "the user line"));
+        f.evidence.push_back(failures::code_evidence(e, frame, "the user line"));
     }
     add_symbol_origins(c, e, f);
     f.next_steps = {rerun_step(c, "find the line with the trace",
                                "TORCH_LOGS=\"+dynamic\" TORCH_TRACE=/tmp/trace"),
                     {"replace the branch by torch._check(...) on the value's range", ""}};
     out.push_back(std::move(f));
+  }
+  // A failure record whose reason states a data-dependent guard, when the trace has no guard
+  // record of its own (a trace of a torch that logs none, or a make_fx failure after an unbacked
+  // symbol was made): evidence for the finding of the same run's log, else a finding of its own.
+  for (const auto& trace : c.traces) {
+    const bool has_guard_record = std::any_of(
+        trace.data_dependent.begin(), trace.data_dependent.end(),
+        [](const TraceExprEvent& e) { return e.kind == "guard_on_data_dependent_error"; });
+    if (has_guard_record) continue;
+    for (const auto& failure : trace.failures) {
+      if (failure.problem != "data-dependent guard") continue;
+      failures::join_or_add(out, failure, [&] { return from_trace_failure(c, trace, failure); });
+      break;  // the first failure stopped the export; later records repeat it
+    }
   }
   return out;
 }

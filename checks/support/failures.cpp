@@ -128,8 +128,8 @@ Route route_of(const LogEvent& e) {
   if (any_type(types, {"CompilationError"})) return Route::inductor;
   // Where the chain began: the first exception of the direct causes, else this one; without
   // frames, the subsystem whose own message it carries.
-  auto origin = e.root_cause_raised_in != torch::Subsystem::unknown ? e.root_cause_raised_in
-                                                                    : e.raised_in;
+  auto origin =
+      e.root_cause_raised_in != torch::Subsystem::unknown ? e.root_cause_raised_in : e.raised_in;
   if (const auto stated = torch::subsystem_of_message(message);
       stated != torch::Subsystem::unknown &&
       (origin == torch::Subsystem::unknown || !torch::is_torch(origin) ||
@@ -283,6 +283,11 @@ Evidence line_evidence(const LogEvent& e, int line, const std::string& text, std
   return quote;
 }
 
+Evidence code_evidence(const LogEvent& e, const LogFrame& frame, std::string note) {
+  return line_evidence(e, frame.log_line + 1,
+                       frame.code_text.empty() ? frame.code : frame.code_text, std::move(note));
+}
+
 void add_detail_evidence(const LogEvent& e, std::size_t first, std::size_t count,
                          const std::string& note, std::vector<Evidence>& out) {
   for (std::size_t i = first; i < e.detail.size() && i < first + count; ++i) {
@@ -307,16 +312,15 @@ void add_user_frame_evidence(const LogEvent& e, std::vector<Evidence>& out) {
   out.push_back(line_evidence(
       e, frame->log_line, frame->text,
       fmt::format("the innermost frame of your own code ({}:{})", frame->file, frame->line)));
-  if (!frame->code.empty())
-    out.push_back(line_evidence(e, frame->log_line + 1, frame->code, "the line that raised"));
+  if (!frame->code.empty()) out.push_back(code_evidence(e, *frame, "the line that raised"));
 }
 
 const LogEvent* root_cause(const Case& c, const LogEvent& e) {
   const LogEvent* cause = nullptr;
   const LogEvent* current = &e;
   // A chain is as long as the exceptions printed; the bound only guards against a malformed one.
-  for (int depth = 0; depth < 32 && current->link == ExceptionLink::direct_cause &&
-                      current->chained_from_line > 0;
+  for (int depth = 0;
+       depth < 32 && current->link == ExceptionLink::direct_cause && current->chained_from_line > 0;
        ++depth) {
     const LogEvent* before = nullptr;
     for (const auto& other : c.log_events)
@@ -351,10 +355,11 @@ void add_origin_evidence(const Case& c, const LogEvent& e, std::vector<Evidence>
       continue;
     if (&*frame == user_frame(origin)) break;  // the user's frame is quoted on its own
     if (!quoted(frame->log_line))
-      out.push_back(line_evidence(origin, frame->log_line, frame->text,
-                                  fmt::format("where it was raised ({})", torch::to_string(subsystem))));
+      out.push_back(
+          line_evidence(origin, frame->log_line, frame->text,
+                        fmt::format("where it was raised ({})", torch::to_string(subsystem))));
     if (!frame->code.empty() && !quoted(frame->log_line + 1))
-      out.push_back(line_evidence(origin, frame->log_line + 1, frame->code, "the line that raised it"));
+      out.push_back(code_evidence(origin, *frame, "the line that raised it"));
     const auto caller = std::next(frame);
     if (caller != origin.frames.rend() && !caller->native && &*caller != user_frame(origin) &&
         !quoted(caller->log_line))
@@ -403,9 +408,9 @@ std::string cut_off_text(const LogEvent& e) {
     }
   std::string text = "the log stops inside a traceback, before its exception line";
   if (innermost)
-    text += fmt::format("; the innermost frame is `{}` in {}:{}", innermost->function,
-                        innermost->file.substr(innermost->file.find_last_of('/') + 1),
-                        innermost->line);
+    text +=
+        fmt::format("; the innermost frame is `{}` in {}:{}", innermost->function,
+                    innermost->file.substr(innermost->file.find_last_of('/') + 1), innermost->line);
   if (e.raised_in != torch::Subsystem::unknown)
     text += fmt::format(" ({})", torch::to_string(e.raised_in));
   return text;

@@ -80,6 +80,9 @@ std::vector<std::string> log_artifacts(
 // quote of the log's line `line`, whose text (trimmed) the event keeps.
 model::Evidence line_evidence(const model::LogEvent& e, int line, const std::string& text,
                               std::string note);
+// A frame's code line (the line under `File "x.py", line N, in f`), as the log holds it.
+model::Evidence code_evidence(const model::LogEvent& e, const model::LogFrame& frame,
+                              std::string note);
 void add_detail_evidence(const model::LogEvent& e, std::size_t first, std::size_t count,
                          const std::string& note, std::vector<model::Evidence>& out);
 // The exception this one was raised `from`, followed back to the first of the chain (the same

@@ -13,7 +13,8 @@ namespace aoti::model {
 
 // How a Python exception relates to the one printed before it, as Python prints a chain:
 // `The above exception was the direct cause of the following exception:` (`raise ... from`, its
-// __cause__) or `During handling of the above exception, another exception occurred:` (__context__).
+// __cause__) or `During handling of the above exception, another exception occurred:`
+// (__context__).
 enum class ExceptionLink { none, direct_cause, during_handling };
 std::string_view to_string(ExceptionLink link);
 
@@ -56,8 +57,9 @@ struct LogFrame {
   std::string file;
   int line = 0;
   std::string function;
-  std::string code;     // the next line, trimmed; "" when the log does not show it
-  int log_line = 0;     // the line of `File "..."` in the log
+  std::string code;       // the next line, trimmed; "" when the log does not show it
+  std::string code_text;  // that line as the log holds it (a launcher's prefix kept), trimmed
+  int log_line = 0;       // the line of `File "..."` in the log
   bool native = false;  // a C++ frame (c10's `frame #4: f + 0x4c (... in lib.so)`, gdb's `#0  0x..
                         // in f (...)`): `function` is the symbol, `file` the library or source file
   std::string text;     // the frame's own line as the log holds it, trimmed
@@ -76,7 +78,7 @@ struct LogEvent {
   // as printed: "11(cuda)", "1024", "6(at::kFloat)", "16"; runtime_error "duplicate OpenMP
   // runtime": the copy already initialized (`subject` is the one that was starting)
   std::string expected;
-  std::string actual;    // "0", "4096", "5", "1"
+  std::string actual;  // "0", "4096", "5", "1"
 
   // triton_assert: the assert message; api_call_failed: the failing call; export_specialized:
   // symbol

@@ -183,7 +183,7 @@ std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
     const auto rest = s.substr(close + 1);
     if (s.starts_with("unable to execute '") && rest.starts_with(": ")) {
       d.problem = rest.find("No such file or directory") != k_npos ? "missing compiler"
-                                                                    : "compiler not runnable";
+                                                                   : "compiler not runnable";
     } else if (s.starts_with("error: command '") && rest.starts_with(" failed with exit ")) {
       d.problem = "compiler failed";
     } else {
@@ -424,7 +424,8 @@ std::optional<PythonFrame> python_frame(std::string_view line) {
     const auto cut = s.find(".py\", line ");
     if (cut == k_npos || s.find("File \"") != k_npos) return std::nullopt;
     const auto space = s.rfind(' ', cut);
-    const auto start = space == k_npos ? 0 : space + 1;
+    auto start = space == k_npos ? 0 : space + 1;
+    while (start < cut && s[start] == '.') ++start;  // `...` marks where the paste cut it
     PythonFrame frame;
     frame.file = std::string(s.substr(start, cut + 3 - start));
     const auto number = util::digits_at(s, cut + 11);

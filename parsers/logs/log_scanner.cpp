@@ -113,6 +113,16 @@ const util::AnchorSet& anchors() {
 
 }  // namespace
 
+std::string line_text(std::string_view raw) {
+  static constexpr std::string_view k_cut = "\u2026";
+  std::string text = util::clean_text(util::trim(raw), k_max_text + 1);
+  if (text.size() <= k_max_text) return text;
+  std::size_t end = k_max_text - k_cut.size();
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  text.resize(end);
+  return text.append(k_cut);
+}
+
 // What CI systems, launchers and loggers put before every line: `[rank7]: ` (torchrun),
 // `[2024-04-11T19:39:18.128Z] ` (Jenkins),
 // `2024-04-11T19:39:33.1626214Z ` (GitHub Actions), `ERROR 07-23 07:21:49 [core.py:586] ` (vLLM's
@@ -129,8 +139,7 @@ std::string_view strip_log_prefix(std::string_view line) {
   // torchrun's per-process prefix: `[rank7]: `, `[default0]:`.
   if (line.starts_with("[rank") || line.starts_with("[default")) {
     const auto close = line.find("]:");
-    if (close != std::string_view::npos && close < 16 &&
-        util::is_digit(line[close - 1]))
+    if (close != std::string_view::npos && close < 16 && util::is_digit(line[close - 1]))
       line.remove_prefix(close + 2 + (line.size() > close + 2 && line[close + 2] == ' '));
   }
   if (line.size() > 2 && line[0] == '[' && util::is_digit(line[1])) {
@@ -261,7 +270,8 @@ void Scanner::resolve_chains() {
     if (before == exception_at.end() || before->second == i) continue;
     const auto& cause = m_events[before->second];
     e.root_cause_type = cause.root_cause_type.empty() ? cause.subject : cause.root_cause_type;
-    e.root_cause_raised_in = cause.root_cause_type.empty() ? cause.raised_in : cause.root_cause_raised_in;
+    e.root_cause_raised_in =
+        cause.root_cause_type.empty() ? cause.raised_in : cause.root_cause_raised_in;
   }
 }
 
@@ -287,7 +297,7 @@ LogEvent* Scanner::add(LogEvent e, std::string_view key) {
     return nullptr;
   }
   m_folded.emplace(std::move(full_key), m_events.size());
-  if (e.text.empty()) e.text = util::clean_text(util::trim(m_raw), k_max_text);
+  if (e.text.empty()) e.text = line_text(m_raw);
   m_events.push_back(std::move(e));
   const int index = static_cast<int>(m_events.size() - 1);
   switch (m_events.back().kind) {

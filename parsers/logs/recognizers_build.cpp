@@ -22,7 +22,7 @@ void Scanner::compiler_line(std::uint64_t) {
   // A bare `error:` is a compiler's when its source excerpt follows, or when the log already
   // holds compiler output.
   if (d->bare && !m_saw_compiler) {
-    e.text = util::clean_text(util::trim(m_raw), k_max_text);
+    e.text = line_text(m_raw);
     m_pending_bare = std::move(e);
     m_diagnostic_event = -1;
     return;

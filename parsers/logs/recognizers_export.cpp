@@ -105,8 +105,7 @@ void Scanner::data_dependent(std::uint64_t) {
   if (m_exception_line || m_saw_data_dependent) return;
   // `GuardOnDataDependentSymNode: Could not guard ...` alone on its line is an exception line: read
   // as one (bare_exception), it keeps the message's further lines and frames.
-  if (!m_in_traceback && m_detail_event < 0 &&
-      !exception_type_at_start(util::trim(m_line)).empty())
+  if (!m_in_traceback && m_detail_event < 0 && !exception_type_at_start(util::trim(m_line)).empty())
     return;
   auto e = event(LogEventKind::python_exception);
   const auto at = m_line.find("GuardOnDataDependentSymNode");

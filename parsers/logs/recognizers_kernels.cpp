@@ -174,8 +174,7 @@ void Scanner::cuda_error(std::uint64_t found) {
 void Scanner::terminate(std::uint64_t) {
   auto e = event(LogEventKind::terminate);
   e.subject = util::clean_text(util::between(m_line, "an instance of '", "'"), k_max_field);
-  e.text =
-      util::clean_text(util::trim(m_raw), k_max_text);  // added only once the next line is read
+  e.text = line_text(m_raw);  // added only once the next line is read
   m_pending_terminate = std::move(e);
 }
 

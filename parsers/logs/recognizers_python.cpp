@@ -31,7 +31,8 @@ bool Scanner::continue_traceback() {
   if (type.empty()) {
     // The traceback stops before its exception line. Frames may go on after this line (a paste
     // that lost its indentation); if they do not, the frames are all the log shows of the error.
-    if (!m_frames.empty()) m_cut_frames = std::move(m_frames), m_cut_line = m_number;
+    if (!m_frames.empty())
+      m_cut_frames = std::move(m_frames), m_cut_line = m_number, m_cut_header = m_traceback_header;
     m_frames.clear();
     return false;
   }
@@ -68,7 +69,8 @@ void Scanner::chain_line() {
 void Scanner::link_to_chain(LogEvent& e) {
   if (m_pending_link == model::ExceptionLink::none) return;
   e.link = m_pending_link;
-  if (m_chain_from >= 0) e.chained_from_line = m_events[static_cast<std::size_t>(m_chain_from)].where.line;
+  if (m_chain_from >= 0)
+    e.chained_from_line = m_events[static_cast<std::size_t>(m_chain_from)].where.line;
   m_pending_link = model::ExceptionLink::none;
   m_chain_from = -1;
 }
@@ -114,7 +116,10 @@ void Scanner::commit_cut_traceback() {
     m_frames.clear();
     m_in_traceback = false;
     m_cut_line = m_number;
+    m_cut_header = m_traceback_header;
   }
+  // One frame line with no `Traceback` above it says too little to be an error of its own.
+  if (!m_cut_header && m_cut_frames.size() < 2) m_cut_frames.clear();
   if (m_cut_frames.empty()) return;
   auto e = event(LogEventKind::python_exception);
   e.complete = false;
@@ -156,8 +161,8 @@ void Scanner::exception_added(const LogEvent* e) {
 void Scanner::push_frame(std::vector<model::LogFrame>& frames, const PythonFrame& frame) {
   if (frames.size() >= k_max_frames) frames.erase(frames.begin());
   frames.push_back({util::clean_text(frame.file, k_max_field), frame.line,
-                    util::clean_text(frame.function, k_max_field), "", m_number, false,
-                    util::clean_text(util::trim(m_raw), k_max_text)});
+                    util::clean_text(frame.function, k_max_field), "", "", m_number, false,
+                    line_text(m_raw)});
 }
 
 // The code line under a frame (`    gm = _export_to_torch_ir(`), not the caret line under it.
@@ -168,6 +173,7 @@ void Scanner::set_code(std::vector<model::LogFrame>& frames, std::string_view bo
   auto& frame = frames.back();
   if (frame.native || !frame.code.empty() || frame.log_line != m_number - 1) return;
   frame.code = util::clean_text(code, k_max_field);
+  frame.code_text = line_text(m_raw);
 }
 
 int Scanner::user_frame_of(const std::vector<model::LogFrame>& frames) {
@@ -180,6 +186,7 @@ int Scanner::user_frame_of(const std::vector<model::LogFrame>& frames) {
 void Scanner::start_traceback(std::uint64_t) {
   commit_cut_traceback();
   m_in_traceback = true;
+  m_traceback_header = true;
   m_traceback_prefix = m_line.substr(0, m_line.find("Traceback (most recent call last):"));
   m_frames.clear();
   m_detail_event = -1;
@@ -202,13 +209,15 @@ void Scanner::start_traceback_at_frame() {
   const auto indent = m_line.find("File \"");
   // Python indents frames by two spaces under `Traceback`; whatever is before that is a prefix. A
   // frame cut at its start has none.
-  m_traceback_prefix =
-      indent == std::string_view::npos ? "" : std::string(m_line.substr(0, indent >= 2 ? indent - 2 : 0));
+  m_traceback_prefix = indent == std::string_view::npos
+                           ? ""
+                           : std::string(m_line.substr(0, indent >= 2 ? indent - 2 : 0));
   m_in_traceback = true;
   m_frames.clear();
+  m_traceback_header = false;
   // Frames resuming right after the line that interrupted a traceback continue it.
   if (!m_cut_frames.empty() && m_number - m_cut_line <= 2)
-    m_frames = std::move(m_cut_frames);
+    m_frames = std::move(m_cut_frames), m_traceback_header = m_cut_header;
   else
     commit_cut_traceback();
   m_cut_frames.clear();
@@ -383,7 +392,7 @@ void Scanner::while_executing(std::uint64_t) {
   if (message_line == 0) return;
   auto e = event(LogEventKind::python_exception);
   e.where.line = message_line;
-  e.text = util::clean_text(util::trim(message), k_max_text);
+  e.text = line_text(message);
   e.value = util::clean_text(util::trim(strip_log_prefix(message)), k_max_field);
   for (const auto& [number, text] : m_recent)
     if (number > message_line && number < m_number)

@@ -126,8 +126,8 @@ void Scanner::native_frame_line(std::uint64_t found) {
   auto& frames = m_events[static_cast<std::size_t>(target)].frames;
   if (frames.size() >= k_max_frames) return;
   frames.push_back({util::clean_text(frame->module, k_max_field), 0,
-                    util::clean_text(frame->symbol, k_max_field), "", m_number, true,
-                    util::clean_text(util::trim(m_raw), k_max_text)});
+                    util::clean_text(frame->symbol, k_max_field), "", "", m_number, true,
+                    line_text(m_raw)});
 }
 
 }  // namespace aoti::parsers::logs

@@ -103,6 +103,9 @@ inline constexpr std::uint64_t k_load_anchors =
     a_undefined_symbol | a_cannot_open_object | a_symbol_version | a_wrong_elf_class |
     a_invalid_elf | a_missing_schema | a_dlopen | a_package_loader;
 
+// A line as events quote it: trimmed, made printable, and cut at k_max_text with a visible "…".
+std::string line_text(std::string_view raw);
+
 // What CI systems and loggers put before every line, removed (log_scanner.cpp).
 std::string_view strip_log_prefix(std::string_view line);
 
@@ -229,16 +232,20 @@ class Scanner {
   // A traceback that stopped before its exception line: its frames, kept in case frames go on
   // after the interruption (a paste that lost indentation), else committed as a cut-off exception.
   std::vector<model::LogFrame> m_cut_frames;
-  int m_cut_line = 0;  // the line that interrupted it
+  int m_cut_line = 0;               // the line that interrupted it
+  bool m_traceback_header = false;  // the current traceback began with `Traceback (most recent ...`
+  bool m_cut_header = false;        // the same, for m_cut_frames
   // `The above exception was the direct cause ...` / `During handling ...`: the next exception is
   // chained to m_chain_from.
   model::ExceptionLink m_pending_link = model::ExceptionLink::none;
   int m_chain_from = -1;
   bool m_saw_dynamo_footer = false;
-  // faulthandler's `Current thread 0x... (most recent call first):`: the crash its frames belong to.
+  // faulthandler's `Current thread 0x... (most recent call first):`: the crash its frames belong
+  // to.
   int m_faulthandler_event = -1;
-  bool m_faulthandler_line = false;  // the current line was one of its frames  // a Dynamo error was already read from its message's footer
-  int m_detail_event = -1;                // the exception whose message the next lines may continue
+  bool m_faulthandler_line = false;  // the current line was one of its frames  // a Dynamo error
+                                     // was already read from its message's footer
+  int m_detail_event = -1;           // the exception whose message the next lines may continue
   int m_detail_blank = 0;
   int m_last_exception = -1;    // the last Python exception: the one that ended the run
   int m_last_error = -1;        // the last error event, for the native frames after it

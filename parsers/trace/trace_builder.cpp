@@ -463,7 +463,8 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     failure.user_file = facts.text("fail_user_frame_filename", k_max_field_text);
     failure.user_line = static_cast<int>(facts.fail_user_frame_lineno.value_or(0));
     failure.problem = std::string(torch::problem_in_message(failure.reason));
-    if (failure.problem.empty() && fail_type.find("GuardOnDataDependentSymNode") != std::string::npos)
+    if (failure.problem.empty() &&
+        fail_type.find("GuardOnDataDependentSymNode") != std::string::npos)
       failure.problem = "data-dependent guard";
     m_facts.failures.push_back(std::move(failure));
   }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -70,7 +71,10 @@ inline std::string written_text(const Finding& f) {
 
 // No template holes: empty code spans, a parameter with no name, dangling separators.
 inline void check_no_holes(const Finding& f) {
-  const std::string text = written_text(f);
+  // Code spans are the artifacts' text (`relu()` is code, not a hole): holes are looked for around
+  // them, as test_report_truth does.
+  static const std::regex k_code("`[^`]+`");
+  const std::string text = std::regex_replace(written_text(f), k_code, "CODE");
   INFO(text);
   for (const std::string hole :
        {"``", "parameter ``", " ;", " ,", " .", ": .", "; .", "()", "  ", "\n\n"})

@@ -57,3 +57,16 @@ TEST_CASE("build.compile-failed") {
     check_quotes(found, log);
   }
 }
+
+TEST_CASE("build.compile-failed: setuptools could not run the compiler it was given") {
+  const auto found = analyze_wild("mmdetection-944-cuda-home-path-list-nvcc");
+  REQUIRE(!found.empty());
+  const Finding& f = found[0];
+  CHECK(f.check == "build.compile-failed");
+  CHECK(f.title.find("does not exist") != std::string::npos);
+  // The path is a `:`-joined list: said so, and CUDA_HOME is what to fix.
+  CHECK(mentions(f, "`:`-separated list"));
+  CHECK(mentions(f, "export CUDA_HOME=/usr/local/cuda"));
+  CHECK(mentions(f, "failed with exit status 1"));
+  check_no_holes(f);
+}

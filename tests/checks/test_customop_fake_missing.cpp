@@ -17,3 +17,28 @@ TEST_CASE("customop.fake-missing from the trace") {
   CHECK(mentions(found[1], "@torch.library.register_fake(\"tt::nofake\")"));
   CHECK_FALSE(mentions(found[1], ".default.default"));
 }
+
+TEST_CASE("customop.fake-missing from a trace alone: the failure record's whole reason") {
+  // The trace of a real failed export (no missing_fake_kernel record: that is draft_export's): the
+  // compilation_metrics fail_reason names the op several lines into Dynamo's message.
+  const auto found =
+      analyze_paths({(corpus_case("export-custom-op-no-fake-strict") / "trace").string()});
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "customop.fake-missing");
+  CHECK(found[0].title == "Custom op `corpus::row_scale` has no fake (meta) kernel");
+  CHECK(mentions(
+      found[0],
+      "fail_reason: Developer debug context: unsupported operator: corpus.row_scale.default"));
+  CHECK(mentions(found[0], "@torch.library.register_fake(\"corpus::row_scale\")"));
+  CHECK(first_of(found, "export.failed") == nullptr);
+  check_no_holes(found[0]);
+}
+
+TEST_CASE("customop.fake-missing: an op named further down a wrapper's message") {
+  // The log of the same run: the op is named by the NotImplementedError of the chain.
+  const auto found =
+      analyze_paths({(corpus_case("export-custom-op-no-fake-strict") / "stderr.txt").string()});
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "customop.fake-missing");
+  CHECK(mentions(found[0], "corpus::row_scale"));
+}

@@ -38,3 +38,15 @@ TEST_CASE("error.unclassified: the last resort") {
     CHECK(analyze_log("loading model\nok torch.Size([4, 8])\n").empty());
   }
 }
+
+TEST_CASE("error.unclassified: a kernel the driver refused is not called a build failure") {
+  // `Triton Error [CUDA]: device kernel image is invalid` from _init_handles -> load_binary: the
+  // kernel compiled; no check explains why the driver refused it, so none claims it.
+  const auto found = analyze_wild("pytorch-119054-ptxas-newer-than-driver");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "error.unclassified");
+  CHECK(first_of(found, "build.compile-failed") == nullptr);
+  CHECK(first_of(found, "inductor.compile-failed") == nullptr);
+  CHECK(mentions(found[0], "device kernel image is invalid"));
+  CHECK(mentions(found[0], "fn_load_binary"));
+}

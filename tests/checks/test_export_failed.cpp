@@ -85,3 +85,22 @@ TEST_CASE("export.failed") {
     CHECK(find_check("inductor.compile-failed")->run(c).size() == 1);
   }
 }
+
+TEST_CASE("export.failed from what a paste kept of a Dynamo error") {
+  SUBCASE("only the end of Dynamo's message: its footer and the user frame") {
+    const auto found = analyze_wild("diffusers-10290-np-ceil-fullgraph-break");
+    REQUIRE(!found.empty());
+    const Finding& f = found[0];
+    CHECK(f.check == "export.failed");
+    CHECK(f.title.find("Dynamo") != std::string::npos);
+    CHECK(f.title.find("does not show the exception") != std::string::npos);
+    CHECK(mentions(f, "interval_control = int(np.ceil(interval_control))"));
+    check_no_holes(f);
+  }
+  SUBCASE("a bare `Unsupported:` line") {
+    const auto found = analyze_wild("pytorch-112670-bound-method-graph-break");
+    REQUIRE(!found.empty());
+    CHECK(found[0].check == "export.failed");
+    CHECK(mentions(found[0], "UserDefinedObjectVariable(some_method)"));
+  }
+}

@@ -48,3 +48,13 @@ TEST_CASE("inductor.compile-failed") {
     CHECK(!first_of(found, "inductor.compile-failed"));
   }
 }
+
+TEST_CASE("inductor.compile-failed: Triton rejecting a line of the kernel Inductor generated") {
+  const auto found = analyze_wild("pytorch-104759-broadcast-to-constant-index");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "inductor.compile-failed");
+  CHECK(mentions(found[0], "tmp3 = tl.broadcast_to(1, [XBLOCK, YBLOCK])"));
+  CHECK(mentions(found[0], "AttributeError(\"'constexpr' object has no attribute 'type'\")"));
+  check_quotes(found, read_file(corpus_dir() /
+                                "wild/pytorch-104759-broadcast-to-constant-index/stderr.txt"));
+}

@@ -65,3 +65,30 @@ TEST_CASE("load.library-failed: the package loader's own errors") {
         "The package could not be opened as a zip archive: `failed finding central directory`");
   CHECK(mentions(found[0], "unzip -l /models/m.pt2"));
 }
+
+TEST_CASE("load.library-failed: a process that died inside a native library's load") {
+  // `python -X faulthandler -c "import torchao"`: SIGABRT, the Python stack ends in
+  // torch.ops.load_library -> ctypes.CDLL.
+  const auto found = analyze_wild("ao-2901-so-abi-abort-on-import");
+  REQUIRE(!found.empty());
+  const Finding& f = found[0];
+  CHECK(f.check == "load.library-failed");
+  CHECK(f.title.find("torch.ops.load_library") != std::string::npos);
+  CHECK(mentions(f, "SIGABRT"));
+  check_no_holes(f);
+  check_quotes(found, read_file(corpus_dir() / "wild/ao-2901-so-abi-abort-on-import/stderr.txt"));
+}
+
+TEST_CASE("load.library-failed: an ImportError about a compiled library it names") {
+  const auto found = analyze_wild("sglang-17460-kernel-cpu-torch-too-new");
+  REQUIRE(!found.empty());
+  const Finding& f = found[0];
+  CHECK(f.check == "load.library-failed");
+  CHECK(f.title.find("common_ops.cpython-312-x86_64-linux-gnu.so") != std::string::npos);
+  // The command loads that very file.
+  CHECK(mentions(f,
+                 "ctypes.CDLL('/opt/.venv/lib/python3.12/site-packages/sgl_kernel/"
+                 "common_ops.cpython-312-x86_64-linux-gnu.so')"));
+  check_quotes(found,
+               read_file(corpus_dir() / "wild/sglang-17460-kernel-cpu-torch-too-new/stderr.txt"));
+}

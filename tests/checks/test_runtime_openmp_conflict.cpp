@@ -18,8 +18,8 @@ TEST_CASE("runtime.openmp-conflict") {
     // The copies are looked for by the library's own name.
     CHECK(mentions(f, "'/**/libomp.dylib'"));
     check_no_holes(f);
-    check_quotes(found,
-                 read_file(corpus_dir() / "wild/torchchat-733-aoti-so-duplicate-libomp/stderr.txt"));
+    check_quotes(
+        found, read_file(corpus_dir() / "wild/torchchat-733-aoti-so-duplicate-libomp/stderr.txt"));
   }
   SUBCASE("the error in the middle of a test runner's line") {
     const auto found = analyze_wild("csprng-115-two-libiomp5md-dll");

@@ -1,0 +1,163 @@
+// The structure the log reader gives a Python error: the chain of exceptions and how they are
+// linked, the subsystem each was raised in, tracebacks a paste cut off before their exception line,
+// Dynamo's message footer without its exception, faulthandler's stacks under a crash, and the
+// prefixes launchers put before every line. All on real logs: corpus cases built on the H200 and
+// posts in corpus/wild.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "parsers/logs/failure_lines.hpp"
+#include "tests/parsers_logs_support.hpp"
+
+using namespace aoti::test::logs;
+using aoti::model::ExceptionLink;
+using aoti::torch::Subsystem;
+namespace logs = aoti::parsers::logs;
+
+namespace {
+
+LogScan scan_wild(const std::string& name) {
+  return scan_log_text(
+      aoti::test::read_file(aoti::test::corpus_dir() / "wild" / name / "stderr.txt"), name);
+}
+
+const LogEvent* exception_at(const LogScan& scan, int line) {
+  for (const auto& e : scan.events)
+    if (e.kind == LogEventKind::python_exception && e.where.line == line) return &e;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("an exception chain: each link, where each exception was raised, the root cause") {
+  // NotImplementedError (line 8), during its handling UnsupportedOperatorException (line 12),
+  // which directly caused Dynamo's Unsupported: the chain of a custom op without a fake kernel.
+  const auto scan = scan_corpus("export-custom-op-no-fake-strict", "stderr.txt");
+  const LogEvent* first = exception_at(scan, 8);
+  REQUIRE(first);
+  CHECK(first->link == ExceptionLink::none);
+  CHECK(first->raised_in == Subsystem::ops);  // torch/_ops.py's __call__, below fake_tensor.py
+  const LogEvent* second = exception_at(scan, 12);
+  REQUIRE(second);
+  CHECK(second->link == ExceptionLink::during_handling);
+  CHECK(second->chained_from_line == 8);
+  CHECK(second->raised_in == Subsystem::fake_tensor);  // no frames: its class says who
+  const LogEvent* last = nullptr;
+  for (const auto& e : scan.events)
+    if (e.kind == LogEventKind::python_exception && e.final) last = &e;
+  REQUIRE(last);
+  CHECK(last->subject == "torch._dynamo.exc.Unsupported");
+  CHECK(last->link == ExceptionLink::direct_cause);
+  CHECK(last->chained_from_line == 12);
+  CHECK(last->raised_in == Subsystem::dynamo);
+  // Direct causes are followed back; a `During handling` link is context, not cause.
+  CHECK(last->root_cause_type == "torch._subclasses.fake_tensor.UnsupportedOperatorException");
+  CHECK(last->root_cause_raised_in == Subsystem::fake_tensor);
+}
+
+TEST_CASE("a traceback cut off before its exception line keeps its frames") {
+  // The post ends inside the traceback: Tensor.__bool__ on an .item() evaluating a guard.
+  const auto scan = scan_wild("pytorch-163791-longrope-seq-len-branch");
+  const LogEvent* cut = nullptr;
+  for (const auto& e : scan.events)
+    if (e.kind == LogEventKind::python_exception) cut = &e;
+  REQUIRE(cut);
+  CHECK_FALSE(cut->complete);
+  CHECK(cut->final);
+  CHECK(cut->subject.empty());
+  CHECK(cut->raised_in == Subsystem::symbolic_shapes);
+  // Its innermost frames evaluate a guard: a data-dependent guard, read from the frames.
+  CHECK(cut->problem == "data-dependent guard");
+  REQUIRE(!cut->frames.empty());
+  CHECK(cut->frames.back().function == "evaluate");
+  CHECK(cut->where.line == cut->frames.back().log_line);
+}
+
+TEST_CASE("Dynamo's footer without its exception line is a Dynamo error") {
+  const auto scan = scan_wild("diffusers-10290-np-ceil-fullgraph-break");
+  const auto exceptions = of_kind(scan, LogEventKind::python_exception);
+  REQUIRE(exceptions.size() == 1);
+  const auto& e = exceptions.front();
+  CHECK_FALSE(e.complete);
+  CHECK(e.raised_in == Subsystem::dynamo);
+  // The frame the paste cut at its start: `...transformer_flux.py", line 519, in forward`.
+  REQUIRE(e.frames.size() == 1);
+  CHECK(e.frames[0].file.ends_with("diffusers/models/transformers/transformer_flux.py"));
+  CHECK(e.frames[0].line == 519);
+  CHECK(e.frames[0].code == "interval_control = int(np.ceil(interval_control))");
+}
+
+TEST_CASE("torch's exception classes without their module, and launchers' line prefixes") {
+  SUBCASE("a bare `Unsupported:` is Dynamo's") {
+    const auto scan = scan_wild("pytorch-112670-bound-method-graph-break");
+    const auto exceptions = of_kind(scan, LogEventKind::python_exception);
+    REQUIRE(exceptions.size() == 1);
+    CHECK(exceptions[0].subject == "Unsupported");
+    CHECK(exceptions[0].raised_in == Subsystem::dynamo);
+  }
+  SUBCASE("torchrun's `[rank7]: `") {
+    const auto scan = scan_wild("flash-attention-1435-fa3-pybind-not-custom-op");
+    const auto exceptions = of_kind(scan, LogEventKind::python_exception);
+    REQUIRE(!exceptions.empty());
+    CHECK(exceptions[0].subject == "torch._dynamo.exc.Unsupported");
+  }
+  SUBCASE("vLLM's `(EngineCore_DP0 pid=73386) `") {
+    const auto scan = scan_wild("vllm-28982-foreach-node-cpp-scheduling");
+    const auto exceptions = of_kind(scan, LogEventKind::python_exception);
+    REQUIRE(exceptions.size() == 1);
+    CHECK(exceptions[0].subject == "torch._inductor.exc.InductorError");
+    REQUIRE(exceptions[0].frames.size() == 2);
+    CHECK(exceptions[0].frames[0].function == "_codegen_partitions");
+    CHECK(exceptions[0].raised_in == Subsystem::inductor_codegen);
+  }
+  CHECK(only_event("[rank0]: torch._dynamo.exc.UserError: boom").subject ==
+        "torch._dynamo.exc.UserError");
+  CHECK(only_event("(RayWorkerWrapper pid=12) ValueError: boom").subject == "ValueError");
+}
+
+TEST_CASE("faulthandler's stack belongs to the crash before it") {
+  const auto scan = scan_wild("ao-2901-so-abi-abort-on-import");
+  const auto crashes = of_kind(scan, LogEventKind::segfault);
+  REQUIRE(crashes.size() == 1);
+  const auto& crash = crashes[0];
+  CHECK(crash.subject == "SIGABRT");
+  REQUIRE(crash.frames.size() >= 2);
+  // Kept outermost first, as Python frames are: the innermost is ctypes' CDLL.
+  CHECK(crash.frames.back().file.ends_with("ctypes/__init__.py"));
+  CHECK(crash.frames.back().function == "__init__");
+  CHECK(crash.frames[crash.frames.size() - 2].function == "load_library");
+  // Its frames did not start a traceback of their own.
+  CHECK(of_kind(scan, LogEventKind::python_exception).empty());
+}
+
+TEST_CASE("runtime and build lines read by their tool's format") {
+  SUBCASE("OpenMP's error #15 names both copies") {
+    const auto scan = scan_wild("csprng-115-two-libiomp5md-dll");
+    const auto errors = of_kind(scan, LogEventKind::runtime_error);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].problem == "duplicate OpenMP runtime");
+    CHECK(errors[0].subject == "libiomp5md.dll");
+    CHECK(errors[0].expected == "libiomp5md.dll");
+    CHECK(errors[0].source_line == 15);
+  }
+  SUBCASE("distutils: a compiler that does not exist, then its summary") {
+    const auto scan = scan_wild("mmdetection-944-cuda-home-path-list-nvcc");
+    const auto errors = of_kind(scan, LogEventKind::compile_error);
+    REQUIRE(errors.size() == 2);
+    CHECK(errors[0].problem == "missing compiler");
+    CHECK(errors[0].subject ==
+          "/usr/local/cuda-10.0:/usr/local/cuda-10.0:/usr/local/cuda-10.0:/bin/nvcc");
+    CHECK(errors[1].problem == "compiler failed");
+  }
+  SUBCASE("an ImportError naming the compiled library it could not load") {
+    const auto scan = scan_wild("sglang-17460-kernel-cpu-torch-too-new");
+    const auto exceptions = of_kind(scan, LogEventKind::python_exception);
+    REQUIRE(!exceptions.empty());
+    CHECK(exceptions.back().problem == "load failure");
+    CHECK(logs::shared_object_in("found files: ['/x/common_ops.cpython-312-x86_64-linux-gnu.so']") ==
+          "/x/common_ops.cpython-312-x86_64-linux-gnu.so");
+    CHECK(logs::shared_object_in("/lib/libstdc++.so.6: version") == "/lib/libstdc++.so.6");
+    CHECK(logs::shared_object_in("the .so file") == "");
+  }
+}
