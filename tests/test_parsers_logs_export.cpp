@@ -134,3 +134,30 @@ TEST_CASE("harmless warnings give no events") {
                       "log")
             .events.empty());
 }
+
+TEST_CASE("draft_export's report: a guard that fixes a dim, a mismatched fake kernel") {
+  // The items as torch/export/_draft_export.py's FailureReport.print writes them.
+  const auto scan = scan_log_text(
+      "1. Mismatched fake kernel.\n"
+      "    torch.ops.mylib.foo.default has a fake kernel implementation, but it has incorrect "
+      "behavior, based on the real kernel.\n"
+      "    The reason for the mismatch is: Shapes torch.Size([4]) and torch.Size([8]) are not "
+      "equal!.\n"
+      "\n"
+      "2. Guard Added.\n"
+      "    Specifically, this guard was added: Eq(s0, 8), where {s0: [\"L['x'].size()[0]\"]}.\n"
+      "3. Guard Added.\n"
+      "    Specifically, this guard was added: s0 <= 1024, where {s0: [\"L['x'].size()[0]\"]}.\n",
+      "log");
+  const auto mismatch = of_kind(scan, LogEventKind::python_exception);
+  REQUIRE(mismatch.size() == 1);
+  CHECK(mismatch[0].problem == "fake mismatch");
+  CHECK(mismatch[0].value == "torch.ops.mylib.foo.default");
+  REQUIRE(mismatch[0].detail.size() == 1);
+  CHECK(mismatch[0].detail[0].starts_with("The reason for the mismatch is: Shapes"));
+  // Only the guard that fixes the dim to a value is a specialization.
+  const auto specialized = of_kind(scan, LogEventKind::export_specialized);
+  REQUIRE(specialized.size() == 1);
+  CHECK(specialized[0].subject == "L['x'].size()[0]");
+  CHECK(specialized[0].value == "8");
+}

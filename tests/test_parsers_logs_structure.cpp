@@ -155,8 +155,9 @@ TEST_CASE("runtime and build lines read by their tool's format") {
     const auto exceptions = of_kind(scan, LogEventKind::python_exception);
     REQUIRE(!exceptions.empty());
     CHECK(exceptions.back().problem == "load failure");
-    CHECK(logs::shared_object_in("found files: ['/x/common_ops.cpython-312-x86_64-linux-gnu.so']") ==
-          "/x/common_ops.cpython-312-x86_64-linux-gnu.so");
+    CHECK(
+        logs::shared_object_in("found files: ['/x/common_ops.cpython-312-x86_64-linux-gnu.so']") ==
+        "/x/common_ops.cpython-312-x86_64-linux-gnu.so");
     CHECK(logs::shared_object_in("/lib/libstdc++.so.6: version") == "/lib/libstdc++.so.6");
     CHECK(logs::shared_object_in("the .so file") == "");
   }

@@ -12,14 +12,15 @@ TEST_CASE("a frame's subsystem from its path and function") {
                      "guard_bool") == Subsystem::symbolic_shapes);
   CHECK(subsystem_of("/usr/local/lib/python3.12/dist-packages/torch/__init__.py", "__bool__") ==
         Subsystem::symbolic_shapes);
-  CHECK(subsystem_of("/usr/local/lib/python3.12/dist-packages/torch/__init__.py", "_load_global_deps") ==
-        Subsystem::torch_other);
-  CHECK(subsystem_of(".venv/lib/python3.10/site-packages/torch/_inductor/lowering.py", "embedding") ==
-        Subsystem::inductor_lowering);
+  CHECK(subsystem_of("/usr/local/lib/python3.12/dist-packages/torch/__init__.py",
+                     "_load_global_deps") == Subsystem::torch_other);
+  CHECK(subsystem_of(".venv/lib/python3.10/site-packages/torch/_inductor/lowering.py",
+                     "embedding") == Subsystem::inductor_lowering);
   CHECK(subsystem_of("/data/users/x/pytorch/torch/_inductor/async_compile.py", "triton") ==
         Subsystem::inductor);
-  CHECK(subsystem_of("Y:\\ComfyUI\\python_embeded\\Lib\\site-packages\\torch\\_dynamo\\output_graph.py",
-                     "call_user_compiler") == Subsystem::dynamo);
+  CHECK(subsystem_of(
+            "Y:\\ComfyUI\\python_embeded\\Lib\\site-packages\\torch\\_dynamo\\output_graph.py",
+            "call_user_compiler") == Subsystem::dynamo);
   CHECK(subsystem_of("/x/site-packages/torch/_inductor/package/package.py", "load_package") ==
         Subsystem::aoti_package);
   CHECK(subsystem_of("/x/site-packages/triton/backends/nvidia/compiler.py", "make_cubin") ==
@@ -46,8 +47,9 @@ TEST_CASE("torch's exception classes, module-qualified or bare") {
   CHECK(subsystem_of_exception("torch._inductor.exc.InductorError") == Subsystem::inductor);
   CHECK(subsystem_of_exception("LoweringException") == Subsystem::inductor_lowering);
   CHECK(subsystem_of_exception("torch._inductor.exc.CppCompileError") == Subsystem::inductor_build);
-  CHECK(subsystem_of_exception("torch.fx.experimental.symbolic_shapes.GuardOnDataDependentSymNode") ==
-        Subsystem::symbolic_shapes);
+  CHECK(
+      subsystem_of_exception("torch.fx.experimental.symbolic_shapes.GuardOnDataDependentSymNode") ==
+      Subsystem::symbolic_shapes);
   CHECK(subsystem_of_exception("torch._subclasses.fake_tensor.UnsupportedOperatorException") ==
         Subsystem::fake_tensor);
   CHECK(subsystem_of_exception("ValueError") == Subsystem::unknown);
@@ -60,7 +62,8 @@ TEST_CASE("what torch's messages state") {
   CHECK(problem_in_message("There was no fake impl registered for <CustomOpDef(ns::op)>") ==
         "missing fake");
   CHECK(problem_in_message("Operator does not support running with fake tensors\n  Developer debug "
-                           "context: unsupported operator: corpus.row_scale.default") == "missing fake");
+                           "context: unsupported operator: corpus.row_scale.default") ==
+        "missing fake");
   CHECK(problem_in_message("Operator does not support running with fake tensors") == "");
   CHECK(problem_in_message("list index out of range") == "");
   CHECK(subsystem_of_message("RuntimeError: Triton only support CUDA 10.0 or higher, but got CUDA "

@@ -115,11 +115,15 @@ bool is_framework_file(std::string_view file) {
 
 Subsystem subsystem_of(std::string_view file, std::string_view function) {
   if (file.empty() || file.front() == '<') return Subsystem::unknown;
-  // Windows paths read like POSIX ones for the rules below.
-  std::string normalized(file);
-  for (auto& ch : normalized)
-    if (ch == '\\') ch = '/';
-  const std::string_view path = normalized;
+  // Windows paths read like POSIX ones for the rules below (copied only when they are Windows').
+  std::string normalized;
+  std::string_view path = file;
+  if (file.find('\\') != k_npos) {
+    normalized.assign(file);
+    for (auto& ch : normalized)
+      if (ch == '\\') ch = '/';
+    path = normalized;
+  }
   if (in_package(path, "torch/")) {
     // aot_load and aoti_load_package are loaders wherever they live.
     if (function == "aot_load" || function == "aoti_load_package" || function == "load_package")

@@ -105,7 +105,7 @@ std::string message_text(const LogEvent& e) {
 Route route_of(const LogEvent& e) {
   if (e.kind != LogEventKind::python_exception) return Route::none;
   if (e.problem == "data-dependent guard" || e.problem == "constraint violation" ||
-      e.problem == "missing fake")
+      e.problem == "missing fake" || e.problem == "fake mismatch")
     return Route::routed_elsewhere;
   if (e.problem == "load failure") return Route::load;
   const auto types = exception_types(e);

@@ -58,7 +58,8 @@ struct LogFrame {
   int line = 0;
   std::string function;
   std::string code;       // the next line, trimmed; "" when the log does not show it
-  std::string code_text;  // that line as the log holds it (a launcher's prefix kept), trimmed
+  std::string code_text;  // that line as the log holds it, trimmed, when a prefix (a launcher's,
+                          // a CI timestamp) makes it differ from `code`; else ""
   int log_line = 0;       // the line of `File "..."` in the log
   bool native = false;  // a C++ frame (c10's `frame #4: f + 0x4c (... in lib.so)`, gdb's `#0  0x..
                         // in f (...)`): `function` is the symbol, `file` the library or source file

@@ -124,15 +124,42 @@ void Scanner::data_dependent(std::uint64_t) {
 // and `torch.ops.ns.op.default is missing a fake kernel implementation.`; the report's
 // `File <path>, lineno <n>, in <f>` lines after them are their user stack.
 void Scanner::draft_export_failure(std::uint64_t found) {
+  const auto line = util::trim(m_line);
+  // `Guard Added.` ... `Specifically, this guard was added: Eq(s0, 8), where {s0: [...]}.`: a
+  // guard that fixes a dim to a value is that dim specialized; other guards narrow a range.
+  if (const auto at = line.find("Specifically, this guard was added: ");
+      at != std::string_view::npos) {
+    const auto guard = line.substr(at + 36);
+    if (!guard.starts_with("Eq(")) return;
+    const auto inside = util::between(guard, "Eq(", ")");
+    const auto comma = inside.find(", ");
+    if (comma == std::string_view::npos) return;
+    const auto symbol = util::trim(inside.substr(0, comma));
+    const auto value = util::trim(inside.substr(comma + 2));
+    if (symbol.empty() || util::digits_at(value, value.starts_with('-') ? 1 : 0).size() !=
+                              value.size() - (value.starts_with('-') ? 1 : 0))
+      return;
+    // The source of the symbol, as the report names it: `where {s0: ["L['x'].size()[0]"]}`.
+    const auto sources = util::between(guard, "where {", "}");
+    const auto source = util::between(sources, "[\"", "\"]");
+    set_constant(specialized(source.empty() ? symbol : source), value);
+    return;
+  }
   auto e = event(LogEventKind::python_exception);
   e.subject = "draft_export";
   if (found & a_draft_data_dependent) {
     e.problem = "data-dependent guard";
     e.value = util::clean_text(util::between(m_line, "unable to evaluate the value of `", "`"),
                                k_max_field);
+  } else if (line.find(" has a fake kernel implementation, but it has incorrect behavior") !=
+             std::string_view::npos) {
+    // `Mismatched fake kernel.` `torch.ops.ns.op.default has a fake kernel implementation, but
+    // it has incorrect behavior, based on the real kernel. The reason for the mismatch is: ...`
+    e.problem = "fake mismatch";
+    e.value = util::clean_text(util::first_word(line), k_max_field);
   } else {
     e.problem = "missing fake";
-    e.value = util::clean_text(util::first_word(util::trim(m_line)), k_max_field);
+    e.value = util::clean_text(util::first_word(line), k_max_field);
   }
   const auto key = e.problem + "|" + e.value;
   const LogEvent* added = add(std::move(e), key);
@@ -142,6 +169,13 @@ void Scanner::draft_export_failure(std::uint64_t found) {
 // The lines after a draft_export report item: its frames, then the code under the last one.
 void Scanner::draft_export_continuation(std::uint64_t found) {
   if (m_draft_event < 0) return;
+  // A mismatched fake kernel's reason, on the line under it.
+  if (auto& e = m_events[static_cast<std::size_t>(m_draft_event)];
+      e.problem == "fake mismatch" && m_number == e.where.line + 1 &&
+      util::trim(m_line).starts_with("The reason for the mismatch is: ")) {
+    e.detail.push_back(line_text(m_raw));
+    return;
+  }
   if (found & a_draft_frame)
     draft_export_frame();
   else

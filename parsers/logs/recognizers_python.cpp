@@ -173,7 +173,8 @@ void Scanner::set_code(std::vector<model::LogFrame>& frames, std::string_view bo
   auto& frame = frames.back();
   if (frame.native || !frame.code.empty() || frame.log_line != m_number - 1) return;
   frame.code = util::clean_text(code, k_max_field);
-  frame.code_text = line_text(m_raw);
+  // The line as the log holds it, only where a prefix makes it differ (quotes must be exact).
+  if (util::trim(m_raw).size() != code.size()) frame.code_text = line_text(m_raw);
 }
 
 int Scanner::user_frame_of(const std::vector<model::LogFrame>& frames) {

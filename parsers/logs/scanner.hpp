@@ -81,7 +81,7 @@ enum AnchorFlag : std::uint64_t {
   a_raised_from = 1ull << 44,
   a_called_process = 1ull << 45,
   a_draft_data_dependent = 1ull << 46,
-  a_draft_missing_fake = 1ull << 47,
+  a_draft_report = 1ull << 47,  // draft_export report items other than a data-dependent error
   a_draft_frame = 1ull << 48,
   a_syscall_result = 1ull << 49,
   a_required_by = 1ull << 50,
