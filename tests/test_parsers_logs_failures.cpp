@@ -330,3 +330,41 @@ TEST_CASE("strace: a failing mmap of a shared object's descriptor") {
   // A failing stat of a file that does not exist is a probe, not an event.
   CHECK(scan.events.size() == 1);
 }
+
+TEST_CASE("the compiler inside Triton crashing, and a compiler's error line posted alone") {
+  // LLVM's report_fatal_error and a failed assert in LLVM's sources, as Triton's compile prints
+  // them before the process aborts.
+  const auto fatal =
+      of_kind(scan_log_text("LLVM ERROR: Cannot select: 0x5611d8a0: i64 = NVPTXISD::Wrapper\n"
+                            "Aborted (core dumped)\n",
+                            "log"),
+              LogEventKind::compile_error);
+  REQUIRE(fatal.size() == 1);
+  CHECK(fatal[0].problem == "compiler crash");
+  const auto assert_failed =
+      of_kind(scan_log_text(
+                  "python: /root/.triton/llvm/llvm-1188b1ff-ubuntu-x64/include/llvm/Support/"
+                  "Casting.h:566: decltype(auto) llvm::cast(const From&): Assertion `isa<To>(Val) "
+                  "&& \"cast<Ty>() argument of incompatible type!\"' failed.\n",
+                  "log"),
+              LogEventKind::compile_error);
+  REQUIRE(assert_failed.size() == 1);
+  CHECK(assert_failed[0].problem == "compiler crash");
+  CHECK(assert_failed[0].source_line == 566);
+  // A host assert anywhere else is the crash's, not a compiler's.
+  CHECK(
+      of_kind(scan_log_text("python: /src/app.cpp:12: int main(): Assertion `x' failed.\n", "log"),
+              LogEventKind::compile_error)
+          .empty());
+  // GCC's error line without its file or excerpt, the only line of the post: it quotes a name.
+  const auto alone = of_kind(
+      scan_log_text("error: 'aoti_torch_cpu__weight_int4pack_mm_cpu_tensor' was not declared in "
+                    "this scope\n",
+                    "log"),
+      LogEventKind::compile_error);
+  REQUIRE(alone.size() == 1);
+  CHECK(alone[0].value.find("aoti_torch_cpu__weight_int4pack_mm_cpu_tensor") != std::string::npos);
+  CHECK(of_kind(scan_log_text("error: subprocess-exited-with-error\n", "log"),
+                LogEventKind::compile_error)
+            .empty());
+}

@@ -107,6 +107,9 @@ std::string title_of(const LogEvent& e, const std::string& what, const std::stri
   if (e.problem == "link error") return fmt::format("Linking failed: {}", code_span(said, 120));
   if (e.problem == "assembler error")
     return fmt::format("ptxas rejected the PTX of a kernel: {}", code_span(said, 120));
+  if (e.problem == "compiler crash")
+    return fmt::format("The compiler inside Triton (LLVM) crashed on a kernel: {}",
+                       code_span(said, 120));
   if (e.problem == "missing compiler")
     return fmt::format("The build could not run its compiler: `{}` does not exist", e.subject);
   if (e.problem == "compiler not runnable")
@@ -142,6 +145,19 @@ Why explain(const LogEvent& e, const std::string& file, const LogEvent* command,
             const std::string& script) {
   Why why;
   const std::string compiler = compiler_of(command);
+  if (e.problem == "compiler crash") {
+    why.text =
+        "LLVM (and MLIR) run inside Triton when it compiles the kernels Inductor generated; a "
+        "fatal "
+        "error or a failed assert there is a compiler bug or a construct this GPU's backend cannot "
+        "lower, not an error in the model: the process aborts while the kernel compiles.";
+    why.steps = {{"re-run with the generated kernels dumped, to find the one that crashed the "
+                  "compiler (under torch_compile_debug/)",
+                  fl::with_env("TORCH_COMPILE_DEBUG=1", script)},
+                 {"see the Triton version; a newer (or older) Triton may compile it",
+                  "python -c \"import triton; print(triton.__version__)\""}};
+    return why;
+  }
   if (e.problem == "missing compiler" || e.problem == "compiler not runnable") {
     // A `:` inside a path that is not a drive letter: a PATH-style list used as one directory.
     const auto colon = e.subject.find(':');

@@ -172,6 +172,15 @@ std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
       }
     }
   }
+  // LLVM's fatal error (report_fatal_error), as the compiler inside Triton prints it when it
+  // cannot compile a kernel: `LLVM ERROR: Cannot select: ...`.
+  if (s.starts_with("LLVM ERROR: ")) {
+    d.problem = "compiler crash";
+    d.tool = "LLVM";
+    d.subject = "LLVM";
+    d.message = std::string(util::trim(s.substr(12)));
+    return d;
+  }
   // distutils / setuptools running a compiler (torch.utils.cpp_extension builds through them):
   // `unable to execute '/x/bin/nvcc': No such file or directory`, then
   // `error: command '/x/bin/nvcc' failed with exit status 1`.

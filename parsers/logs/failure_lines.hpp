@@ -19,7 +19,8 @@ namespace aoti::parsers::logs {
 struct CompilerDiagnostic {
   std::string problem;  // "compile error", "missing header", "link error", "missing library",
                         // "undefined reference", "assembler error"; distutils running a compiler:
-                        // "missing compiler", "compiler not runnable", "compiler failed"
+                        // "missing compiler", "compiler not runnable", "compiler failed"; LLVM's
+                        // fatal error or a failed assert in its sources: "compiler crash"
   std::string file;     // the file the diagnostic is about, "" when it names none
   int line = 0;
   std::string

@@ -101,6 +101,7 @@ const util::AnchorSet& anchors() {
       {" zip archive", a_package_loader},
       {"OMP: Error #", a_openmp_error},
       {"unable to execute '", a_fatal_word},
+      {"LLVM ERROR: ", a_fatal_word},
       {" (most recent call first):", a_faulthandler},
       {".py\", line ", a_cut_frame},
       {"TORCHDYNAMO_VERBOSE=1", a_dynamo_footer},
@@ -246,6 +247,16 @@ void Scanner::remember_line() {
 
 LogScan Scanner::finish(std::uint64_t lines) {
   if (m_pending_terminate) commit_terminate();
+  // A bare `error: 'aoti_torch_x' was not declared in this scope` with no excerpt under it (a post
+  // that kept the one line): a compiler's when it quotes a name, as compilers do, and the log
+  // states no other error.
+  if (m_pending_bare && m_last_error < 0 && !m_saw_compiler) {
+    const std::string& message = m_pending_bare->value;
+    if (message.find('\'') != std::string::npos ||
+        message.find("\xE2\x80\x98") != std::string::npos)
+      commit_diagnostic(std::move(*m_pending_bare));
+    m_pending_bare.reset();
+  }
   commit_cut_traceback();
   resolve_chains();
   if (m_last_exception >= 0) m_events[static_cast<std::size_t>(m_last_exception)].final = true;

@@ -70,8 +70,26 @@ void Scanner::assertion(std::uint64_t) {
   const auto prefix = m_line.substr(0, at);
   const bool on_device = prefix.find("block: [") != std::string_view::npos ||
                          prefix.find("thread: [") != std::string_view::npos;
-  // A failed host assert aborts the process, which the crash events already report.
-  if (!out_of_bounds && !on_device) return;
+  // A failed host assert aborts the process, which the crash events already report; one in LLVM's
+  // or MLIR's own sources (`python: /root/.triton/llvm/.../Casting.h:566: ...: Assertion
+  // `isa<To>(Val)
+  // && ...' failed.`) is the compiler Triton runs crashing on a kernel.
+  if (!out_of_bounds && !on_device) {
+    std::string file;
+    int line = 0;
+    find_source_location(prefix, file, line);
+    if (file.find("/llvm/") == std::string::npos && file.find("/mlir/") == std::string::npos &&
+        file.find("/llvm-project/") == std::string::npos)
+      return;
+    auto e = event(LogEventKind::compile_error);
+    e.problem = "compiler crash";
+    e.subject = "LLVM";
+    e.value = util::clean_text(util::trim(m_line.substr(at)), k_max_field);
+    e.source_file = util::clean_text(file, k_max_field);
+    e.source_line = line;
+    commit_diagnostic(std::move(e));
+    return;
+  }
 
   auto e = event(out_of_bounds ? LogEventKind::triton_assert : LogEventKind::cuda_error);
   e.subject = util::clean_text(message, k_max_field);
