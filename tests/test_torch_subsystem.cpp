@@ -70,3 +70,11 @@ TEST_CASE("what torch's messages state") {
                              "version: 12.8") == Subsystem::triton_compile);
   CHECK(subsystem_of_message("RuntimeError: list index out of range") == Subsystem::unknown);
 }
+
+TEST_CASE("custom ops among FX call targets") {
+  CHECK(is_custom_op_target("torch.ops.corpus.row_scale.default"));
+  CHECK(is_custom_op_target("torch.ops.torchvision.nms.default"));
+  CHECK_FALSE(is_custom_op_target("torch.ops.aten.linear.default"));
+  CHECK_FALSE(is_custom_op_target("torch.ops.higher_order.cond"));
+  CHECK_FALSE(is_custom_op_target("operator.getitem"));
+}

@@ -93,6 +93,19 @@ Subsystem subsystem_of_message(std::string_view text) {
   return Subsystem::unknown;
 }
 
+bool is_custom_op_target(std::string_view target) {
+  if (!target.starts_with("torch.ops.")) return false;
+  const auto rest = target.substr(10);
+  const auto ns = rest.substr(0, rest.find('.'));
+  if (ns.empty() || ns.size() == rest.size()) return false;
+  for (std::string_view own :
+       {"aten", "prims", "higher_order", "_c10d_functional", "c10d_functional", "c10d", "_dtensor",
+        "quantized", "profiler", "inductor", "_inductor_test", "debugprims", "rngprims", "mkldnn",
+        "onednn", "quantized_decomposed", "_quantized"})
+    if (ns == own) return false;
+  return true;
+}
+
 std::string_view problem_in_message(std::string_view text) {
   const auto has = [&](std::string_view part) { return text.find(part) != std::string_view::npos; };
   // symbolic_shapes.py: GuardOnDataDependentSymNode's "Could not guard on data-dependent

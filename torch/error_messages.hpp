@@ -21,6 +21,10 @@ Subsystem subsystem_of_exception(std::string_view type);
 // c10 refusing a fake tensor's data pointer while a graph is traced. unknown for any other.
 Subsystem subsystem_of_message(std::string_view text);
 
+// Whether an FX call target is a custom op: `torch.ops.<ns>.<op>...` whose namespace is not one
+// of torch's own (aten, prims, higher-order ops, the collectives, quantized, ...).
+bool is_custom_op_target(std::string_view target);
+
 // The failure a message states, as the checks name it: "data-dependent guard", "constraint
 // violation", "missing fake"; "" when it states none of them.
 std::string_view problem_in_message(std::string_view text);

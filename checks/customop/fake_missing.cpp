@@ -68,7 +68,8 @@ Finding from_log(const Case& c, const LogEvent& e) {
   Finding f = new_finding(CustomopFakeMissingCheck::k_info, Severity::error, 0.85);
   f.explains_failure = true;
   f.subject = "op " + (op.empty() ? cut(e.text, 60) : op);
-  f.title = fmt::format("Custom op {} has no fake (meta) kernel", name);
+  f.title = op.empty() ? std::string("A custom op has no fake (meta) kernel")
+                       : fmt::format("Custom op {} has no fake (meta) kernel", name);
   f.message = fmt::format(
       "Tracing needed the output shape of {} without running it, and no fake kernel is registered "
       "for it: the log reports `{}`.",
@@ -107,17 +108,32 @@ Finding from_trace_failure(const Case& c, const TraceFacts& trace, const TraceFa
   Finding f = new_finding(CustomopFakeMissingCheck::k_info, Severity::error, 0.8);
   f.explains_failure = true;
   f.subject = "op " + (op.empty() ? failure.fail_type : op);
-  f.title = fmt::format("Custom op {} has no fake (meta) kernel", name);
+  f.title = op.empty() ? std::string("A custom op has no fake (meta) kernel")
+                       : fmt::format("Custom op {} has no fake (meta) kernel", name);
   const std::string frame = failures::user_frame_in(failure.reason);
-  f.message = fmt::format(
-      "The trace's {} record fails with `{}`, and its reason states that {} cannot run on fake "
-      "tensors: no fake or Meta kernel is registered for it{}.",
-      failure.origin, failure.fail_type, name,
-      frame.empty() ? "" : "; called from your code at " + frame);
+  if (failure.problem_inferred) {
+    f.confidence = 0.5;
+    f.title += " (inferred)";
+    f.message = fmt::format(
+        "The trace records make_fx failing while it traced {}: the last call of the partial graph "
+        "it logged{}. The record gives no reason; a custom op stops tracing there when no fake or "
+        "Meta kernel is registered for it.",
+        name, failure.value.empty() ? "" : fmt::format(" (`{}`)", failure.value));
+  } else {
+    f.message = fmt::format(
+        "The trace's {} record fails with `{}`, and its reason states that {} cannot run on fake "
+        "tensors: no fake or Meta kernel is registered for it{}.",
+        failure.origin, failure.fail_type, name,
+        frame.empty() ? "" : "; called from your code at " + frame);
+  }
   f.why =
       "Without a fake kernel the op cannot be traced with symbolic shapes: torch.compile and "
       "export fail on it.";
   f.evidence.push_back(failures::trace_failure_evidence(failure));
+  if (failure.problem_inferred)
+    f.evidence.push_back(fact(Location{failure.where.artifact, "", failure.where.line},
+                              fmt::format("last call of the partial graph: {}", failure.symbol),
+                              "the op make_fx was tracing when it failed"));
   for (std::size_t start = 0; start < failure.reason.size();) {
     const auto end = std::min(failure.reason.find('\n', start), failure.reason.size());
     const std::string line = failure.reason.substr(start, end - start);
@@ -174,9 +190,10 @@ std::vector<Finding> CustomopFakeMissingCheck::run(const Case& c) const {
     for (const auto& failure : trace.failures) {
       if (failure.problem != "missing fake") continue;
       // A finding of the same run (its log) takes the record as one more piece of evidence.
-      failures::join_or_add(out, failure, [&] {
-        return from_trace_failure(c, trace, failure, op_in(failure.reason));
-      });
+      const std::string op = failure.problem_inferred ? parse_op_name(failure.symbol).qualified()
+                                                      : op_in(failure.reason);
+      failures::join_or_add(out, failure,
+                            [&] { return from_trace_failure(c, trace, failure, op); });
       break;  // the first failure stopped the export; later records repeat it
     }
   return out;

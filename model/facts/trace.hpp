@@ -77,8 +77,10 @@ struct TraceFailure {
   std::string value;
   // What the whole reason states (torch::problem_in_message over every line of it): "data-dependent
   // guard", "constraint violation", "missing fake", "" for none. For make_fx_fail_partial, which
-  // has no reason, "data-dependent guard" when the same compile created an unbacked symbol before
-  // it failed: inferred (problem_inferred), `symbol` names the last such symbol.
+  // has no reason, inferred (problem_inferred): "missing fake" when the last call of the partial
+  // graph it logged is a custom op (`symbol` is its target, `value` the graph's `# File:` comment
+  // above it), else "data-dependent guard" when the same compile created an unbacked symbol before
+  // it failed (`symbol` names the last such symbol).
   std::string problem;
   bool problem_inferred = false;
 };

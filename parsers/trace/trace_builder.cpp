@@ -479,6 +479,20 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     failure.reason =
         name == "dynamo_error" ? record.text : "make_fx failed; the partial graph was logged";
     failure.problem = std::string(torch::problem_in_message(failure.reason));
+    // make_fx logs the graph it had when it failed; its last call is the op it was tracing. A
+    // custom op there (a namespace that is not torch's own) most likely has no fake kernel:
+    // inferred, the record itself gives no reason.
+    if (name == "make_fx_fail_partial" && failure.problem.empty() && m_graph) {
+      const model::TraceGraphNode* last = nullptr;
+      for (const auto& node : m_graph->nodes)
+        if (node.op == "call") last = &node;
+      if (last && torch::is_custom_op_target(last->target)) {
+        failure.problem = "missing fake";
+        failure.problem_inferred = true;
+        failure.symbol = last->target;
+        failure.value = last->source;
+      }
+    }
     if (name == "make_fx_fail_partial" && failure.problem.empty())
       // Tracing failed right after it made a data-dependent value: the likeliest cause is a guard
       // on it (the record itself gives no reason, so this is marked as inferred).

@@ -42,3 +42,16 @@ TEST_CASE("customop.fake-missing: an op named further down a wrapper's message")
   CHECK(found[0].check == "customop.fake-missing");
   CHECK(mentions(found[0], "corpus::row_scale"));
 }
+
+TEST_CASE("customop.fake-missing from a trace alone: make_fx stopped at a custom op (inferred)") {
+  // Non-strict export: the trace's only failure is make_fx_fail_partial, whose partial graph ends
+  // with the call of the op it was tracing.
+  const auto found =
+      analyze_paths({(corpus_case("export-custom-op-no-fake-nonstrict") / "trace").string()});
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "customop.fake-missing");
+  CHECK(found[0].title == "Custom op `corpus::row_scale` has no fake (meta) kernel (inferred)");
+  CHECK(found[0].confidence < 0.6);
+  CHECK(mentions(found[0], "aoti_gen.py:371"));
+  check_no_holes(found[0]);
+}
