@@ -368,3 +368,33 @@ TEST_CASE("the compiler inside Triton crashing, and a compiler's error line post
                 LogEventKind::compile_error)
             .empty());
 }
+
+TEST_CASE("a build failure seen only through setuptools' and pip's lines") {
+  // corpus/wild-heldout (opened after its measurement): setuptools' bare `error:` naming the
+  // compiler it could not run, then pip's summary; and a header error posted alone.
+  const auto read = [](const std::string& name) {
+    return scan_log_text(
+        aoti::test::read_file(aoti::test::corpus_dir() / "wild-heldout" / name / "stderr.txt"),
+        name);
+  };
+  auto wheel = of_kind(read("torchtitan-492-torchao-build-no-nvcc"), LogEventKind::compile_error);
+  REQUIRE(wheel.size() == 2);
+  // The bare line is committed when the log ends (no other error was stated): order by line.
+  std::sort(wheel.begin(), wheel.end(),
+            [](const LogEvent& a, const LogEvent& b) { return a.where.line < b.where.line; });
+  CHECK(wheel[0].value.find("No such file or directory: '/usr/local/cuda/bin/nvcc'") !=
+        std::string::npos);
+  CHECK(wheel[1].problem == "compiler failed");
+  CHECK(wheel[1].subject == "torchao");
+  const auto header =
+      of_kind(read("sglang-18644-python-h-missing-triton-jit"), LogEventKind::compile_error);
+  REQUIRE(header.size() == 1);
+  CHECK(header[0].problem == "missing header");
+  CHECK(header[0].subject == "Python.h");
+  // A harness's tag before vLLM's worker prefix is read through too.
+  CHECK(of_kind(scan_log_text("[test 1] (EngineCore pid=2328) torch._inductor.exc.InductorError: "
+                              "AssertionError:\n",
+                              "log"),
+                LogEventKind::python_exception)
+            .size() == 1);
+}

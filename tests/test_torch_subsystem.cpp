@@ -28,6 +28,10 @@ TEST_CASE("a frame's subsystem from its path and function") {
   CHECK(subsystem_of("/x/site-packages/triton/compiler/compiler.py", "_init_handles") ==
         Subsystem::kernel_load);
   CHECK(subsystem_of("/x/site-packages/triton/runtime/jit.py", "run") == Subsystem::triton_runtime);
+  // Triton's frontend rejects the kernel Inductor generated: code generation's failure.
+  CHECK(
+      subsystem_of("D:\\ComfyUI\\python_embeded\\Lib\\site-packages\\triton\\language\\semantic.py",
+                   "cast") == Subsystem::inductor_codegen);
   CHECK(subsystem_of("/x/site-packages/transformers/modeling_rope_utils.py", "wrapper") ==
         Subsystem::third_party);
   CHECK(subsystem_of("/home/me/.conda/envs/x/lib/python3.11/ctypes/__init__.py", "__init__") ==

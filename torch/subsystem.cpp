@@ -139,6 +139,10 @@ Subsystem subsystem_of(std::string_view file, std::string_view function) {
   if (in_package(path, "triton/")) {
     // The compiled cubin handed to the driver: a driver that refuses it is not a compile error.
     if (function == "_init_handles" || function == "load_binary") return Subsystem::kernel_load;
+    // The frontend turning the kernel's Python into IR: what it rejects is the kernel Inductor
+    // generated (an fp8 type this GPU lacks, a construct Triton does not support).
+    if (has(path, "triton/language/") || has(path, "triton/compiler/code_generator.py"))
+      return Subsystem::inductor_codegen;
     if (has(path, "triton/compiler/") || has(path, "triton/backends/"))
       return Subsystem::triton_compile;
     for (const auto& [part, subsystem] : k_paths)

@@ -181,6 +181,14 @@ std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
     d.message = std::string(util::trim(s.substr(12)));
     return d;
   }
+  // pip's summary of a package whose build failed: `ERROR: Failed building wheel for torchao`.
+  if (const auto at = s.find("Failed building wheel for "); at != k_npos && at <= 7) {
+    d.problem = "compiler failed";
+    d.tool = "pip";
+    d.subject = std::string(util::first_word(s.substr(at + 26)));
+    d.message = std::string(s);
+    return d;
+  }
   // distutils / setuptools running a compiler (torch.utils.cpp_extension builds through them):
   // `unable to execute '/x/bin/nvcc': No such file or directory`, then
   // `error: command '/x/bin/nvcc' failed with exit status 1`.

@@ -102,6 +102,7 @@ const util::AnchorSet& anchors() {
       {"OMP: Error #", a_openmp_error},
       {"unable to execute '", a_fatal_word},
       {"LLVM ERROR: ", a_fatal_word},
+      {"Failed building wheel for ", a_fatal_word},
       {" (most recent call first):", a_faulthandler},
       {".py\", line ", a_cut_frame},
       {"TORCHDYNAMO_VERBOSE=1", a_dynamo_footer},
@@ -131,7 +132,14 @@ std::string line_text(std::string_view raw) {
 // `2024-04-11T19:39:33.1626214Z ` (GitHub Actions), `ERROR 07-23 07:21:49 [core.py:586] ` (vLLM's
 // logger). glog's `[E1119 16:44:43.826 shim_common.cpp:403] ` stays: it names the file that spoke.
 std::string_view strip_log_prefix(std::string_view line) {
-  // Ray's and vLLM's worker prefix: `(EngineCore_DP0 pid=73386) `, `(RayWorkerWrapper pid=12) `.
+  // Ray's and vLLM's worker prefix: `(EngineCore_DP0 pid=73386) `, `(RayWorkerWrapper pid=12) `,
+  // also behind a harness's bracketed tag (`[test 1] (EngineCore pid=2328) `).
+  if (line.starts_with('[')) {
+    const auto close = line.find("] (");
+    if (close != std::string_view::npos && close < 32 &&
+        line.substr(close + 2, 96).find(" pid=") != std::string_view::npos)
+      line.remove_prefix(close + 2);
+  }
   if (line.starts_with('(')) {
     const auto close = line.find(") ");
     const auto pid = line.find(" pid=");
@@ -250,12 +258,16 @@ LogScan Scanner::finish(std::uint64_t lines) {
   // A bare `error: 'aoti_torch_x' was not declared in this scope` with no excerpt under it (a post
   // that kept the one line): a compiler's when it quotes a name, as compilers do, and the log
   // states no other error.
-  if (m_pending_bare && m_last_error < 0 && !m_saw_compiler) {
-    const std::string& message = m_pending_bare->value;
-    if (message.find('\'') != std::string::npos ||
-        message.find("\xE2\x80\x98") != std::string::npos)
-      commit_diagnostic(std::move(*m_pending_bare));
-    m_pending_bare.reset();
+  if (m_pending_bare && !m_unclaimed_bare) m_unclaimed_bare = std::move(m_pending_bare);
+  m_pending_bare.reset();
+  if (m_unclaimed_bare && m_last_error < 0) {
+    const auto& bare = *m_unclaimed_bare;
+    if (bare.problem == "missing header" || bare.value.find('\'') != std::string::npos ||
+        bare.value.find("\xE2\x80\x98") != std::string::npos) {
+      auto e = std::move(*m_unclaimed_bare);
+      e.detail.clear();
+      commit_diagnostic(std::move(e));
+    }
   }
   commit_cut_traceback();
   resolve_chains();

@@ -44,6 +44,11 @@ void Scanner::commit_diagnostic(LogEvent e) {
 void Scanner::continue_diagnostic() {
   if (m_pending_bare) {
     if (m_number - m_pending_bare->where.line > k_max_diagnostic_tail) {
+      // No excerpt came: kept aside, in case the log states no other error (finish()).
+      if (!m_unclaimed_bare) {
+        m_unclaimed_bare = std::move(m_pending_bare);
+        m_unclaimed_bare->detail.clear();
+      }
       m_pending_bare.reset();
     } else if (is_compiler_excerpt(m_line)) {
       auto e = std::move(*m_pending_bare);

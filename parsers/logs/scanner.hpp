@@ -252,7 +252,8 @@ class Scanner {
   int m_last_crash = -1;        // the last crash signal, for a debugger's backtrace after it
   int m_diagnostic_event = -1;  // the compiler diagnostic whose excerpt may follow
   int m_diagnostic_line = 0;
-  std::optional<LogEvent> m_pending_bare;  // a bare `error:` waiting for its source excerpt
+  std::optional<LogEvent> m_pending_bare;    // a bare `error:` waiting for its source excerpt
+  std::optional<LogEvent> m_unclaimed_bare;  // the first one no excerpt followed
   bool m_saw_compiler = false;
   std::string m_include_root;  // the outermost file of the last `In file included from` chain
   int m_include_line = 0;
