@@ -17,37 +17,37 @@ namespace aoti::checks {
 namespace {
 using namespace aoti::model;
 
-// Where each unbacked symbol the error names (`u0`) was made: the trace of the same run records
-// `create_unbacked_symbol` with the user's frame, the `.item()` or `nonzero()` the value came from.
-void add_symbol_origins(const Case& c, const LogEvent& e, Finding& f) {
-  static const std::regex k_unbacked(R"(\bu\d+\b)");
-  std::set<std::string> names;
-  for (std::sregex_iterator it(e.text.begin(), e.text.end(), k_unbacked), end; it != end; ++it)
-    names.insert(it->str());
-  for (const auto& trace : c.traces) {
-    if (!same_run(e.where.artifact, trace.artifact)) continue;
-    for (const auto& symbol : trace.symbols) {
-      if (!symbol.unbacked || !names.count(symbol.name) || symbol.user_frames.empty()) continue;
-      names.erase(symbol.name);
-      const TraceFrame& frame = symbol.user_frames.back();
-      f.message += fmt::format(" `{}` is the value of your code at {}:{}: `{}`.", symbol.name,
-                               frame.file, frame.line, frame.code);
-      f.evidence.push_back(
-          fact(Location{symbol.where.artifact, "", symbol.where.line},
-               fmt::format("{} = unbacked symbol made at {}:{}: {}", symbol.name, frame.file,
-                           frame.line, frame.code),
-               "where the data-dependent value comes from (the trace's create_unbacked_symbol)"));
-    }
+// Where each unbacked symbol in `names` was made: the trace records `create_unbacked_symbol` with
+// the user's frame, the `.item()` or `nonzero()` the value came from.
+void add_origins(const TraceFacts& trace, std::set<std::string>& names, Finding& f) {
+  for (const auto& symbol : trace.symbols) {
+    if (!symbol.unbacked || !names.count(symbol.name) || symbol.user_frames.empty()) continue;
+    names.erase(symbol.name);
+    const TraceFrame& frame = symbol.user_frames.back();
+    f.message += fmt::format(" `{}` is the value of your code at {}:{}: `{}`.", symbol.name,
+                             frame.file, frame.line, frame.code);
+    f.evidence.push_back(
+        fact(Location{symbol.where.artifact, "", symbol.where.line},
+             fmt::format("{} = unbacked symbol made at {}:{}: {}", symbol.name, frame.file,
+                         frame.line, frame.code),
+             "where the data-dependent value comes from (the trace's create_unbacked_symbol)"));
   }
 }
 
-// The unbacked symbols a text names (`u0`, `u12`), in order, once each.
-std::vector<std::string> unbacked_names(const std::string& text) {
+// The unbacked symbols a text names (`u0`, `u12`).
+std::set<std::string> unbacked_names(const std::string& text) {
   static const std::regex k_unbacked(R"(\bu\d+\b)");
-  std::vector<std::string> names;
+  std::set<std::string> names;
   for (std::sregex_iterator it(text.begin(), text.end(), k_unbacked), end; it != end; ++it)
-    if (std::find(names.begin(), names.end(), it->str()) == names.end()) names.push_back(it->str());
+    names.insert(it->str());
   return names;
+}
+
+// The same for the symbols a log's error names, from the traces of the same run.
+void add_symbol_origins(const Case& c, const LogEvent& e, Finding& f) {
+  std::set<std::string> names = unbacked_names(e.text);
+  for (const auto& trace : c.traces)
+    if (same_run(e.where.artifact, trace.artifact)) add_origins(trace, names, f);
 }
 
 Finding from_trace_failure(const Case& c, const TraceFacts& trace, const TraceFailure& failure) {
@@ -84,22 +84,9 @@ Finding from_trace_failure(const Case& c, const TraceFacts& trace, const TraceFa
     }
     start = end + 1;
   }
-  std::vector<std::string> names = unbacked_names(failure.reason);
-  if (!failure.symbol.empty()) names.push_back(failure.symbol);
-  for (const auto& symbol : trace.symbols) {
-    if (!symbol.unbacked || symbol.user_frames.empty() ||
-        std::find(names.begin(), names.end(), symbol.name) == names.end())
-      continue;
-    const TraceFrame& user = symbol.user_frames.back();
-    f.message += fmt::format(" `{}` is the value of your code at {}:{}: `{}`.", symbol.name,
-                             user.file, user.line, user.code);
-    f.evidence.push_back(
-        fact(Location{symbol.where.artifact, "", symbol.where.line},
-             fmt::format("{} = unbacked symbol made at {}:{}: {}", symbol.name, user.file,
-                         user.line, user.code),
-             "where the data-dependent value comes from (the trace's create_unbacked_symbol)"));
-    names.erase(std::find(names.begin(), names.end(), symbol.name));
-  }
+  std::set<std::string> names = unbacked_names(failure.reason);
+  if (!failure.symbol.empty()) names.insert(failure.symbol);
+  add_origins(trace, names, f);
   f.next_steps = {
       rerun_step(c, "see the guard and its line", "TORCH_LOGS=\"+dynamic\" TORCH_TRACE=/tmp/trace"),
       {"replace the branch by torch._check(...) on the value's range", ""},

@@ -108,6 +108,16 @@ bool Scanner::evaluates_guard(const std::vector<model::LogFrame>& frames) {
   return false;
 }
 
+// The frames of a traceback cut before its exception line become `e`'s, which is placed and quoted
+// at its innermost frame.
+void Scanner::take_cut_frames(LogEvent& e) {
+  e.where.line = m_cut_frames.back().log_line;
+  e.text = m_cut_frames.back().text;
+  e.frames = std::move(m_cut_frames);
+  m_cut_frames.clear();
+  e.user_frame = user_frame_of(e.frames);
+}
+
 // A traceback whose exception line the log never shows: one exception event without a type or
 // message, at its last frame, whose frames say where it was raised.
 void Scanner::commit_cut_traceback() {
@@ -123,11 +133,7 @@ void Scanner::commit_cut_traceback() {
   if (m_cut_frames.empty()) return;
   auto e = event(LogEventKind::python_exception);
   e.complete = false;
-  e.where.line = m_cut_frames.back().log_line;
-  e.text = m_cut_frames.back().text;
-  e.frames = std::move(m_cut_frames);
-  m_cut_frames.clear();
-  e.user_frame = user_frame_of(e.frames);
+  take_cut_frames(e);
   set_raised_in(e);
   if (evaluates_guard(e.frames)) e.problem = "data-dependent guard";
   link_to_chain(e);
@@ -267,13 +273,7 @@ void Scanner::dynamo_footer(std::uint64_t) {
   auto e = event(LogEventKind::python_exception);
   e.complete = false;
   e.raised_in = torch::Subsystem::dynamo;
-  if (!m_cut_frames.empty()) {
-    e.where.line = m_cut_frames.back().log_line;
-    e.text = m_cut_frames.back().text;
-    e.frames = std::move(m_cut_frames);
-    m_cut_frames.clear();
-    e.user_frame = user_frame_of(e.frames);
-  }
+  if (!m_cut_frames.empty()) take_cut_frames(e);
   link_to_chain(e);
   const LogEvent* added = add(std::move(e), "dynamo footer");
   if (added) m_last_exception = index_of(added);

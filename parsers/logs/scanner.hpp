@@ -179,6 +179,7 @@ class Scanner {
   void link_to_chain(LogEvent& e);
   void set_raised_in(LogEvent& e) const;
   void commit_cut_traceback();
+  void take_cut_frames(LogEvent& e);
   static bool evaluates_guard(const std::vector<model::LogFrame>& frames);
   void resolve_chains();
   void classify_exception(LogEvent& e, std::string_view body);
