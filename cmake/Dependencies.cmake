@@ -4,6 +4,33 @@
 find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
 
+# AOTI_STATIC_DEPENDENCIES: link the archives Debian ships (Boost.Program_options, SQLite, libdw and
+# libelf, jemalloc) into the executable instead of loading their shared objects at every start.
+# Most runs are short: mapping and relocating a shared object costs about 0.2-0.5 ms each, which
+# bench/startup.sh measured as a tenth of analyzing a small package. libzip, fmt and simdjson have
+# no archive in Debian and stay shared, and with them libstdc++ (one copy of it per process).
+# Off for the sanitizer and fuzz builds, whose runtimes want to see every allocation.
+if(AOTI_SANITIZE OR AOTI_FUZZ)
+  set(aoti_static_default OFF)
+else()
+  set(aoti_static_default ON)
+endif()
+option(AOTI_STATIC_DEPENDENCIES "Link the dependencies' static archives where Debian ships them" ${aoti_static_default})
+
+# Points PkgConfig::NAME at the static archive of each of its libraries, plus what `pkg-config
+# --static` says they need.
+function(aoti_use_static_archives name)
+  set(archives "")
+  foreach(library IN LISTS ${name}_LIBRARIES)
+    find_library(archive_${library} NAMES lib${library}.a HINTS ${${name}_LIBRARY_DIRS} REQUIRED)
+    list(APPEND archives ${archive_${library}})
+  endforeach()
+  set(needs ${${name}_STATIC_LIBRARIES})
+  list(REMOVE_ITEM needs ${${name}_LIBRARIES})
+  list(TRANSFORM needs PREPEND "-l")
+  set_target_properties(PkgConfig::${name} PROPERTIES INTERFACE_LINK_LIBRARIES "${archives};${needs}")
+endfunction()
+
 set(AOTI_DEPENDENCY_SUMMARY "")
 # Records NAME VERSION for the configuration summary.
 function(aoti_register_dependency name version)
@@ -22,6 +49,11 @@ pkg_check_modules(LIBDW REQUIRED IMPORTED_TARGET libdw libelf)
 aoti_register_dependency(libdw "${LIBDW_libdw_VERSION}")
 pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
 aoti_register_dependency(sqlite3 "${SQLITE3_VERSION}")
+if(AOTI_STATIC_DEPENDENCIES)
+  aoti_use_static_archives(LIBDW)
+  aoti_use_static_archives(SQLITE3)
+  set(Boost_USE_STATIC_LIBS ON)
+endif()
 find_package(nlohmann_json REQUIRED)
 aoti_register_dependency(nlohmann_json "${nlohmann_json_VERSION}")
 find_package(Boost REQUIRED COMPONENTS program_options)

@@ -179,6 +179,13 @@ class Reader {
     }
   }
 
+  const std::vector<std::byte>& dynstr(const Section& table) {
+    if (!m_dynstr || m_dynstr->first != table.offset)
+      m_dynstr.emplace(table.offset,
+                       read_range(m_source, table.offset, table.size, k_max_table, ".dynstr"));
+    return m_dynstr->second;
+  }
+
   std::string_view section_name(const Section& section) const {
     if (m_section_names.size() == 0 || section.name >= m_section_names.size()) return {};
     return m_section_names.c_string(section.name);
@@ -208,13 +215,10 @@ class Reader {
 
   void read_dynamic(model::ElfFacts& facts) {
     std::vector<std::byte> dynamic_bytes;
-    std::vector<std::byte> string_bytes;
-    bool strings_known = false;
+    const std::vector<std::byte>* section_strings = nullptr;
     if (const Section* section = section_of_type(k_sht_dynamic)) {
       dynamic_bytes = read_range(m_source, section->offset, section->size, k_max_small, ".dynamic");
-      const Section& table = linked(*section, ".dynamic");
-      string_bytes = read_range(m_source, table.offset, table.size, k_max_table, ".dynstr");
-      strings_known = true;
+      section_strings = &dynstr(linked(*section, ".dynamic"));
     } else {
       const auto it = std::find_if(m_segments.begin(), m_segments.end(),
                                    [](const Segment& s) { return s.type == k_pt_dynamic; });
@@ -236,12 +240,13 @@ class Reader {
       if (tag == k_dt_strtab) strtab = value;
       if (tag == k_dt_strsz) strsz = value;
     }
-    if (!strings_known) {
+    std::vector<std::byte> segment_strings;
+    if (!section_strings) {
       const auto offset = file_offset_of(strtab, strsz);
       if (!offset) throw ReadError("DT_STRTAB lies outside every loaded segment");
-      string_bytes = read_range(m_source, *offset, strsz, k_max_table, "dynamic string table");
+      segment_strings = read_range(m_source, *offset, strsz, k_max_table, "dynamic string table");
     }
-    const ByteView strings(string_bytes);
+    const ByteView strings(section_strings ? *section_strings : segment_strings);
     for (const std::uint64_t name : needed) facts.needed.emplace_back(strings.c_string(name));
     if (soname) facts.soname = strings.c_string(*soname);
   }
@@ -284,11 +289,8 @@ class Reader {
     if (!section) return;
     const auto symbol_bytes =
         read_range(m_source, section->offset, section->size, k_max_table, ".dynsym");
-    const Section& table = linked(*section, ".dynsym");
-    const auto string_bytes =
-        read_range(m_source, table.offset, table.size, k_max_table, ".dynstr");
     const ByteView symbols(symbol_bytes);
-    const ByteView strings(string_bytes);
+    const ByteView strings(dynstr(linked(*section, ".dynsym")));
     std::vector<std::pair<std::size_t, std::string_view>> runtime;  // (rank, name)
     // Entry 0 is the reserved null symbol.
     for (std::uint64_t at = k_sym_size; at + k_sym_size <= symbols.size(); at += k_sym_size) {
@@ -319,6 +321,9 @@ class Reader {
   ByteView m_section_names;
   std::vector<Segment> m_segments;
   std::vector<Section> m_sections;
+  // The string table .dynamic and .dynsym both name (the same one in every linker's output), read
+  // once: in a model .so it is the largest thing the reader reads.
+  std::optional<std::pair<std::uint64_t, std::vector<std::byte>>> m_dynstr;
 };
 
 }  // namespace
