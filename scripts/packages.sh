@@ -16,6 +16,8 @@ build_packages=(
 )
 test_packages=(
   doctest-dev
+  # rebuilds compile only what changed, also in a fresh clone (CMakeLists.txt)
+  ccache
   # tests: recompressing cores; every Python snippet a report prints must parse
   xz-utils zstd python3
   # tests: the HTML reports in a real browser; gdb's frames against ours
