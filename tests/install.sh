@@ -30,10 +30,15 @@ same_report() {
   diff -u "$work/expected.txt" "$work/actual.txt" || fail "$root/$binary reports differently from the build tree's"
 }
 
-# has_docs ROOT DOCDIR MANDIR: the README, one page per check, and the man page if one was built.
+# has_docs ROOT DOCDIR MANDIR: the README and the docs/ pages it links, one page per check, and the
+# man page if one was built.
 has_docs() {
   local root=$1 docdir=$2 mandir=$3
   [[ -f $root/$docdir/README.md ]] || fail "no $docdir/README.md in $root"
+  local page  # every docs/ page the README links, beside it
+  for page in $(grep -o '(docs/[^)#]*' "$source_dir/README.md" | cut -c2- | sort -u); do
+    [[ -f $root/$docdir/$page ]] || fail "the README links $page, not in $root/$docdir"
+  done
   local pages
   pages=$(find "$root/$docdir/checks" -name '*.md' | wc -l)
   ((pages == $(ls "$source_dir"/checks/docs/*.md | wc -l))) || fail "$pages check pages in $root/$docdir/checks"
