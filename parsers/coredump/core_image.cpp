@@ -109,6 +109,7 @@ Parsed<CoreImage> CoreImage::open(util::Fd file, std::string_view name, Source s
   const char* raw = elf_rawfile(image.m_elf, &size);
   if (!raw) return fail(who + ": cannot map the file: " + last_elf_error());
   image.m_file = {reinterpret_cast<const std::byte*>(raw), size};
+  image.m_guard = std::make_unique<util::MappingGuard>(raw, size);
   if (source == Source::decoded) {
     // Read-ahead on a fault in a decoded file finds no byte to read: what the decoder wrote is in
     // the page cache, the rest are holes, and each fault would zero-fill dozens of hole pages
@@ -178,7 +179,9 @@ CoreImage::CoreImage(CoreImage&& other) noexcept { *this = std::move(other); }
 
 CoreImage& CoreImage::operator=(CoreImage&& other) noexcept {
   if (this != &other) {
+    m_guard.reset();
     if (m_elf) elf_end(m_elf);
+    m_guard = std::move(other.m_guard);
     m_fd = std::move(other.m_fd);
     m_elf = std::exchange(other.m_elf, nullptr);
     m_file = other.m_file;
@@ -191,6 +194,7 @@ CoreImage& CoreImage::operator=(CoreImage&& other) noexcept {
 }
 
 CoreImage::~CoreImage() {
+  m_guard.reset();  // before libelf unmaps what it guards
   if (m_elf) elf_end(m_elf);
 }
 

@@ -6,9 +6,11 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <libelf.h>
@@ -17,6 +19,7 @@
 #include "parsers/parse_error.hpp"
 #include "util/byte_reader.hpp"
 #include "util/fd.hpp"
+#include "util/mapping_guard.hpp"
 
 namespace aoti::parsers::coredump {
 
@@ -70,6 +73,11 @@ struct CoreNotes {
   }
 };
 
+// Why a core (or GPU core) cut while it was read is not used: its diagnostic after the name.
+inline constexpr std::string_view k_cut_while_read =
+    "the file shrank while it was read (another process truncated or rewrote it); what lay past "
+    "its new end read as zeros, so nothing read from it is used";
+
 class CoreImage {
  public:
   // Where the file's bytes come from: the dump itself, or a private file a compressed dump was
@@ -101,6 +109,9 @@ class CoreImage {
   std::optional<std::string> read_string(std::uint64_t va, std::size_t max) const;
   // The dumped bytes of the segment holding `va`, from `va` on (empty when none).
   std::span<const std::byte> bytes_from(std::uint64_t va) const;
+  // Whether the file shrank while it was read (util/mapping_guard.hpp): what lay past its new
+  // end read as zeros, and nothing read from the core can be trusted.
+  bool cut_while_read() const { return m_guard && m_guard->cut(); }
 
  private:
   CoreImage() = default;
@@ -109,7 +120,8 @@ class CoreImage {
 
   util::Fd m_fd;
   Elf* m_elf = nullptr;
-  std::span<const std::byte> m_file;  // libelf's mapping of the whole file
+  std::span<const std::byte> m_file;            // libelf's mapping of the whole file
+  std::unique_ptr<util::MappingGuard> m_guard;  // of m_file
   std::vector<Segment> m_segments;
   CoreNotes m_notes;
   bool m_segments_were_sorted = true;

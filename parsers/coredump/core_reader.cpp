@@ -350,6 +350,7 @@ Parsed<CoreFacts> read_core(Parsed<OpenedDump> dump, const std::string& display,
   FaultPlace place = describe_fault(image, facts);
   facts.fault_kind = std::move(place.kind);
   facts.fault_region = std::move(place.text);
+  if (image.cut_while_read()) return fail(display + ": " + std::string(k_cut_while_read));
   return facts;
 }
 

@@ -5,14 +5,17 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 
+#include "parsers/coredump/core_image.hpp"
 #include "parsers/coredump/libelf_init.hpp"
 #include "parsers/elf/types.hpp"
 #include "parsers/gpucore/cubin.hpp"
 #include "util/byte_reader.hpp"
 #include "util/expected.hpp"
 #include "util/format_size.hpp"
+#include "util/mapping_guard.hpp"
 
 namespace aoti::parsers::gpucore {
 
@@ -519,10 +522,14 @@ Parsed<GpuCoreFacts> read_gpu_core(const std::filesystem::path& path, const std:
   if (!elf) return fail(display + ": not readable as ELF: " + coredump::last_elf_error());
   std::size_t size = 0;
   const char* raw = elf_rawfile(elf, &size);
+  auto guard = std::make_unique<util::MappingGuard>(raw, size);
   Parsed<GpuCoreFacts> facts =
       raw ? read_elf(elf, {reinterpret_cast<const std::byte*>(raw), size}, display)
           : fail(display + ": cannot map the file: " + coredump::last_elf_error());
+  const bool cut = guard->cut();
+  guard.reset();  // before libelf unmaps what it guards
   elf_end(elf);
+  if (cut) return fail(display + ": " + std::string(coredump::k_cut_while_read));
   if (!facts) return facts;
   facts->compression = std::string(coredump::to_string(opened.compression));
   facts->health.insert(facts->health.begin(), opened.health.begin(), opened.health.end());

@@ -1,11 +1,6 @@
 #include "parsers/trace/log_scan.hpp"
 
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <condition_variable>
 #include <cstring>
 #include <exception>
@@ -17,108 +12,18 @@
 
 #include <simdjson.h>
 
+#include "parsers/trace/file_bytes.hpp"
 #include "parsers/trace/header_parse.hpp"
 #include "parsers/trace/md5.hpp"
-#include "util/errno_text.hpp"
-#include "util/fd.hpp"
-#include "util/open_file.hpp"
 
 namespace aoti::parsers::trace {
 namespace {
-
-namespace fs = std::filesystem;
 
 // A log is scanned in pieces of about this size, on as many threads as there are cores.
 constexpr std::size_t k_piece_bytes = 4u << 20;
 // Up to this size every payload is checked against its MD5; past it only those a fact reads, unless
 // TraceOptions::verify_payloads asks for all.
 constexpr std::size_t k_verify_all_bytes = 64u << 20;
-
-// A regular file's bytes: mapped read-only, or read whole where its file system cannot map it.
-class FileBytes {
- public:
-  static tl::expected<FileBytes, std::string> open(const fs::path& path) {
-    auto file = util::open_regular_file(path);
-    if (!file) return tl::unexpected(file.error());
-    struct stat info{};
-    if (::fstat(file->get(), &info) != 0) return tl::unexpected(util::errno_text(errno));
-    FileBytes bytes;
-    const auto size = static_cast<std::size_t>(info.st_size);
-    if (size == 0) return bytes;
-    void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file->get(), 0);
-    if (map != MAP_FAILED) {
-      bytes.m_map = map;
-      bytes.m_size = size;
-      bytes.m_fd = std::move(*file);
-      return bytes;
-    }
-    auto read = util::read_regular_file(path, size);
-    if (!read) return tl::unexpected(read.error());
-    bytes.m_read = std::move(*read);
-    return bytes;
-  }
-  FileBytes() = default;
-  FileBytes(FileBytes&& other) noexcept
-      : m_map(std::exchange(other.m_map, nullptr)),
-        m_size(std::exchange(other.m_size, 0)),
-        m_read(std::move(other.m_read)),
-        m_fd(std::move(other.m_fd)) {}
-  FileBytes& operator=(FileBytes&&) = delete;
-  ~FileBytes() {
-    if (m_map) ::munmap(m_map, m_size);
-  }
-
-  // Whether read() can copy bytes (a mapped file, whose descriptor is kept).
-  bool readable() const { return static_cast<bool>(m_fd); }
-  // Copies `count` bytes from `offset` into `out`: false when the file no longer has them (cut
-  // while being read), where touching the mapping would have been a SIGBUS.
-  bool read(char* out, std::size_t count, std::size_t offset) const {
-    while (count > 0) {
-      const ssize_t got = ::pread(m_fd.get(), out, count, static_cast<off_t>(offset));
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) return false;
-      out += got;
-      offset += static_cast<std::size_t>(got);
-      count -= static_cast<std::size_t>(got);
-    }
-    return true;
-  }
-
-  std::string_view view() const {
-    return m_map ? std::string_view(static_cast<const char*>(m_map), m_size) : m_read;
-  }
-  // Maps the pages of [begin, end) in one call (where the kernel can: Linux 5.14 on) rather than
-  // a page fault each as a scan first touches them.
-  void prefault(const char* begin, const char* end) const {
-#ifdef MADV_POPULATE_READ
-    if (!m_map || end <= begin) return;
-    static const auto k_page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-    const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(begin) & ~(k_page - 1);
-    ::madvise(reinterpret_cast<void*>(first),
-              static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(end) - first),
-              MADV_POPULATE_READ);
-#else
-    (void)begin;
-    (void)end;
-#endif
-  }
-  // Drops the mapped pages wholly inside [begin, end) from this process: they stay in the page
-  // cache and are mapped again if touched. What keeps the resident size flat on a huge trace.
-  void release(const char* begin, const char* end) const {
-    if (!m_map) return;
-    static const auto k_page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-    const std::uintptr_t first =
-        (reinterpret_cast<std::uintptr_t>(begin) + k_page - 1) & ~(k_page - 1);
-    const std::uintptr_t last = reinterpret_cast<std::uintptr_t>(end) & ~(k_page - 1);
-    if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
-  }
-
- private:
-  void* m_map = nullptr;
-  std::size_t m_size = 0;
-  std::string m_read;
-  util::Fd m_fd;
-};
 
 // Releases what a scan has passed, every k_release_bytes: a gigabyte line costs no more memory
 // than the window.
@@ -576,6 +481,8 @@ void read_log(const std::filesystem::path& path, const std::string& display, boo
     spare_events.push_back(std::move(piece.events));
   }
   builder.end_file();
+  if (const std::string change = file->changed_while_read(); !change.empty())
+    diagnostics.push_back({display, change});
   if (unchecked)
     diagnostics.push_back({display, std::to_string(unchecked) +
                                         (unchecked == 1 ? " payload" : " payloads") +
