@@ -1,6 +1,7 @@
 // Compressed cores (xz as shipped in bug reports and our corpus, zstd as systemd-coredump
 // stores them), decoded into a private temporary file that the ELF reader then maps like any core:
-// xz blocks by our LZMA2 decoder (lzma2_decoder.hpp) with liblzma around it, zstd by libzstd.
+// xz blocks by our LZMA2 decoder (lzma2_decoder.hpp) with liblzma around it (xz_decode.cpp), zstd
+// by libzstd (zstd_decode.cpp).
 #pragma once
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // A raw LZMA2 decoder: the compressed data of an xz block whose only filter is LZMA2 (what `xz`
-// writes by default). decompress.cpp keeps liblzma for everything around it (stream and block
+// writes by default). xz_decode.cpp keeps liblzma for everything around it (stream and block
 // headers, the index, other filters and SHA-256 checks) and for single-block streams.
 //
 // Why not liblzma here: Debian 12's liblzma (5.4.1) copies every match a byte at a time, each byte

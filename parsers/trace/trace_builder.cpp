@@ -1,71 +1,12 @@
 #include "parsers/trace/trace_builder.hpp"
+#include "parsers/trace/builder_caps.hpp"
 #include "torch/error_messages.hpp"
 #include "torch/subsystem.hpp"
 
 #include <algorithm>
-#include <array>
 
 namespace aoti::parsers::trace {
 namespace {
-
-using nlohmann::json;
-
-constexpr std::size_t k_max_symbols = 4096;
-constexpr std::size_t k_max_specializations = 1024;
-constexpr std::size_t k_max_guards = 1024;
-constexpr std::size_t k_max_data_dependent = 1024;
-constexpr std::size_t k_max_failures = 256;
-constexpr std::size_t k_max_fake_kernels = 1024;
-constexpr std::size_t k_max_graphs = 64;
-constexpr std::size_t k_max_code_dumps = 16;
-constexpr std::size_t k_max_total_code_bytes = 128u << 20;
-constexpr std::size_t k_max_failure_text = 64u << 10;
-constexpr std::size_t k_max_exports = 256;
-constexpr std::size_t k_max_per_export = 64;
-constexpr std::size_t k_max_keys = 1024;  // distinct kinds / names / compile ids counted
-constexpr std::size_t k_max_strings = 1u << 20;
-constexpr std::size_t k_max_string_bytes = 64u << 20;
-constexpr std::size_t k_max_ranks = 4096;
-constexpr std::size_t k_max_user_frames = 8;
-
-// Top-level events whose payload is a readable FX graph.
-const std::set<std::string, std::less<>> k_graph_events = {
-    "dynamo_output_graph",      "aot_forward_graph",       "aot_backward_graph",
-    "aot_inference_graph",      "aot_joint_graph",         "inductor_pre_grad_graph",
-    "inductor_post_grad_graph", "compiled_autograd_graph", "optimize_ddp_split_graph",
-    "optimize_ddp_split_child", "exported_program"};
-
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
-// record_facts.hpp's Value over nlohmann; a default one is null.
-class NlohmannValue {
- public:
-  NlohmannValue() = default;
-  explicit NlohmannValue(const json& value) : m_value(&value) {}
-  bool is_null() const { return !m_value || m_value->is_null(); }
-  bool is_object() const { return m_value && m_value->is_object(); }
-  bool is_array() const { return m_value && m_value->is_array(); }
-  bool is_string() const { return m_value && m_value->is_string(); }
-  bool is_integer() const { return m_value && m_value->is_number_integer(); }
-  std::string_view string() const { return m_value->get_ref<const std::string&>(); }
-  std::int64_t integer() const { return m_value->get<std::int64_t>(); }
-  std::string dump() const { return m_value->dump(); }
-  std::size_t size() const { return m_value->size(); }
-  std::optional<NlohmannValue> find(std::string_view key) const {
-    const auto it = m_value->find(key);
-    if (it == m_value->end()) return std::nullopt;
-    return NlohmannValue(*it);
-  }
-  template <class Fn>
-  void for_each_item(Fn&& fn) const {
-    for (const json& item : *m_value) fn(NlohmannValue(item));
-  }
-
- private:
-  const json* m_value = nullptr;
-};
 
 // "[2, int_oo]" -> {"2", "int_oo"}
 std::pair<std::string, std::string> range_of(std::string_view text) {
@@ -94,7 +35,6 @@ void erase_attempts(std::vector<T>& items, const std::string& key, int attempt) 
 }
 
 }  // namespace
-
 void TraceBuilder::begin_file(const std::string& display) {
   m_file = display;
   m_file_problems = 0;
@@ -191,77 +131,6 @@ void TraceBuilder::supersede(const std::string& key, int attempt) {
   erase_attempts(m_facts.data_dependent, key, attempt);
   erase_attempts(m_facts.fake_kernels, key, attempt);
   erase_attempts(m_facts.graphs, key, attempt);
-}
-
-RecordHeader header_of(json envelope) {
-  RecordHeader header;
-  for (const auto& [key, value] : envelope.items())
-    if (!is_context_key(key)) {
-      header.kind = key.substr(0, 256);
-      break;
-    }
-  if (header.kind.empty()) header.kind = "<none>";
-  const NlohmannValue value(envelope);
-  header.compiled_autograd_id = int_of(value, "compiled_autograd_id");
-  header.frame_id = int_of(value, "frame_id");
-  header.frame_compile_id = int_of(value, "frame_compile_id");
-  header.attempt = int_of(value, "attempt");
-  header.rank = int_of(value, "rank");
-  header.has_payload = text_of(value, "has_payload", 64);
-  const NlohmannValue metadata = member(value, header.kind);
-  header.name = text_of(metadata, "name", 256);
-  header.type = text_of(metadata, "type", k_max_field_text);
-  header.facts = record_facts(value, header.kind, fact_use(header.kind, header.name, header.type));
-  header.envelope = std::move(envelope);
-  return header;
-}
-
-PayloadUse payload_use(std::string_view kind, std::string_view name, std::string_view type) {
-  if (kind == "artifact" || kind == "graph_dump") {
-    if (kind == "graph_dump" && (type == "cpp" || name.starts_with("inductor_aot_")))
-      return PayloadUse::code;
-    if (ends_with(name, "_graph") || name == "make_fx_fail_partial" || kind == "graph_dump")
-      return PayloadUse::graph;
-    if (name == "dynamo_error") return PayloadUse::failure_text;
-    return PayloadUse::none;
-  }
-  return k_graph_events.count(kind) ? PayloadUse::graph : PayloadUse::none;
-}
-
-FactUse fact_use(std::string_view kind, std::string_view name, std::string_view type) {
-  static const std::set<std::string, std::less<>> k_stack_kinds = {
-      "create_symbol",
-      "create_unbacked_symbol",
-      "symbolic_shape_specialization",
-      "guard_added",
-      "guard_added_fast",
-      "propagate_real_tensors",
-      "guard_on_data_dependent_error",
-      "propagate_real_tensors_provenance"};
-  static const std::set<std::string, std::less<>> k_metadata_kinds = {
-      "missing_fake_kernel", "mismatched_fake_kernel", "compilation_metrics",
-      "bwd_compilation_metrics"};
-  if (k_stack_kinds.count(kind)) return FactUse::metadata_and_stack;
-  if (k_metadata_kinds.count(kind) || payload_use(kind, name, type) == PayloadUse::code)
-    return FactUse::metadata;
-  return FactUse::none;
-}
-
-bool is_context_key(std::string_view key) {
-  static constexpr std::array<std::string_view, 12> k_context_keys = {
-      "rank",     "compiled_autograd_id",
-      "frame_id", "frame_compile_id",
-      "attempt",  "has_payload",
-      "stack",    "timestamp",
-      "thread",   "pathname",
-      "lineno",   "payload_filename"};
-  return std::find(k_context_keys.begin(), k_context_keys.end(), key) != k_context_keys.end();
-}
-
-bool is_export_or_compile_file(std::string_view file) {
-  return ends_with(file, "torch/export/__init__.py") ||
-         ends_with(file, "torch/export/_draft_export.py") ||
-         ends_with(file, "torch/_inductor/__init__.py");
 }
 
 TraceBuilder::Current::Current() = default;
@@ -525,109 +394,4 @@ void TraceBuilder::commit(Current& record, bool md5_ok) {
     m_facts.code_dumps.push_back(std::move(dump));
   }
 }
-
-// track_export for a header read without its envelope: false when it is done, true when the whole
-// header is needed (the call site of a new export, or a frame only the whole header tells).
-bool TraceBuilder::track_export_light(Current& record) {
-  const std::vector<RecordHeader::StackFrame>& stack = record.header.stack;
-  const auto file_of = [&](const RecordHeader::StackFrame& frame) -> std::string_view {
-    const auto it = m_strings.find(frame.file_id);
-    return it == m_strings.end() ? std::string_view() : std::string_view(it->second);
-  };
-  for (std::size_t i = 0; i < stack.size(); ++i) {
-    if (stack[i].opaque) continue;
-    const std::string_view file = file_of(stack[i]);
-    if (!is_export_or_compile_file(file)) continue;
-    if (ends_with(file, "torch/_inductor/__init__.py")) {
-      if (m_export_open && !m_facts.exports.empty()) m_facts.exports.back().compiled = true;
-      m_export_open = false;
-      return false;
-    }
-    if (i == 0) return false;
-    const RecordHeader::StackFrame& site = stack[i - 1];
-    if (site.opaque) return true;
-    // Most records of an export come from the same call: its site is all that is needed then.
-    const bool same = m_export_open && !m_facts.exports.empty() &&
-                      m_facts.exports.back().call_site.file == file_of(site) &&
-                      m_facts.exports.back().call_site.line == site.line;
-    if (same) return false;
-    // Past the cap a new call site is only counted: no need for its frame either.
-    if (m_facts.exports.size() >= k_max_exports) {
-      m_export_open = false;
-      drop("exports");
-      return false;
-    }
-    return true;
-  }
-  return false;
-}
-
-// Tells export calls apart by their call site in the user's code, and notes when AOTInductor
-// compiles after one: the frame just outside torch/export (or torch/_inductor) in the stack.
-void TraceBuilder::track_export(Current& record) {
-  RecordHeader& header = record.header;
-  if (!header.envelope && !track_export_light(record)) return;
-  if (!header.envelope) header.envelope = json::parse(header.text, nullptr, false);
-  const NlohmannValue envelope(*header.envelope);
-  NlohmannValue stack = member(envelope, "stack");
-  if (!stack.is_array()) stack = member(member(envelope, header.kind), "stack");
-  if (!stack.is_array()) return;
-  std::vector<NlohmannValue> items;
-  stack.for_each_item([&](const NlohmannValue& item) { items.push_back(item); });
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const std::string file = file_name(file_ref_of(member(items[i], "filename")));
-    if (!is_export_or_compile_file(file)) continue;
-    const bool in_compile = ends_with(file, "torch/_inductor/__init__.py");
-    if (in_compile) {
-      if (m_export_open && !m_facts.exports.empty()) m_facts.exports.back().compiled = true;
-      m_export_open = false;
-      return;
-    }
-    if (i == 0 || !items[i - 1].is_object()) return;
-    model::TraceFrame site = resolve(frame_of(items[i - 1]));
-    const bool same = m_export_open && !m_facts.exports.empty() &&
-                      m_facts.exports.back().call_site.file == site.file &&
-                      m_facts.exports.back().call_site.line == site.line;
-    if (same) return;
-    if (m_facts.exports.size() >= k_max_exports) {
-      m_export_open = false;
-      return drop("exports");
-    }
-    model::TraceExportCall call;
-    call.where = record.where;
-    call.call_site = std::move(site);
-    m_facts.exports.push_back(std::move(call));
-    m_export_open = true;
-    return;
-  }
-}
-
-void TraceBuilder::finish() {
-  m_facts.ranks.assign(m_ranks.begin(), m_ranks.end());
-  // An export that specialized a symbol, was never compiled, and was followed by another export:
-  // the first one most likely failed (a `Dim` specialized to a constant is a constraint
-  // violation) and the user exported again. The trace itself holds no error record for it.
-  for (std::size_t i = 0; i + 1 < m_facts.exports.size(); ++i) {
-    const model::TraceExportCall& call = m_facts.exports[i];
-    if (call.compiled || call.specialized.empty() || m_facts.failures.size() >= k_max_failures)
-      continue;
-    const std::string& first = call.specialized.front();
-    const std::size_t equals = first.find('=');
-    model::TraceFailure failure;
-    failure.where = call.where;
-    failure.origin = "inferred";
-    failure.fail_type = "ConstraintViolation";
-    failure.symbol = first.substr(0, equals);
-    failure.value = equals == std::string::npos ? "" : first.substr(equals + 1);
-    failure.user_file = call.call_site.file;
-    failure.user_line = call.call_site.line;
-    const model::TraceFrame& next = m_facts.exports[i + 1].call_site;
-    failure.reason = "the export at line " + std::to_string(call.call_site.line) + " specialized " +
-                     failure.symbol + " to " + failure.value +
-                     " and was not compiled; the export at line " + std::to_string(next.line) +
-                     " followed (" + next.code.substr(0, 200) + ")";
-    m_facts.failures.push_back(std::move(failure));
-  }
-}
-
 }  // namespace aoti::parsers::trace

@@ -1,6 +1,7 @@
 // Turns trace records, one at a time, into TraceFacts. The reader (trace_reader.cpp) feeds it
 // records from a TORCH_TRACE log or a tlparse raw.jsonl alike: a parsed header, then the record's
-// payload lines, then the end of the record. Every list it fills is capped.
+// payload lines, then the end of the record. Every list it fills is capped (builder_caps.hpp). What
+// a header says is read in record_header.cpp, export calls are told apart in export_calls.cpp.
 #pragma once
 
 #include <cstdint>
