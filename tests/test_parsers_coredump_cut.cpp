@@ -30,14 +30,17 @@ void put(std::string& bytes, std::size_t at, T value) {
 // three pages of 'm' at k_load_address, stored from the second page of the file on.
 std::string small_core() {
   std::string core(4 * k_page, '\0');
-  std::memcpy(core.data(), "\x7f" "ELF\x02\x01\x01", 7);
-  put<std::uint16_t>(core, 16, 4);    // e_type ET_CORE
-  put<std::uint16_t>(core, 18, 62);   // e_machine EM_X86_64
-  put<std::uint32_t>(core, 20, 1);    // e_version
-  put<std::uint64_t>(core, 32, 64);   // e_phoff
-  put<std::uint16_t>(core, 52, 64);   // e_ehsize
-  put<std::uint16_t>(core, 54, 56);   // e_phentsize
-  put<std::uint16_t>(core, 56, 2);    // e_phnum
+  std::memcpy(core.data(),
+              "\x7f"
+              "ELF\x02\x01\x01",
+              7);
+  put<std::uint16_t>(core, 16, 4);   // e_type ET_CORE
+  put<std::uint16_t>(core, 18, 62);  // e_machine EM_X86_64
+  put<std::uint32_t>(core, 20, 1);   // e_version
+  put<std::uint64_t>(core, 32, 64);  // e_phoff
+  put<std::uint16_t>(core, 52, 64);  // e_ehsize
+  put<std::uint16_t>(core, 54, 56);  // e_phentsize
+  put<std::uint16_t>(core, 56, 2);   // e_phnum
   const std::size_t note_at = 64 + 2 * 56;
   const std::size_t prpsinfo_size = 136;
   const std::size_t note_size = 12 + 8 + prpsinfo_size;
@@ -66,7 +69,8 @@ std::string small_core() {
 
 }  // namespace
 
-TEST_CASE("a core cut after it was opened: its memory past the cut reads as zeros, and it says so") {
+TEST_CASE(
+    "a core cut after it was opened: its memory past the cut reads as zeros, and it says so") {
   aoti::test::TempDir dir;
   const auto path = dir.path / "core";
   aoti::test::write_file(path, small_core());
