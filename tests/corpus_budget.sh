@@ -29,7 +29,15 @@ if ((total > tree_limit)); then
   list_files | xargs -0 -r stat -c '%s %n' | sort -rn | head -5 >&2
   status=1
 fi
-for case_dir in corpus/*/; do
+# A case is a folder of corpus/ with an expected.json; one without is a container of cases
+# (corpus/wild, corpus/debug-flags), each checked on its own.
+cases=()
+for dir in corpus/*/; do
+  if [[ -f $dir/expected.json ]]; then cases+=("$dir"); else
+    for sub in "$dir"*/; do [[ -f $sub/expected.json ]] && cases+=("$sub"); done
+  fi
+done
+for case_dir in "${cases[@]}"; do
   size=$(bytes_of "$case_dir")
   if ((size > case_limit)); then
     echo "corpus_budget: ${case_dir%/} is $(mib "$size"), over $(mib $case_limit); its largest files:" >&2
