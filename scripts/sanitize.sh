@@ -2,7 +2,7 @@
 # The whole ctest suite under AddressSanitizer + UndefinedBehaviorSanitizer, then each fuzz target
 # for a short run on its seeds, so that a regression a fuzzer once found fails here. Builds
 # build-sanitize/ with clang 19 (-DAOTI_SANITIZE=address,undefined -DAOTI_FUZZ=ON). CI (.ci/run)
-# runs it after scripts/test.sh, the ordinary suite; about 25 minutes on 2 cores.
+# runs it after scripts/test.sh, the ordinary suite; about 18 minutes on 2 cores.
 #
 #   scripts/sanitize.sh [--fuzz-seconds N]     N: each target's smoke run (default 60; 0 skips it)
 set -euo pipefail
