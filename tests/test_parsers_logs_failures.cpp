@@ -367,6 +367,27 @@ TEST_CASE("the compiler inside Triton crashing, and a compiler's error line post
   CHECK(of_kind(scan_log_text("error: subprocess-exited-with-error\n", "log"),
                 LogEventKind::compile_error)
             .empty());
+  // A preprocessor #error directive posted without the compiler's line above it (corpus/
+  // wild-heldout-2, opened after its measurement); the compiler's own excerpt of one is not an
+  // event of its own.
+  const auto directive =
+      of_kind(scan_log_text(
+                  "#error C++17 or later compatible compiler is required to use PyTorch.\n", "log"),
+              LogEventKind::compile_error);
+  REQUIRE(directive.size() == 1);
+  CHECK(directive[0].problem == "error directive");
+  CHECK(directive[0].value.find("C++17") != std::string::npos);
+  const auto excerpt = of_kind(
+      scan_log_text("/usr/include/c10/macros/Macros.h:9:2: error: #error You need C++17 to compile "
+                    "PyTorch\n    9 | #error You need C++17 to compile PyTorch\n      |  ^~~~~\n",
+                    "log"),
+      LogEventKind::compile_error);
+  REQUIRE(excerpt.size() == 1);
+  CHECK(excerpt[0].source_line == 9);
+  // Beside another stated error it is not read as one.
+  CHECK(of_kind(scan_log_text("#error no\nRuntimeError: something else\n", "log"),
+                LogEventKind::compile_error)
+            .empty());
 }
 
 TEST_CASE("a build failure seen only through setuptools' and pip's lines") {

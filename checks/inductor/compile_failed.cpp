@@ -50,6 +50,11 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
     }
   const auto [target, target_index] = target_of(e);
   const std::string message = fl::message_text(e);
+  const std::string said = fl::own_message(e);
+  // The exception as the log states it: its type and message, or, for a wrapper whose message is
+  // the exception it wraps (on the next line), that line alone.
+  const std::string stated =
+      said == e.value ? e.subject + ": " + first_line(e.value, 300) : first_line(said, 300);
   const bool missing_lowering = message.find("missing lowering") != std::string::npos;
   const bool missing_decomposition = message.find("missing decomposition") != std::string::npos;
   f.subject = "inductor " + (target.empty() ? inner : target);
@@ -72,28 +77,27 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
             : "Inductor's message names the decomposition to add to torch._inductor.decomposition.";
   } else if (inner == "LoweringException") {
     f.title = fmt::format("Inductor failed to lower `{}`: `{}`", target.empty() ? "an op" : target,
-                          first_line(e.value, 120));
+                          first_line(said, 120));
     f.message = fmt::format("Lowering {} to Inductor's IR raised `{}`.",
                             target.empty() ? "an op of the graph" : "`" + target + "`",
-                            first_line(e.value, 300));
+                            first_line(said, 300));
     f.why =
         "The op's lowering raised for the arguments this graph gives it (the `args` lines show "
         "their sizes and "
         "dtypes): an Inductor limitation or bug for that case, not an error in the model.";
   } else if (inner == "CompilationError") {
     f.title =
-        fmt::format("Triton failed to compile a generated kernel: `{}`", first_line(e.value, 120));
-    f.message = fmt::format("A Triton kernel that Inductor generated did not compile: `{}: {}`.",
-                            e.subject, first_line(e.value, 300));
+        fmt::format("Triton failed to compile a generated kernel: `{}`", first_line(said, 120));
+    f.message =
+        fmt::format("A Triton kernel that Inductor generated did not compile: `{}`.", stated);
     f.why =
         "Inductor generated Triton code that this Triton version rejects: a version mismatch "
         "between torch and "
         "Triton, or a code-generation bug for an op of the model.";
   } else {
-    f.title = fmt::format("Inductor failed to compile the graph: `{}: {}`", inner,
-                          first_line(e.value, 120));
-    f.message = fmt::format("The compile stopped inside Inductor with `{}: {}`.", e.subject,
-                            first_line(e.value, 300));
+    f.title =
+        fmt::format("Inductor failed to compile the graph: `{}: {}`", inner, first_line(said, 120));
+    f.message = fmt::format("The compile stopped inside Inductor with `{}`.", stated);
     f.why =
         "The error was raised by Inductor itself while it lowered the graph or generated code: an "
         "Inductor "

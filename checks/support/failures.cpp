@@ -102,6 +102,12 @@ std::string message_text(const LogEvent& e) {
   return text;
 }
 
+std::string own_message(const LogEvent& e) {
+  if (e.value.ends_with("raised:") && !e.detail.empty() && !e.detail.front().empty())
+    return e.detail.front();
+  return e.value;
+}
+
 Route route_of(const LogEvent& e) {
   if (e.kind != LogEventKind::python_exception) return Route::none;
   if (e.problem == "data-dependent guard" || e.problem == "constraint violation" ||

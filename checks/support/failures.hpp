@@ -25,6 +25,10 @@ bool names_type(const model::LogEvent& e, std::string_view type);
 bool raised_in(const model::LogEvent& e, std::string_view part);
 // The message and its further lines, for searching.
 std::string message_text(const model::LogEvent& e);
+// The exception's own message line: for Dynamo's BackendCompilerFailed, whose line ends where its
+// message starts (`backend='inductor' raised:`), the exception it wraps, on the next line
+// (`LoweringException: AttributeError: ...`); else the exception line's message.
+std::string own_message(const model::LogEvent& e);
 
 // Which failure check a Python exception belongs to (each check takes only its own; the routes to
 // the shape and custom-op checks are marked on the event by the log reader).

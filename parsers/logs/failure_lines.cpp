@@ -181,6 +181,15 @@ std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
     d.message = std::string(util::trim(s.substr(12)));
     return d;
   }
+  // A preprocessor `#error` directive quoted alone, without the compiler's `file:line:col: error:`
+  // line above it (a post that kept only the directive's text): the compile stopped there. The
+  // compiler's own excerpt of it (`   35 | #error ...`) starts with the line number, not read here.
+  if (s.starts_with("#error ") || s.starts_with("# error ")) {
+    d.bare = true;
+    d.problem = "error directive";
+    d.message = std::string(s);
+    return d;
+  }
   // pip's summary of a package whose build failed: `ERROR: Failed building wheel for torchao`.
   if (const auto at = s.find("Failed building wheel for "); at != k_npos && at <= 7) {
     d.problem = "compiler failed";

@@ -256,13 +256,14 @@ void Scanner::remember_line() {
 LogScan Scanner::finish(std::uint64_t lines) {
   if (m_pending_terminate) commit_terminate();
   // A bare `error: 'aoti_torch_x' was not declared in this scope` with no excerpt under it (a post
-  // that kept the one line): a compiler's when it quotes a name, as compilers do, and the log
-  // states no other error.
+  // that kept the one line): a compiler's when it quotes a name, as compilers do, or is a
+  // preprocessor `#error` directive, and the log states no other error.
   if (m_pending_bare && !m_unclaimed_bare) m_unclaimed_bare = std::move(m_pending_bare);
   m_pending_bare.reset();
   if (m_unclaimed_bare && m_last_error < 0) {
     const auto& bare = *m_unclaimed_bare;
-    if (bare.problem == "missing header" || bare.value.find('\'') != std::string::npos ||
+    if (bare.problem == "missing header" || bare.problem == "error directive" ||
+        bare.value.find('\'') != std::string::npos ||
         bare.value.find("\xE2\x80\x98") != std::string::npos) {
       auto e = std::move(*m_unclaimed_bare);
       e.detail.clear();
