@@ -7,6 +7,9 @@ build_packages=(
   libzip-dev nlohmann-json3-dev libboost-program-options-dev libexpected-dev libfmt-dev
   libdw-dev libelf-dev liblzma-dev libzstd-dev zlib1g-dev libclang-19-dev
   libsqlite3-dev
+  # the executable links libdw's archive (cmake/Dependencies.cmake), which needs libbz2's: libdw-dev
+  # does not bring it
+  libbz2-dev
   # the executable's allocator (cmake/Dependencies.cmake says why)
   libjemalloc-dev
   # parsers/trace: TORCH_TRACE record headers
