@@ -81,7 +81,7 @@ std::vector<std::string> exception_types(const LogEvent& e) {
   out.emplace_back(last_component(e.subject));
   types_in(e.value, out);
   // BackendCompilerFailed: `backend='inductor' raised:` and the inner exception on the next line.
-  if (e.value.ends_with("raised:") && !e.detail.empty()) types_in(e.detail.front(), out);
+  if (const std::string own = own_message(e); own != e.value) types_in(own, out);
   return out;
 }
 
