@@ -73,11 +73,6 @@ struct CoreNotes {
   }
 };
 
-// Why a core (or GPU core) cut while it was read is not used: its diagnostic after the name.
-inline constexpr std::string_view k_cut_while_read =
-    "the file shrank while it was read (another process truncated or rewrote it); what lay past "
-    "its new end read as zeros, so nothing read from it is used";
-
 class CoreImage {
  public:
   // Where the file's bytes come from: the dump itself, or a private file a compressed dump was

@@ -61,6 +61,12 @@ struct OpenedDump {
   std::vector<std::string> health;
   std::string one_thread_reason;  // as Decompressed's
 };
+// Why a dump (a core or a GPU core) that was cut while it was read is not used: its diagnostic
+// after the name. Both readers map the file open_dump gives them (util/mapping_guard.hpp).
+inline constexpr std::string_view k_cut_while_read =
+    "the file shrank while it was read (another process truncated or rewrote it); what lay past "
+    "its new end read as zeros, so nothing read from it is used";
+
 // `what` names the dump in the health notes: "core", "GPU core".
 Parsed<OpenedDump> open_dump(const std::filesystem::path& path, const std::string& display,
                              std::string_view what, const DecodeLimits& limits);

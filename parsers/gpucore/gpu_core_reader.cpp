@@ -8,7 +8,6 @@
 #include <memory>
 #include <optional>
 
-#include "parsers/coredump/core_image.hpp"
 #include "parsers/coredump/libelf_init.hpp"
 #include "parsers/elf/types.hpp"
 #include "parsers/gpucore/cubin.hpp"
