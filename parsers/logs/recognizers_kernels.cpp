@@ -72,8 +72,7 @@ void Scanner::assertion(std::uint64_t) {
                          prefix.find("thread: [") != std::string_view::npos;
   // A failed host assert aborts the process, which the crash events already report; one in LLVM's
   // or MLIR's own sources (`python: /root/.triton/llvm/.../Casting.h:566: ...: Assertion
-  // `isa<To>(Val)
-  // && ...' failed.`) is the compiler Triton runs crashing on a kernel.
+  // `isa<To>(Val) && ...' failed.`) is the compiler Triton runs crashing on a kernel.
   if (!out_of_bounds && !on_device) {
     std::string file;
     int line = 0;
