@@ -115,10 +115,13 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
   if (inside)
     f.evidence.push_back(
         fl::line_evidence(e, inside->log_line, inside->text, "the innermost Inductor frame"));
-  if (target_index >= 0)
+  if (target_index >= 0) {
+    // The exception a wrapper's line stands for (the title quotes it), on the line under it.
+    if (said != e.value && target_index > 0)
+      fl::add_detail_evidence(e, 0, 1, "the exception it wraps", f.evidence);
     fl::add_detail_evidence(e, static_cast<std::size_t>(target_index), 3,
                             "the op and its arguments", f.evidence);
-  else
+  } else
     fl::add_detail_evidence(e, 0, 2, "the exception's message", f.evidence);
   // Triton's CompilationError shows the generated kernel's source up to a caret under the
   // expression it rejected, then the error: the line above the caret and the line after it.
