@@ -143,7 +143,8 @@ void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c)
 void load_log(const SniffedInput& input, Artifact& artifact, Case& c) {
   auto scan = parsers::logs::scan_log_file(input.path, input.display);
   if (!accepted(scan, input, artifact, c)) return;
-  artifact.note = fmt::format("{} lines, {} event(s)", scan->lines, scan->events.size());
+  artifact.note = fmt::format("{} line{}, {} event(s)", scan->lines, scan->lines == 1 ? "" : "s",
+                              scan->events.size());
   for (auto& d : scan->diagnostics) c.diagnostics.push_back(std::move(d));
   for (auto& e : scan->events) c.log_events.push_back(std::move(e));
 }
