@@ -5,6 +5,7 @@
 
 #include "model/artifact.hpp"
 #include "model/facts/core_dump.hpp"
+#include "model/facts/debug_run.hpp"
 #include "model/facts/gpu_core.hpp"
 #include "model/facts/log.hpp"
 #include "model/facts/package.hpp"
@@ -20,6 +21,7 @@ struct Case {
   std::vector<PackageFacts> packages;
   std::vector<ModelFacts> models;
   std::vector<LogEvent> log_events;
+  std::vector<DebugRunFacts> debug_runs;  // the debugging flags' own output, per log or dump folder
   std::vector<CoreFacts> cores;
   std::vector<GpuCoreFacts> gpu_cores;
   std::vector<TraceFacts> traces;
