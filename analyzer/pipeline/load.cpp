@@ -147,6 +147,7 @@ void load_log(const SniffedInput& input, Artifact& artifact, Case& c) {
                               scan->events.size());
   for (auto& d : scan->diagnostics) c.diagnostics.push_back(std::move(d));
   for (auto& e : scan->events) c.log_events.push_back(std::move(e));
+  if (scan->debug_run) c.debug_runs.push_back(std::move(*scan->debug_run));
 }
 
 // What limits the reading of a core (CPU or GPU) is worth a line among the diagnostics too; that it
@@ -411,7 +412,20 @@ void attach_user_names(Case& c) {
                other.range_hi == kept.range_hi;
       });
     };
+    // The forward's own parameters, as the graph before Inductor's passes prints them: the package
+    // takes the user's inputs flattened in that order, so the i-th is wrapper input i when the
+    // counts agree (a name a dim's symbol cannot give, e.g. two inputs sharing one Dim).
+    std::vector<std::string> forward_params;
+    for (const auto& graph : trace.graphs) {
+      if (graph.name != "before_pre_grad_graph") continue;
+      for (const auto& node : graph.nodes)
+        if (node.op == "placeholder") forward_params.push_back(node.name);
+      break;
+    }
+    if (forward_params.size() != model.wrapper->inputs.size()) forward_params.clear();
     for (auto& input : model.wrapper->inputs) {
+      if (input.index >= 0 && static_cast<std::size_t>(input.index) < forward_params.size())
+        input.user_name = forward_params[static_cast<std::size_t>(input.index)];
       for (const auto& b : bindings) {
         if (b.input != input.name || b.is_stride) continue;
         for (const auto& symbol : trace.symbols)

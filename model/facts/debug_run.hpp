@@ -51,7 +51,7 @@ struct PrintedValue {
 struct KernelLaunch {
   std::string kernel;
   int before_line = 0;
-  int after_line = 0;  // 0: no `after_launch` followed
+  int after_line = 0;       // 0: no `after_launch` followed
   std::string before_text;  // the `before_launch` line as the log holds it, trimmed
 };
 

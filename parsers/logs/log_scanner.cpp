@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "parsers/logs/printer_reader.hpp"
 #include "parsers/logs/scanner.hpp"
 #include "util/anchor_set.hpp"
 #include "util/line_reader.hpp"
@@ -351,13 +352,19 @@ namespace {
 // the first such line is named in a diagnostic.
 LogScan scan_lines(util::LineReader& reader, const std::string& display) {
   Scanner scanner(display);
+  PrinterReader printer(display);
   util::Line line;
   std::uint64_t lines = 0;
   while (reader.next(line)) {
     ++lines;
-    scanner.scan(line.text, line.number > INT_MAX ? INT_MAX : static_cast<int>(line.number));
+    const int number = line.number > INT_MAX ? INT_MAX : static_cast<int>(line.number);
+    scanner.scan(line.text, number);
+    std::string_view text = line.text;
+    if (text.ends_with('\r')) text.remove_suffix(1);
+    printer.scan(strip_log_prefix(text), text, number);
   }
   auto scan = scanner.finish(lines);
+  scan.debug_run = printer.finish();
   if (reader.cut_lines() > 0) {
     auto message = fmt::format(
         "line {} is longer than {} bytes ({} bytes); only its first {} bytes were scanned",

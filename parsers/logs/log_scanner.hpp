@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,9 @@ struct LogScan {
   std::vector<::aoti::model::Diagnostic>
       diagnostics;  // e.g. "line 3 is 1073741824 bytes; read the first 65536"
   std::uint64_t lines = 0;
+  // The debugging flags' own output (the printer's launches and values, the driver's GPU core
+  // notice), read in the same pass; nullopt when the log holds none.
+  std::optional<::aoti::model::DebugRunFacts> debug_run;
 };
 
 // Fails only when the file cannot be opened or read.
