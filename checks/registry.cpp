@@ -2,6 +2,7 @@
 
 #include "checks/api/deprecated.hpp"
 #include "checks/build/compile_failed.hpp"
+#include "checks/cuda/device_exception.hpp"
 #include "checks/cuda/illegal_memory_access.hpp"
 #include "checks/customop/fake_mismatch.hpp"
 #include "checks/customop/fake_missing.hpp"
@@ -16,6 +17,7 @@
 #include "checks/export/failed.hpp"
 #include "checks/inductor/compile_failed.hpp"
 #include "checks/load/library_failed.hpp"
+#include "checks/numerics/nan_inf.hpp"
 #include "checks/runtime/api_call_failed.hpp"
 #include "checks/runtime/cxx_runtime_conflict.hpp"
 #include "checks/runtime/openmp_conflict.hpp"
@@ -59,6 +61,8 @@ const std::vector<std::unique_ptr<Check>>& all_checks() {
     list.push_back(std::make_unique<InductorCompileFailedCheck>());
     list.push_back(std::make_unique<RuntimeRunnerErrorCheck>());
     list.push_back(std::make_unique<RuntimeOpenmpConflictCheck>());
+    list.push_back(std::make_unique<NumericsNanInfCheck>());
+    list.push_back(std::make_unique<CudaDeviceExceptionCheck>());
     list.push_back(std::make_unique<ErrorUnclassifiedCheck>());
     return list;
   }();

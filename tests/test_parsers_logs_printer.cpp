@@ -30,8 +30,7 @@ TEST_CASE("printer mode 3: a clean run, then a run that stops inside a launch") 
   REQUIRE(facts.runs[1].launches.size() == 1);
   CHECK(facts.runs[1].launches[0].kernel == "triton_poi_fused_embedding_0");
   CHECK(facts.runs[1].launches[0].after_line == 0);
-  CHECK(facts.runs[1].launches[0].before_text ==
-        "[ before_launch: triton_poi_fused_embedding_0 ]");
+  CHECK(facts.runs[1].launches[0].before_text == "[ before_launch: triton_poi_fused_embedding_0 ]");
   REQUIRE(facts.device_exception);
   CHECK(facts.device_exception->where.line == facts.runs[1].launches[0].before_line + 1);
   CHECK(facts.device_exception->core_file.empty());
@@ -78,9 +77,8 @@ TEST_CASE("printer mode 2: model inputs and one kernel's arguments, per run (see
   });
   REQUIRE(numel != runs[0].values.end());
   CHECK(numel->scalar == "160");
-  const auto bias = std::find_if(runs[0].values.begin(), runs[0].values.end(), [](const auto& v) {
-    return v.arg == "mlp_2_bias";
-  });
+  const auto bias = std::find_if(runs[0].values.begin(), runs[0].values.end(),
+                                 [](const auto& v) { return v.arg == "mlp_2_bias"; });
   REQUIRE(bias != runs[0].values.end());
   CHECK(bias->tensor->numel == 48);
   CHECK(bias->tensor->min_text == "-0.0954216");
@@ -115,7 +113,8 @@ TEST_CASE("printer: a block cut by the end of the log, NaN statistics, other tex
 }
 
 TEST_CASE("printer: logs without its output have no debug facts; hostile brackets are harmless") {
-  CHECK_FALSE(scan_log_text("Traceback (most recent call last):\nValueError: x\n", "a.txt").debug_run);
+  CHECK_FALSE(
+      scan_log_text("Traceback (most recent call last):\nValueError: x\n", "a.txt").debug_run);
   const auto hostile = scan_log_text(
       std::string("[ before_launch:  ]\n[  before_launch -  - ]:\n[ after_launch: never ]\n") +
           std::string(70000, '[') + "\n[  aoti_model_inputs -  ]:\n" + "Size: [1, x, 3]\n",

@@ -96,4 +96,22 @@ std::string device_name_of_code(std::string_view code) {
   return "device type " + std::string(code);
 }
 
+const WrapperConstant* constant_named(const WrapperFacts& w, std::string_view name) {
+  const auto it = std::find_if(w.constants.begin(), w.constants.end(),
+                               [&](const WrapperConstant& k) { return k.name == name; });
+  return it == w.constants.end() ? nullptr : &*it;
+}
+
+std::string argument_text(const WrapperFacts& w, const std::string& arg) {
+  if (const int input = input_index_of(w, arg); input >= 0)
+    return fmt::format("model input {} {}", input, input_display(w, arg));
+  if (const WrapperConstant* constant = constant_named(w, arg))
+    return fmt::format("constant `{}`{}{}", arg,
+                       constant->original_fqn.empty() || constant->original_fqn == arg
+                           ? ""
+                           : fmt::format(" (`{}`)", constant->original_fqn),
+                       constant->shape.empty() ? "" : " " + shape_text(constant->shape));
+  return fmt::format("`{}`", arg);
+}
+
 }  // namespace aoti::checks

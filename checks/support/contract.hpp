@@ -16,6 +16,13 @@ int input_index_of(const model::WrapperFacts& w, std::string_view name);
 // "`arg3_1` (your `ids`)", or "`arg3_1`" when the user's name is not known.
 std::string input_display(const model::WrapperFacts& w, std::string_view wrapper_input);
 
+// What a launch argument of the wrapper is, for prose: "model input 0 `arg3_1` (your `ids`)",
+// "constant `emb_weight` (`emb.weight`, [1000, 64])", "`buf0`".
+std::string argument_text(const model::WrapperFacts& w, const std::string& arg);
+
+// The constant the wrapper names `name`; null when it is not one.
+const model::WrapperConstant* constant_named(const model::WrapperFacts& w, std::string_view name);
+
 // A Python step on wrapper input `input_index`: `code` with `{0}` standing for the input
 // (`"{0} = {0}.to(\"cpu\")"`), written with the name the user's forward gives it (`ids`); where the
 // trace does not name it, with `x`, and `what` then says which input `x` is. `w` may be null.

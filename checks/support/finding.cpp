@@ -26,6 +26,13 @@ Evidence event_evidence(const LogEvent& e, std::string note) {
   return evidence;
 }
 
+Evidence log_quote(Location where, std::string text, std::string note) {
+  if (where.line <= 0) return fact(std::move(where), std::move(text), std::move(note));
+  Evidence evidence{std::move(where), std::move(text), std::move(note)};
+  evidence.kind = EvidenceKind::quote;
+  return evidence;
+}
+
 Evidence fact(Location where, std::string statement, std::string note) {
   return Evidence{std::move(where), std::move(statement), std::move(note)};
 }

@@ -30,6 +30,9 @@ model::Evidence event_evidence(const model::LogEvent& e, std::string note);
 model::Evidence quote_wrapper(const model::WrapperFacts& w, int first, std::string note,
                               int last = 0);
 
+// A line of a log as the log holds it (trimmed, as the log reader keeps lines): a quote.
+model::Evidence log_quote(model::Location where, std::string text, std::string note);
+
 // A statement derived from the artifacts at `where`: never shown as the artifact's text.
 model::Evidence fact(model::Location where, std::string statement, std::string note);
 

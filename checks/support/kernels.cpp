@@ -84,6 +84,23 @@ std::vector<const TritonLoad*> index_sources(const TritonKernel& kernel,
   return out;
 }
 
+std::vector<IndirectRead> indirect_reads(const TritonKernel& kernel, const KernelCall& call) {
+  std::vector<IndirectRead> out;
+  for (const auto& access : kernel.loads)
+    for (const auto& name : identifiers_in(access.offset))
+      for (const TritonLoad* index : index_sources(kernel, name, access.scope)) {
+        if (index == &access) continue;
+        IndirectRead read{&access, index, argument_for(kernel, call, access.pointer),
+                          argument_for(kernel, call, index->pointer)};
+        if (read.table_arg.empty() || read.index_arg.empty()) continue;
+        if (std::none_of(out.begin(), out.end(), [&](const IndirectRead& r) {
+              return r.access == read.access && r.index == read.index;
+            }))
+          out.push_back(std::move(read));
+      }
+  return out;
+}
+
 bool is_size_symbol(std::string_view arg) {
   std::size_t i = 0;
   if (arg.starts_with("ks"))

@@ -73,6 +73,18 @@ std::set<std::string> derivation(const model::TritonKernel& kernel, const std::s
 std::vector<const model::TritonLoad*> index_sources(const model::TritonKernel& kernel,
                                                     const std::string& var, int scope);
 
+// A read of one tensor at positions loaded from another: `tmp45 = tl.load(in_ptr6 + (tmp44))` where
+// tmp44 is computed from `tmp40 = tl.load(in_ptr5 + (x0))` (an embedding's gather). The tensors are
+// what the launch binds the two pointers to.
+struct IndirectRead {
+  const model::TritonLoad* access = nullptr;  // the read of the table
+  const model::TritonLoad* index = nullptr;   // the load the position comes from
+  std::string table_arg;                      // "bias_weight"
+  std::string index_arg;                      // "arg9_1"
+};
+std::vector<IndirectRead> indirect_reads(const model::TritonKernel& kernel,
+                                         const model::KernelCall& call);
+
 // Wrapper symbols are `s77`, `u0`, `ks0`: anything else in a call argument is a constant or buffer.
 bool is_size_symbol(std::string_view arg);
 

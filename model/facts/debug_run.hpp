@@ -23,6 +23,7 @@ struct TensorSummary {
   // The printed text of each statistic ("2.74878e+11"), so a report quotes it as the log has it;
   // empty for computed ones.
   std::string min_text, max_text, mean_text;
+  int min_line = 0, max_line = 0;  // the log lines that printed them (0 for computed ones)
   std::vector<std::int64_t> size, stride;
   std::string device;  // "cuda:0"
   // Counted only over a saved tensor's bytes (the printer's text does not say).

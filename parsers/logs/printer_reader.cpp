@@ -123,7 +123,7 @@ void PrinterReader::scan(std::string_view line, std::string_view raw, int number
     matched = true;
     pos = close;
   }
-  if (!matched && m_block >= 0) statistic(line);
+  if (!matched && m_block >= 0) statistic(line, number);
 }
 
 model::KernelLaunch* PrinterReader::open_launch(std::string_view kernel) {
@@ -140,13 +140,14 @@ model::PrinterRun& PrinterReader::run_for(PrintPhase phase, std::string_view ker
   bool fresh = m_facts.runs.empty();
   if (!fresh) {
     const auto& run = m_facts.runs.back();
-    const bool printed_inputs =
-        std::any_of(run.values.begin(), run.values.end(),
-                    [](const model::PrintedValue& v) { return v.phase == PrintPhase::model_inputs; });
+    const bool printed_inputs = std::any_of(
+        run.values.begin(), run.values.end(),
+        [](const model::PrintedValue& v) { return v.phase == PrintPhase::model_inputs; });
     const bool past_inputs =
         !run.launches.empty() ||
-        std::any_of(run.values.begin(), run.values.end(),
-                    [](const model::PrintedValue& v) { return v.phase != PrintPhase::model_inputs; });
+        std::any_of(run.values.begin(), run.values.end(), [](const model::PrintedValue& v) {
+          return v.phase != PrintPhase::model_inputs;
+        });
     const bool all_returned =
         std::all_of(run.launches.begin(), run.launches.end(),
                     [](const model::KernelLaunch& l) { return l.after_line > 0; });
@@ -214,7 +215,7 @@ void PrinterReader::header(PrintPhase phase, std::string_view kernel, std::strin
 }
 
 // One line of a tensor block: a statistic, a printed element, or its type line.
-bool PrinterReader::statistic(std::string_view line) {
+bool PrinterReader::statistic(std::string_view line, int number) {
   line = util::trim(line);
   auto& run = m_facts.runs.back();
   auto& value = run.values[static_cast<std::size_t>(m_block)];
@@ -237,9 +238,11 @@ bool PrinterReader::statistic(std::string_view line) {
   } else if (key == "Min value") {
     t.min = number_of(text);
     t.min_text = std::string(text);
+    t.min_line = number;
   } else if (key == "Max value") {
     t.max = number_of(text);
     t.max_text = std::string(text);
+    t.max_line = number;
   } else if (key == "Device") {
     t.device = std::string(text);
   } else if (key == "Size") {

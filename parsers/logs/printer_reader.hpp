@@ -25,7 +25,7 @@ class PrinterReader {
   void header(model::PrintPhase phase, std::string_view kernel, std::string_view arg,
               std::string_view scalar, bool is_scalar, int number, std::string_view raw);
   void launch_line(bool before, std::string_view kernel, int number, std::string_view raw);
-  bool statistic(std::string_view line);
+  bool statistic(std::string_view line, int number);
   void close_block(bool cut);
   model::PrinterRun& run_for(model::PrintPhase phase, std::string_view kernel);
   model::KernelLaunch* open_launch(std::string_view kernel);
