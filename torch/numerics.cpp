@@ -19,8 +19,9 @@ std::string_view nan_inf_domain(std::string_view op) {
       {"rsqrt", "NaN for inputs below 0 and inf at 0"},
       {"div", "NaN for 0/0 and inf for a finite value divided by 0"},
       {"reciprocal", "inf at 0"},
-      {"pow", "NaN for a negative base with a fractional exponent, inf for 0 to a negative power "
-              "or on overflow"},
+      {"pow",
+       "NaN for a negative base with a fractional exponent, inf for 0 to a negative power "
+       "or on overflow"},
       {"exp", "inf on overflow, for float32 inputs above about 88.7"},
       {"exp2", "inf on overflow, for float32 inputs above 128"},
       {"expm1", "inf on overflow, for float32 inputs above about 88.7"},

@@ -25,10 +25,6 @@ std::string basename_of(std::string_view path) {
 }
 
 // "`<x>`" cut to `max` characters with a visible mark.
-std::string code_span(std::string_view text, std::size_t max = 160) {
-  return "`" + cut(text, max) + "`";
-}
-
 // What a file in a compiler diagnostic is, for a person.
 std::string describe_file(const std::string& path) {
   if (path.empty()) return "";
@@ -514,6 +510,13 @@ std::vector<Finding> BuildCompileFailedCheck::run(const Case& c) const {
     // collect2's `ld returned 1 exit status` only sums up the linker errors before it.
     for (const LogEvent* e : errors)
       if (!first || (is_summary(*first) && !is_summary(*e))) first = e;
+    // Only summaries (pip's `Failed building wheel`, distutils' `command ... failed`) and an
+    // exception the build raised (cpp_extension's CUDA version check): the exception is the cause.
+    if (first && is_summary(*first) &&
+        std::any_of(exceptions.begin(), exceptions.end(), [](const LogEvent* e) {
+          return e->kind == LogEventKind::python_exception && fl::route_of(*e) == fl::Route::build;
+        }))
+      first = nullptr;
     if (!first && exceptions.empty()) continue;
     out.push_back(report(c, artifact, first, errors, commands, exceptions));
   }

@@ -78,18 +78,18 @@ std::optional<std::int64_t> rows_of(const WrapperFacts& w, const PrinterRun* run
 
 Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunch* launch) {
   const bool notice = facts.device_exception.has_value();
-  Finding f = new_finding(CudaDeviceExceptionCheck::k_info, Severity::error,
-                          launch && notice ? 0.8 : 0.65);
+  Finding f =
+      new_finding(CudaDeviceExceptionCheck::k_info, Severity::error, launch && notice ? 0.8 : 0.65);
   f.explains_failure = true;
   const PrinterRun* run = facts.runs.empty() ? nullptr : &facts.runs.back();
   if (launch) {
     f.subject = "device exception in " + launch->kernel;
-    f.evidence.push_back(log_quote(
-        {facts.artifact, "", launch->before_line}, launch->before_text,
-        launch->before_text.find(" - ") == std::string::npos
-            ? "the printer's last launch of the run: no `after_launch` follows"
-            : "the printer's first value before the run's last launch: no `after_launch` "
-              "value follows"));
+    f.evidence.push_back(
+        log_quote({facts.artifact, "", launch->before_line}, launch->before_text,
+                  launch->before_text.find(" - ") == std::string::npos
+                      ? "the printer's last launch of the run: no `after_launch` follows"
+                      : "the printer's first value before the run's last launch: no `after_launch` "
+                        "value follows"));
   } else {
     f.subject = "device exception";
   }
@@ -111,14 +111,15 @@ Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunc
     std::vector<std::string> earlier;
     for (const auto& l : run->launches)
       if (&l != launch) earlier.push_back("`" + l.kernel + "`");
-    message += earlier.empty()
-                   ? fmt::format(" It is the run's first launch, so `{}` is the kernel that faulted.",
-                                 launch->kernel)
-                   : fmt::format(
-                         " With synchronous launches (CUDA_LAUNCH_BLOCKING=1, as the guide runs "
-                         "this) `{}` is the kernel that faulted; without them, it or one of the "
-                         "kernels launched before it in this run ({}).",
-                         launch->kernel, join(earlier));
+    message +=
+        earlier.empty()
+            ? fmt::format(" It is the run's first launch, so `{}` is the kernel that faulted.",
+                          launch->kernel)
+            : fmt::format(
+                  " With synchronous launches (CUDA_LAUNCH_BLOCKING=1, as the guide runs "
+                  "this) `{}` is the kernel that faulted; without them, it or one of the "
+                  "kernels launched before it in this run ({}).",
+                  launch->kernel, join(earlier));
   } else {
     message = fmt::format(
         "Line {} is the CUDA driver starting a GPU core dump: a kernel raised an exception on the "
@@ -140,20 +141,20 @@ Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunc
     const bool unchecked = site.kernel->assert_indirect_indexing == false;
     for (const auto& read : indirect_reads(*site.kernel, *site.call)) {
       const auto rows = rows_of(w, run, launch->kernel, read.table_arg);
-      f.evidence.push_back(quote_wrapper(
-          w, read.access->line,
-          fmt::format("reads `{}` at a position computed from `{}`", read.access->pointer,
-                      read.index->var)));
-      f.evidence.push_back(quote_wrapper(
-          w, read.index->line,
-          fmt::format("`{}` is loaded from `{}`, bound to {}", read.index->var,
-                      read.index->pointer, argument_text(w, read.index_arg))));
+      f.evidence.push_back(quote_wrapper(w, read.access->line,
+                                         fmt::format("reads `{}` at a position computed from `{}`",
+                                                     read.access->pointer, read.index->var)));
+      f.evidence.push_back(
+          quote_wrapper(w, read.index->line,
+                        fmt::format("`{}` is loaded from `{}`, bound to {}", read.index->var,
+                                    read.index->pointer, argument_text(w, read.index_arg))));
       message += fmt::format(
           " Inferred from the package: `{}` reads {} at positions loaded from {}{}.",
           launch->kernel, argument_text(w, read.table_arg), argument_text(w, read.index_arg),
-          unchecked ? ", without a bounds check (its inductor_meta says 'assert_indirect_indexing': "
-                      "False), so a value outside the table faults instead of asserting"
-                    : "");
+          unchecked
+              ? ", without a bounds check (its inductor_meta says 'assert_indirect_indexing': "
+                "False), so a value outside the table faults instead of asserting"
+              : "");
       // The printed values of the index, in this run and in a run before it that returned.
       const PrintedValue* value = run ? printed(*run, launch->kernel, read.index_arg) : nullptr;
       if (value && rows && value->tensor->max &&
@@ -179,8 +180,8 @@ Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunc
             break;
           }
         }
-        cause_title = fmt::format("; `{}` holds {} against {} rows of `{}`", read.index_arg,
-                                  text, *rows, read.table_arg);
+        cause_title = fmt::format("; `{}` holds {} against {} rows of `{}`", read.index_arg, text,
+                                  *rows, read.table_arg);
       }
       if (unchecked && site.kernel->inductor_meta_line > 0)
         f.evidence.push_back(quote_wrapper(w, site.kernel->inductor_meta_line,
@@ -191,8 +192,8 @@ Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunc
   }
 
   f.title = launch ? fmt::format("The device faulted in `{}`: its launch never returned{}{}",
-                                 launch->kernel,
-                                 notice ? " and the driver dumped the GPU" : "", cause_title)
+                                 launch->kernel, notice ? " and the driver dumped the GPU" : "",
+                                 cause_title)
                    : "A kernel raised an exception on the device (the driver dumped the GPU)";
   f.message = message;
   f.why =
@@ -214,11 +215,11 @@ Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunc
   if (launch && run &&
       std::none_of(run->values.begin(), run->values.end(),
                    [&](const PrintedValue& v) { return v.kernel == launch->kernel; }))
-    f.next_steps.push_back(repackage_step(
-        c, "re-package printing this kernel's inputs, then run the same input again",
-        fmt::format("AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"{}\" "
-                    "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2",
-                    launch->kernel)));
+    f.next_steps.push_back(
+        repackage_step(c, "re-package printing this kernel's inputs, then run the same input again",
+                       fmt::format("AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"{}\" "
+                                   "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2",
+                                   launch->kernel)));
   f.next_steps.push_back(
       rerun_step(c, "run again with the input checks on", "AOTI_RUNTIME_CHECK_INPUTS=1"));
   if (site.kernel && site.kernel->assert_indirect_indexing == false)

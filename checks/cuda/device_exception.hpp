@@ -1,4 +1,5 @@
-// cuda.device-exception: A kernel raised a device exception: the printer's last launch never returned, or the driver dumped the GPU.
+// cuda.device-exception: A kernel raised a device exception: the printer's last launch never
+// returned, or the driver dumped the GPU.
 #pragma once
 
 #include "checks/check.hpp"
@@ -8,7 +9,8 @@ namespace aoti::checks {
 class CudaDeviceExceptionCheck final : public Check {
  public:
   static constexpr CheckInfo k_info{"cuda.device-exception", "cuda",
-                                    "A kernel raised a device exception: the printer's last launch never returned, or the driver dumped the GPU"};
+                                    "A kernel raised a device exception: the printer's last launch "
+                                    "never returned, or the driver dumped the GPU"};
   const CheckInfo& info() const override { return k_info; }
   std::vector<model::Finding> run(const model::Case& c) const override;
 };

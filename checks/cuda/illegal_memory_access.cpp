@@ -308,6 +308,17 @@ std::vector<Finding> CudaIllegalMemoryAccessCheck::run(const Case& c) const {
         "fake "
         "kernel lied about its output shape.";
     f.evidence.push_back(event_evidence(e, "the CUDA error"));
+    // The error whose message it continues (`RuntimeError: .../multi_tensor_apply.cuh:92 in
+    // function multi_tensor_apply:` on the line above): the call that reported it.
+    for (const auto& other : c.log_events)
+      if (&other != &e && other.where.artifact == e.where.artifact &&
+          other.where.line == e.where.line - 1 && other.kind == LogEventKind::python_exception) {
+        f.evidence.push_back(event_evidence(
+            other,
+            "the error that reported it: where the host noticed, not necessarily the "
+            "kernel that did it"));
+        break;
+      }
     // In a test run, the test that failed is where to reproduce it.
     for (const auto& other : c.log_events)
       if (other.kind == LogEventKind::test_failure && other.where.artifact == e.where.artifact) {

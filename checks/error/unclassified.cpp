@@ -45,13 +45,12 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent& e) {
       native = &frame;
       break;
     }
-  f.title =
-      fl::is_cut_off(e)
-          ? fmt::format(
-                "The log shows a failure whose exception it does not include "
-                "(raised in {})",
-                torch::to_string(e.raised_in))
-          : fmt::format("The run failed with an error no check recognises: `{}`", cut(e.text, 140));
+  f.title = fl::is_cut_off(e) ? fmt::format(
+                                    "The log shows a failure whose exception it does not include "
+                                    "(raised in {})",
+                                    torch::to_string(e.raised_in))
+                              : fmt::format("The run failed with an error no check recognises: {}",
+                                            code_span(e.text, 140));
   f.message = fmt::format(
       "Line {} of {} {}{}{}.", e.where.line, artifact,
       fl::is_cut_off(e) ? "is the last line of a traceback: " + fl::cut_off_text(e)

@@ -87,10 +87,10 @@ void add_model_code_evidence(const Case& c, const KernelCall& call, std::vector<
           continue;
         if (std::find(seen.begin(), seen.end(), node.source) != seen.end()) continue;
         seen.push_back(node.source);
-        out.push_back(fact(Location{graph.payload_artifact, "", node.line},
-                           fmt::format("graph node `{}` ({}) comes from {}", node.name,
-                                       graph.name, node.source),
-                           "the model code the launch implements"));
+        out.push_back(fact(
+            Location{graph.payload_artifact, "", node.line},
+            fmt::format("graph node `{}` ({}) comes from {}", node.name, graph.name, node.source),
+            "the model code the launch implements"));
         if (seen.size() >= 3) return;
       }
 }
@@ -111,11 +111,10 @@ Producer find_producer(const WrapperFacts& w, const std::string& buffer, int fai
   for (std::size_t i = 0; i < p.call->args.size(); ++i) {
     const std::string name = argument_name(p.call->args[i]);
     if (name.empty() || name == buffer || is_size_symbol(name)) continue;
-    if (kernel && i < kernel->params.size() && (kernel->params[i].starts_with("out_ptr") ||
-                                                kernel->params[i].starts_with("in_out_ptr")))
+    if (kernel && i < kernel->params.size() &&
+        (kernel->params[i].starts_with("out_ptr") || kernel->params[i].starts_with("in_out_ptr")))
       continue;
-    const bool known = input_index_of(w, name) >= 0 ||
-                       constant_named(w, name) != nullptr ||
+    const bool known = input_index_of(w, name) >= 0 || constant_named(w, name) != nullptr ||
                        name.starts_with("buf");
     if (!known) continue;
     p.inputs.push_back(argument_text(w, name));
@@ -152,26 +151,27 @@ Finding assert_finding(const Case& c, const LogEvent* message, const LogEvent* c
     f.evidence.push_back(quote_wrapper(*w, failed_line, "the check that failed"));
     p = find_producer(*w, buffer, failed_line);
   }
-  std::string sentence = fmt::format(
-      "TORCHINDUCTOR_NAN_ASSERTS' check of `{}`{} found {} in it.", buffer,
-      failed_line > 0 ? fmt::format(" at wrapper line {}", failed_line) : "",
-      kind == "NaN" ? "a NaN" : kind == "Inf" ? "an Inf" : "a NaN or Inf");
+  std::string sentence =
+      fmt::format("TORCHINDUCTOR_NAN_ASSERTS' check of `{}`{} found {} in it.", buffer,
+                  failed_line > 0 ? fmt::format(" at wrapper line {}", failed_line) : "",
+                  kind == "NaN"   ? "a NaN"
+                  : kind == "Inf" ? "an Inf"
+                                  : "a NaN or Inf");
   if (p.call) {
     f.evidence.push_back(quote_wrapper(
         *w, p.call->line,
-        p.call->source_nodes.empty()
-            ? fmt::format("the launch that writes `{}`", buffer)
-            : fmt::format("the launch that writes `{}`; model code: {}", buffer,
-                          join(p.call->source_nodes))));
+        p.call->source_nodes.empty() ? fmt::format("the launch that writes `{}`", buffer)
+                                     : fmt::format("the launch that writes `{}`; model code: {}",
+                                                   buffer, join(p.call->source_nodes))));
     for (const int line : p.passed_checks)
-      f.evidence.push_back(
-          quote_wrapper(*w, line, "an input's own check, which ran before the failing one: passed"));
+      f.evidence.push_back(quote_wrapper(
+          *w, line, "an input's own check, which ran before the failing one: passed"));
     add_model_code_evidence(c, *p.call, f.evidence);
-    f.title = fmt::format("{} first appears in `{}`, written by `{}`{}", what, buffer,
-                          p.call->kernel,
-                          p.call->source_nodes.empty()
-                              ? ""
-                              : fmt::format(" (model code: {})", join(p.call->source_nodes)));
+    f.title =
+        fmt::format("{} first appears in `{}`, written by `{}`{}", what, buffer, p.call->kernel,
+                    p.call->source_nodes.empty()
+                        ? ""
+                        : fmt::format(" (model code: {})", join(p.call->source_nodes)));
     sentence += fmt::format(" `{}` is written by `{}`, launched at wrapper line {}", buffer,
                             p.call->kernel, p.call->line);
     if (!p.inputs.empty()) sentence += fmt::format(" from {}", join(p.inputs));
@@ -182,9 +182,10 @@ Finding assert_finding(const Case& c, const LogEvent* message, const LogEvent* c
           "finite inputs.",
           p.inputs.size() == 1 ? "that input" : "those inputs", kind);
     if (const auto ops = risky_ops(*p.call); !ops.empty())
-      sentence += fmt::format(" Of its ops, {} can make one from finite inputs: inferred, the "
-                              "likely source.",
-                              join(ops));
+      sentence += fmt::format(
+          " Of its ops, {} can make one from finite inputs: inferred, the "
+          "likely source.",
+          join(ops));
   } else {
     f.title = fmt::format("{} first appears in `{}` (TORCHINDUCTOR_NAN_ASSERTS)", what, buffer);
     if (w) sentence += " The wrapper shows no kernel launch that writes it before the check.";
@@ -197,17 +198,18 @@ Finding assert_finding(const Case& c, const LogEvent* message, const LogEvent* c
       "held it, when its own check is the one that failed).";
   if (p.call)
     f.next_steps.push_back(repackage_step(
-        c, "re-package printing this kernel's inputs and output (min, max, mean), then run again "
-           "with the same input",
+        c,
+        "re-package printing this kernel's inputs and output (min, max, mean), then run again "
+        "with the same input",
         fmt::format("AOT_INDUCTOR_FILTERED_KERNELS_TO_PRINT=\"{}\" "
                     "AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER=2",
                     p.call->kernel)));
   if (p.call && w)
     if (const TritonKernel* kernel = find_kernel(*w, p.call->kernel);
         kernel && kernel->source_end > kernel->source_begin)
-      f.next_steps.push_back({"read the kernel's code",
-                              show_wrapper_lines_command(*w, kernel->source_begin,
-                                                         kernel->source_end)});
+      f.next_steps.push_back(
+          {"read the kernel's code",
+           show_wrapper_lines_command(*w, kernel->source_begin, kernel->source_end)});
   return f;
 }
 
@@ -279,7 +281,8 @@ std::optional<Finding> printer_finding(const Case& c, const DebugRunFacts& facts
                   ? fact(before->where,
                          fmt::format("before the launch: {}", summary_text(*before->tensor)),
                          "the same argument before the launch")
-                  : log_quote(before->where, before->header, "the same argument before the launch"));
+                  : log_quote(before->where, before->header,
+                              "the same argument before the launch"));
         if (const ModelFacts* model = c.models.size() == 1 ? &c.models.front() : nullptr;
             model && model->wrapper)
           for (const auto& call : model->wrapper->kernel_calls)

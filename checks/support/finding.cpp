@@ -26,6 +26,18 @@ Evidence event_evidence(const LogEvent& e, std::string note) {
   return evidence;
 }
 
+std::string code_span(std::string_view text, std::size_t max) {
+  std::string content = cut(text, max);
+  std::size_t longest = 0, run = 0;
+  for (char ch : content) {
+    run = ch == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = !content.empty() && (content.front() == '`' || content.back() == '`');
+  return pad ? fence + " " + content + " " + fence : fence + content + fence;
+}
+
 Evidence log_quote(Location where, std::string text, std::string note) {
   if (where.line <= 0) return fact(std::move(where), std::move(text), std::move(note));
   Evidence evidence{std::move(where), std::move(text), std::move(note)};

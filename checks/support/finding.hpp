@@ -30,6 +30,10 @@ model::Evidence event_evidence(const model::LogEvent& e, std::string note);
 model::Evidence quote_wrapper(const model::WrapperFacts& w, int first, std::string note,
                               int last = 0);
 
+// `text` cut at `max` as a Markdown code span, fenced with more backticks than it holds (a quoted
+// error may contain backticks of its own).
+std::string code_span(std::string_view text, std::size_t max = 160);
+
 // A line of a log as the log holds it (trimmed, as the log reader keeps lines): a quote.
 model::Evidence log_quote(model::Location where, std::string text, std::string note);
 

@@ -172,6 +172,19 @@ std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
       }
     }
   }
+  // nvcc's refusal of an architecture it does not know (an older CUDA than the GPU, or than the
+  // TORCH_CUDA_ARCH_LIST asks for), also posted without its `nvcc fatal   :` prefix:
+  // `Unsupported gpu architecture 'compute_75'`, `Value 'sm_90a' is not defined for option
+  // 'gpu-architecture'`.
+  for (std::string_view marker : {std::string_view("Unsupported gpu architecture '"),
+                                  std::string_view("is not defined for option 'gpu-architecture'")})
+    if (const auto at = s.find(marker); at != k_npos && (at == 0 || marker.front() == 'i')) {
+      d.tool = "nvcc";
+      d.problem = "compile error";
+      d.subject = std::string(quoted(at == 0 ? s : s.substr(0, at)));
+      d.message = std::string(s);
+      return d;
+    }
   // LLVM's fatal error (report_fatal_error), as the compiler inside Triton prints it when it
   // cannot compile a kernel: `LLVM ERROR: Cannot select: ...`.
   if (s.starts_with("LLVM ERROR: ")) {
@@ -253,6 +266,13 @@ std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
   }
   d.message = std::string(util::trim(s.substr(std::min(message_at, s.size()))));
   const auto prefix = s.substr(0, at);
+  // GCC's pseudo-files: an `-include`d header or a `-D` on the command line (`<command-line>:
+  // fatal error: cuda_runtime.h: No such file or directory`), its built-in definitions.
+  if (prefix == "<command-line>" || prefix == "<built-in>") {
+    d.file = std::string(prefix);
+    classify_message(d, fatal);
+    return d;
+  }
   if (!split_location(prefix, d.file, d.line)) {
     if (!is_build_tool(prefix)) return std::nullopt;
     d.tool = std::string(basename_of(prefix));

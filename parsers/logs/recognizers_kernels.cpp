@@ -163,7 +163,9 @@ void Scanner::cuda_error(std::uint64_t found) {
   std::string_view value;
   if (found & a_cuda_error) {
     e.subject = "CUDA error";
+    // c10's `CUDA error: `; libraries' own checks (TransformerEngine's) print `CUDA Error: `.
     value = util::after(m_line, "CUDA error: ");
+    if (value.empty()) value = util::after(m_line, "CUDA Error: ");
   } else if (found & a_cuda_driver) {
     e.subject = "CUDA driver error";
     value = util::after(m_line, "CUDA driver error: ");

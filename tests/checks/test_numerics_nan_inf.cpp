@@ -37,8 +37,8 @@ TEST_CASE("numerics.nan-inf: the seed's NaN run (skipped when ../shared is absen
   REQUIRE_FALSE(findings.empty());
   const Finding& f = findings.front();
   CHECK(f.check == "numerics.nan-inf");
-  CHECK(f.title.find("A NaN first appears in `buf0`, written by `triton_poi_fused_log_mul_sub_0`") ==
-        0);
+  CHECK(f.title.find(
+            "A NaN first appears in `buf0`, written by `triton_poi_fused_log_mul_sub_0`") == 0);
   CHECK(mentions(f, "constant `scale`"));
   CHECK(mentions(f, "aten.log (NaN for inputs below 0"));
   CHECK(mentions(f, "y = torch.log(x - 1.0) * self.scale"));  // the user's line, from the trace
