@@ -1,6 +1,6 @@
 // The debugging flags' output in a log: the intermediate value printer's launches (mode 3), its
-// tensor blocks and scalars (mode 2), runs told apart, the driver's GPU core notice; and the same
-// output cut, glued to other text or hostile.
+// tensor blocks and scalars (mode 2), runs told apart, the driver's GPU core notice, the generated
+// wrapper TORCH_LOGS=output_code logs; and the same output cut, glued to other text or hostile.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -122,4 +122,26 @@ TEST_CASE("printer: logs without its output have no debug facts; hostile bracket
   if (hostile.debug_run)
     for (const auto& run : hostile.debug_run->runs)
       for (const auto& v : run.values) CHECK_FALSE(v.arg.empty());
+}
+
+TEST_CASE("output_code: the logged wrapper's lines, without and with the logger's prefix") {
+  const auto scan = scan_corpus("output-code-log-device-assert", "run.log");
+  REQUIRE(scan.output_code);
+  const auto& code = *scan.output_code;
+  CHECK(code.first_line == 386);
+  CHECK(code.code.starts_with("\n#include <torch/csrc/inductor/aoti_include/cuda.h>\n"));
+  CHECK(code.code.find("call_triton_per_fused_embedding_mean_0(") != std::string::npos);
+  CHECK(code.raw.find("[__output_code] #include <torch/csrc/inductor/aoti_include/cuda.h>") !=
+        std::string::npos);
+  CHECK_FALSE(code.cut);
+  CHECK(code.file.ends_with("/ckloyhr5o4hp6lqo7nbulwxoxyo2bt3upfsnhlwijgbemys7x5tw.wrapper.cpp"));
+  // Only the wrapper that follows the header; a log without one has none.
+  CHECK_FALSE(scan_log_text("I1 x.py:1] [__output_code] Kernel code written to: /x\n", "a.txt")
+                  .output_code);
+  const auto two = scan_log_text(
+      "V1 x.py:1] [__output_code] Output wrapper code: \nV1 x.py:1] [__output_code] int a;\n"
+      "other\nV1 x.py:1] [__output_code] int b;\n",
+      "b.txt");
+  REQUIRE(two.output_code);
+  CHECK(two.output_code->code == "int a;\n");
 }

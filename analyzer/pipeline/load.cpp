@@ -140,7 +140,15 @@ void load_wrapper_source(const SniffedInput& input, Artifact& artifact, Case& c)
   c.models.push_back(std::move(model));
 }
 
-void load_log(const SniffedInput& input, Artifact& artifact, Case& c) {
+// Generated code a log holds (TORCH_LOGS=output_code), kept until every input is loaded: it
+// stands for the model only when no package or wrapper given is that model.
+struct LoggedCode {
+  std::string display;
+  parsers::logs::OutputCode code;
+};
+
+void load_log(const SniffedInput& input, Artifact& artifact, Case& c,
+              std::vector<LoggedCode>& logged_code) {
   auto scan = parsers::logs::scan_log_file(input.path, input.display);
   if (!accepted(scan, input, artifact, c)) return;
   artifact.note = fmt::format("{} line{}, {} event(s)", scan->lines, scan->lines == 1 ? "" : "s",
@@ -148,6 +156,37 @@ void load_log(const SniffedInput& input, Artifact& artifact, Case& c) {
   for (auto& d : scan->diagnostics) c.diagnostics.push_back(std::move(d));
   for (auto& e : scan->events) c.log_events.push_back(std::move(e));
   if (scan->debug_run) c.debug_runs.push_back(std::move(*scan->debug_run));
+  if (scan->output_code) {
+    if (scan->output_code->cut)
+      c.diagnostics.push_back(
+          {input.display,
+           fmt::format("the generated code logged from line {} is longer than "
+                       "{} MiB; only its first part was read",
+                       scan->output_code->first_line, parsers::k_max_wrapper_source >> 20)});
+    logged_code.push_back({input.display, std::move(*scan->output_code)});
+  }
+}
+
+// A log's generated wrapper as a model of its own, unless a model given is the same wrapper (the
+// file the log says it wrote, by name; a log that names none stands for the model only when no
+// model given has a wrapper). Its lines are the log's lines from first_line on, and quotes show
+// them as the log holds them (prefix and all).
+void adopt_logged_code(std::vector<LoggedCode>& logged_code, Case& c) {
+  for (auto& logged : logged_code) {
+    const std::string name = file_name_of(logged.code.file);
+    if (std::any_of(c.models.begin(), c.models.end(), [&](const ModelFacts& m) {
+          return m.wrapper && (name.empty() || m.wrapper->file_name == name);
+        }))
+      continue;
+    auto wrapper = read_wrapper(logged.code.code, Location{logged.display, "", 0}, name,
+                                logged.code.first_line - 1, c);
+    if (!wrapper) continue;
+    wrapper->source = SourceText(std::move(logged.code.raw));
+    ModelFacts model;
+    model.name = "output code";
+    model.wrapper = std::move(*wrapper);
+    c.models.push_back(std::move(model));
+  }
 }
 
 // What limits the reading of a core (CPU or GPU) is worth a line among the diagnostics too; that it
@@ -444,6 +483,7 @@ void attach_user_names(Case& c) {
 
 Case load_case(const std::vector<std::string>& paths, bool verify_trace_payloads) {
   Case c;
+  std::vector<LoggedCode> logged_code;
   const auto inputs = gather_inputs(paths, c.diagnostics);
   parsers::source::SourceOptions source_options;
   for (const auto& input : inputs)
@@ -473,7 +513,7 @@ Case load_case(const std::vector<std::string>& paths, bool verify_trace_payloads
         load_wrapper_source(input, artifact, c);
         break;
       case ArtifactKind::log:
-        load_log(input, artifact, c);
+        load_log(input, artifact, c, logged_code);
         break;
       case ArtifactKind::core_dump:
         cores.emplace_back(i, c.artifacts.size());
@@ -502,6 +542,7 @@ Case load_case(const std::vector<std::string>& paths, bool verify_trace_payloads
     load_core(inputs[input], core_dumps[input].get(), c.artifacts[artifact], c);
   attach_wrappers_to_bare_sos(c);
   adopt_trace_wrappers(c);
+  adopt_logged_code(logged_code, c);
   attach_user_names(c);
   correlate(c);
   return c;

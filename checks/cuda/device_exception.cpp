@@ -247,6 +247,13 @@ std::vector<Finding> CudaDeviceExceptionCheck::run(const Case& c) const {
     if (launch && !facts.device_exception && !error_after(c, facts.artifact, launch->before_line))
       launch = nullptr;
     if (!launch && !facts.device_exception) continue;
+    // The notice alone, in a log that states the device's error itself (a device assert's
+    // message, a CUDA error): the checks of that error report it; this would only repeat it.
+    if (!launch && std::any_of(c.log_events.begin(), c.log_events.end(), [&](const LogEvent& e) {
+          return e.where.artifact == facts.artifact &&
+                 (e.kind == LogEventKind::triton_assert || e.kind == LogEventKind::cuda_error);
+        }))
+      continue;
     out.push_back(finding_for(c, facts, launch));
   }
   return out;

@@ -357,6 +357,7 @@ namespace {
 LogScan scan_lines(util::LineReader& reader, const std::string& display) {
   Scanner scanner(display);
   PrinterReader printer(display);
+  OutputCodeReader output_code;
   util::Line line;
   std::uint64_t lines = 0;
   while (reader.next(line)) {
@@ -366,9 +367,11 @@ LogScan scan_lines(util::LineReader& reader, const std::string& display) {
     std::string_view text = line.text;
     if (text.ends_with('\r')) text.remove_suffix(1);
     printer.scan(strip_log_prefix(text), text, number);
+    output_code.scan(text, number);
   }
   auto scan = scanner.finish(lines);
   scan.debug_run = printer.finish();
+  scan.output_code = output_code.finish();
   if (reader.cut_lines() > 0) {
     auto message = fmt::format(
         "line {} is longer than {} bytes ({} bytes); only its first {} bytes were scanned",

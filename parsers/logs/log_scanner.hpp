@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/case.hpp"
+#include "parsers/logs/output_code.hpp"
 #include "parsers/parse_error.hpp"
 
 namespace aoti::parsers::logs {
@@ -21,6 +22,7 @@ struct LogScan {
   // The debugging flags' own output (the printer's launches and values, the driver's GPU core
   // notice), read in the same pass; nullopt when the log holds none.
   std::optional<::aoti::model::DebugRunFacts> debug_run;
+  std::optional<OutputCode> output_code;  // the generated wrapper it logged, if any
 };
 
 // Fails only when the file cannot be opened or read.
