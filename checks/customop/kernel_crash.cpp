@@ -146,10 +146,11 @@ struct ProxySite {
 };
 
 // The wrapper's proxy-executor calls of `op` (every op the package calls when `op` is empty).
-std::vector<ProxySite> proxy_sites(const Case& c, const std::string& op) {
+std::vector<ProxySite> proxy_sites(const Case& c, const GpuCoreFacts& core, const std::string& op) {
   std::vector<ProxySite> out;
   for (const auto& model : c.models) {
-    if (!model.wrapper) continue;
+    // The packages of the dump's own run (its folder), when several runs are analyzed at once.
+    if (!model.wrapper || !same_run(core.artifact, model.package)) continue;
     for (const auto& call : model.wrapper->proxy_calls)
       for (const auto& node : model.extern_nodes)
         if (node.index == call.extern_node_index && (op.empty() || node.target == op))
@@ -177,7 +178,7 @@ std::optional<Finding> gpu_finding(const Case& c, const GpuCoreFacts& core) {
   const KernelSource source = kernel_source(c, name);
   const OpImpl impl = source.kernel ? op_of(c, *source.kernel) : OpImpl{};
   const std::string op = impl.impl ? impl.impl->op : "";
-  const auto sites = proxy_sites(c, op);
+  const auto sites = proxy_sites(c, core, op);
   // Without the kernel's source, only a kernel outside torch's and CUDA's libraries in a process
   // whose package calls custom ops is one, and then as an inference.
   if (!source.kernel && (sites.empty() || is_library_kernel(short_name))) return std::nullopt;

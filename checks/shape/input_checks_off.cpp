@@ -121,12 +121,14 @@ Finding from_shape_error(const LogEvent& e) {
 // kernel, whose failure customop.kernel-crash reports (with the rerun under the input checks among
 // its next steps). What the wrapper's checks enforce is the contract of the package's own kernels;
 // a second finding about them would only repeat that step.
-bool fault_outside_packages(const Case& c) {
-  for (const auto& core : c.gpu_cores)
+bool fault_outside_packages(const Case& c, const ModelFacts& model) {
+  for (const auto& core : c.gpu_cores) {
+    if (!same_run(core.artifact, model.package)) continue;
     for (const auto& warp : core.faulting_warps) {
       const GpuCodeLocation* at = warp.error ? &*warp.error : warp.stop ? &*warp.stop : nullptr;
       if (at) return outside_packages(c, core, *at);
     }
+  }
   return false;
 }
 
@@ -134,9 +136,9 @@ bool fault_outside_packages(const Case& c) {
 
 std::vector<Finding> ShapeInputChecksOffCheck::run(const Case& c) const {
   std::vector<Finding> out;
-  const bool foreign_fault = fault_outside_packages(c);
-  for (std::size_t m = 0; m < c.models.size() && !foreign_fault; ++m) {
+  for (std::size_t m = 0; m < c.models.size(); ++m) {
     const auto& model = c.models[m];
+    if (fault_outside_packages(c, model)) continue;
     if (!model.wrapper || !model.wrapper->checks_gated_by_env ||
         model.wrapper->input_checks.empty())
       continue;

@@ -49,8 +49,7 @@ void definitions(CXCursor parent, const MainFile& file, std::vector<CXCursor>& o
     if (kind == CXCursor_Namespace || kind == CXCursor_ClassDecl || kind == CXCursor_StructDecl ||
         kind == CXCursor_LinkageSpec)
       definitions(c, file, out, depth + 1);
-    else if (is_function(kind) && clang_isCursorDefinition(c) &&
-             file.start_of(c).in_main)
+    else if (is_function(kind) && clang_isCursorDefinition(c) && file.start_of(c).in_main)
       out.push_back(c);
   }
 }
@@ -78,6 +77,12 @@ std::vector<model::SourceCudaKernel> collect_cuda_kernels(CXTranslationUnit tu,
     model::SourceCudaKernel k;
     k.name = spelling(f);
     k.qualified_name = qualified(f);
+    k.line = file.place_of(clang_getCursorLocation(f)).line;
+    // A template kernel's instantiations are the same definition, at the same place.
+    if (std::any_of(kernels.begin(), kernels.end(), [&](const model::SourceCudaKernel& other) {
+          return other.qualified_name == k.qualified_name && other.line == k.line;
+        }))
+      continue;
     k.parameters = std::max(clang_Cursor_getNumArguments(f), 0);
     k.line = file.place_of(clang_getCursorLocation(f)).line;
     k.line_begin = file.start_of(f).line;
@@ -87,15 +92,15 @@ std::vector<model::SourceCudaKernel> collect_cuda_kernels(CXTranslationUnit tu,
     // The definition's own lines, to quote from.
     const std::string_view text = file.text();
     if (k.line_begin > 0 && k.line_end >= k.line_begin &&
-        static_cast<std::size_t>(k.line_end - k.line_begin) < model::SourceCudaKernel::k_max_kept_lines) {
+        static_cast<std::size_t>(k.line_end - k.line_begin) <
+            model::SourceCudaKernel::k_max_kept_lines) {
       std::size_t at = 0;
       for (int line = 1; line < k.line_begin && at != std::string_view::npos; ++line) {
         at = text.find('\n', at);
         if (at != std::string_view::npos) ++at;
       }
-      for (int line = k.line_begin; line <= k.line_end && at != std::string_view::npos &&
-                                    at <= text.size();
-           ++line) {
+      for (int line = k.line_begin;
+           line <= k.line_end && at != std::string_view::npos && at <= text.size(); ++line) {
         const std::size_t end = std::min(text.find('\n', at), text.size());
         std::string_view row = text.substr(at, end - at);
         if (row.ends_with('\r')) row.remove_suffix(1);
@@ -129,8 +134,9 @@ std::vector<model::SourceCudaKernel> collect_cuda_kernels(CXTranslationUnit tu,
       if (clang_Cursor_isNull(callee)) return false;
       const std::string name = spelling(callee);
       for (std::size_t i = 0; i < kernels.size(); ++i) {
-        const bool same = clang_equalCursors(clang_getCursorDefinition(callee), kernel_cursors[i]) ||
-                          name == kernels[i].name;
+        const bool same =
+            clang_equalCursors(clang_getCursorDefinition(callee), kernel_cursors[i]) ||
+            name == kernels[i].name;
         if (!same) continue;
         kernels[i].launches.push_back({host, begin.line, line_text(file.text(), begin.offset)});
         ++launches;
