@@ -125,11 +125,18 @@ std::string frame_text(const StackFrame& frame, std::size_t index) {
 
 std::string dim3_text(const Dim3& d) { return fmt::format("({},{},{})", d[0], d[1], d[2]); }
 
+std::string gpu_kernel_name(const GpuCodeLocation& at) {
+  return at.kernel_name.empty() ? at.kernel : at.kernel_name;
+}
+
 std::string gpu_location_text(const GpuCodeLocation& at) {
-  std::string out = at.kernel.empty() ? fmt::format("0x{:x}", at.pc)
-                                      : fmt::format("{}+0x{:x}", at.kernel, at.kernel_offset);
+  std::string out = at.kernel.empty()
+                        ? fmt::format("0x{:x}", at.pc)
+                        : fmt::format("{}+0x{:x}", gpu_kernel_name(at), at.kernel_offset);
   if (at.line > 0)
     out += fmt::format(" ({}:{})", std::filesystem::path(at.file).filename().string(), at.line);
+  // The symbol as the cubin spells it, to search for with cuobjdump or in a profile.
+  if (gpu_kernel_name(at) != at.kernel) out += fmt::format(" [symbol {}]", at.kernel);
   return out;
 }
 

@@ -43,6 +43,9 @@ std::string frame_text(const StackFrame& frame, std::size_t index);
 std::string dim3_text(const Dim3& d);  // "(0,1,0)"
 // "triton_poi_fused_embedding_0+0x560 (cwq4….py:33)"; the pc when no kernel is known.
 std::string gpu_location_text(const GpuCodeLocation& at);
+// The kernel as people read it: demangled ("scatter_rows_kernel(float const*, long*)"), else the
+// symbol; "" when no kernel holds the address.
+std::string gpu_kernel_name(const GpuCodeLocation& at);
 // "block (0,1,0) thread (96,0,0) (warp 2 on SM 126 of device 0, grid 2442, 32 faulting lane(s))",
 // or for a fault only the SM table kept, "SM 131 of device 0 (its faulting warps had exited)".
 std::string gpu_warp_text(const GpuWarp& warp);

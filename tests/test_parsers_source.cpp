@@ -202,3 +202,66 @@ TORCH_LIBRARY_IMPL(ns, Meta, m) { m.impl("k", k_meta); }
   CHECK(read.facts.violations[0].op == "ns::k");
   CHECK(read.facts.violations[0].line == 2);
 }
+
+TEST_CASE("CUDA: a .cu file parses in CUDA mode; its kernels, their launches, the op's kernels") {
+  const fs::path file = aoti::test::corpus_case("custom-cuda-op-gpu-core") / "rowops.cu";
+  const SourceRead read = read_ok(file);
+  CHECK(read.facts.language == "cuda");
+  // The built-in variables and the launch are understood: no compile error, only the CUDA header
+  // the analyzing machine lacks.
+  for (const auto& d : read.diagnostics) {
+    INFO(d.message);
+    CHECK(d.message.find("error") == std::string::npos);
+  }
+  REQUIRE(read.facts.ops.size() == 1);
+  CHECK(read.facts.ops[0].name == "rowops::scatter_rows");
+  std::vector<std::string> keys;
+  for (const auto& k : read.facts.kernels)
+    keys.push_back(k.op + " " + k.dispatch_key + " " + k.function);
+  CHECK(keys == std::vector<std::string>{"rowops::scatter_rows CUDA scatter_rows_cuda",
+                                         "rowops::scatter_rows Meta scatter_rows_meta"});
+  // The SymInt-aware Meta kernel has nothing to report.
+  CHECK(read.facts.violations.empty());
+  REQUIRE(read.facts.cuda_kernels.size() == 1);
+  const auto& k = read.facts.cuda_kernels[0];
+  CHECK(k.name == "scatter_rows_kernel");
+  CHECK(k.parameters == 5);
+  CHECK(k.line == 5);
+  CHECK(k.body_line == 6);
+  CHECK(k.line_end == 12);
+  REQUIRE(k.text.size() == 8);
+  CHECK(k.text[11 - k.line_begin] == "  out[dst * cols + c] = x[i];");
+  REQUIRE(k.launches.size() == 1);
+  CHECK(k.launches[0].function == "scatter_rows_cuda");
+  CHECK(k.launches[0].line == 19);
+}
+
+TEST_CASE("CUDA: kernels in a namespace, a template kernel, two launchers; .cpp stays C++") {
+  TempDir dir;
+  const fs::path file = dir.path / "ops.cuh";
+  write_file(file, R"(namespace ops {
+template <typename T>
+__global__ void fill(T* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = T(1);
+}
+void fill_float(float* p, int n, cudaStream_t s) { fill<float><<<(n + 255) / 256, 256, 0, s>>>(p, n); }
+void fill_int(int* p, int n) { fill<<<1, n>>>(p, n); }
+}  // namespace ops
+)");
+  const SourceRead read = read_ok(file);
+  CHECK(read.facts.language == "cuda");
+  CHECK(read.diagnostics.empty());
+  REQUIRE(read.facts.cuda_kernels.size() == 1);
+  const auto& k = read.facts.cuda_kernels[0];
+  CHECK(k.qualified_name == "ops::fill");
+  std::vector<std::string> launchers;
+  for (const auto& l : k.launches) launchers.push_back(l.function + ":" + std::to_string(l.line));
+  CHECK(launchers == std::vector<std::string>{"fill_float:7", "fill_int:8"});
+
+  const fs::path cpp = dir.path / "host.cpp";
+  write_file(cpp, "int f(int x) { return x + 1; }\n");
+  const SourceRead host = read_ok(cpp);
+  CHECK(host.facts.language == "c++");
+  CHECK(host.facts.cuda_kernels.empty());
+}

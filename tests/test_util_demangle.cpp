@@ -17,3 +17,15 @@ TEST_CASE("short_symbol keeps the name a person reads") {
   CHECK(short_symbol("operator new(unsigned long)") == "operator new");
   CHECK(short_symbol("cpp_fused_convolution_0") == "cpp_fused_convolution_0");
 }
+
+TEST_CASE("demangle: host and device symbols, and what is not one passes unchanged") {
+  using aoti::util::demangle;
+  CHECK(demangle("_Z19scatter_rows_kernelPKfPKlPfll") ==
+        "scatter_rows_kernel(float const*, long const*, float*, long, long)");
+  CHECK(demangle("_ZN2at6native4add_ERNS_6TensorE") == "at::native::add_(at::Tensor&)");
+  CHECK(demangle("triton_poi_fused_embedding_0") == "triton_poi_fused_embedding_0");
+  CHECK(demangle("_Znot a symbol") == "_Znot a symbol");
+  // A hostile name the demangler would recurse into: left as it is.
+  const std::string deep = "_Z" + std::string(8192, 'P') + "i";
+  CHECK(demangle(deep) == deep);
+}

@@ -1,6 +1,22 @@
 #include "util/demangle.hpp"
 
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+
 namespace aoti::util {
+
+std::string demangle(std::string_view symbol) {
+  // Real symbols, even of deep templates, stay well under this; the demangler's recursion does not.
+  constexpr std::size_t k_max_symbol = 4096;
+  if (!symbol.starts_with("_Z") || symbol.size() > k_max_symbol) return std::string(symbol);
+  const std::string name(symbol);
+  int status = 0;
+  std::unique_ptr<char, decltype(&std::free)> plain(
+      abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), &std::free);
+  return status == 0 && plain ? std::string(plain.get()) : name;
+}
 
 std::string short_symbol(std::string_view symbol) {
   std::string out;

@@ -98,7 +98,10 @@ void merge_consequences(std::vector<Finding>& findings) {
   // - one is a generic failure (export failed, a runner error) of the same run (the same folder) as
   // a
   //   finding that names its cause (a missing fake kernel, a data-dependent guard, ...);
-  // - the same check found the same thing twice in one run (export retried in strict mode).
+  // - the same check found the same thing twice in one run (export retried in strict mode);
+  // - one reads a GPU fault generically (cuda.illegal-memory-access: the dump's kernel and line)
+  //   and another names the code behind the same fault (a custom op's kernel): both begin with the
+  //   same derived statement of the same dump's warp.
   // The consequence joins the cause as evidence instead of standing as a second finding.
   const auto first_quote = [](const Finding& f) -> const Evidence* {
     for (const auto& e : f.evidence)
@@ -113,15 +116,27 @@ void merge_consequences(std::vector<Finding>& findings) {
     return f.check == "export.failed" || f.check == "runtime.runner-error" ||
            f.check == "runtime.api-call-failed";
   };
+  const auto same_fault = [](const Finding& generic_read, const Finding& other) {
+    return generic_read.check == "cuda.illegal-memory-access" &&
+           other.check != generic_read.check && !generic_read.evidence.empty() &&
+           !other.evidence.empty() && generic_read.evidence.front().kind == EvidenceKind::fact &&
+           other.evidence.front().kind == EvidenceKind::fact &&
+           generic_read.evidence.front().where.artifact == other.evidence.front().where.artifact &&
+           generic_read.evidence.front().excerpt == other.evidence.front().excerpt;
+  };
   for (std::size_t i = 0; i < findings.size();) {
     const Finding& consequence = findings[i];
     const Evidence* failed = first_quote(consequence);
     Finding* cause = nullptr;
+    bool restated = false;  // the same fault read twice: nothing "surfaced"
     for (std::size_t k = 0; k < findings.size() && !cause && consequence.explains_failure; ++k) {
       Finding& other = findings[k];
       if (k == i || !other.explains_failure) continue;
       const Evidence* line = first_quote(other);
-      if (consequence.check == "runtime.api-call-failed") {
+      if (same_fault(consequence, other)) {
+        cause = &other;
+        restated = true;
+      } else if (consequence.check == "runtime.api-call-failed") {
         if (failed && line && other.check != consequence.check &&
             line->where.artifact == failed->where.artifact &&
             line->where.entry == failed->where.entry && line->where.line <= failed->where.line)
@@ -137,7 +152,7 @@ void merge_consequences(std::vector<Finding>& findings) {
       ++i;
       continue;
     }
-    if (cause->check != consequence.check) {
+    if (cause->check != consequence.check && !restated) {
       std::string surfaced = consequence.title;
       if (!surfaced.empty())
         surfaced[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(surfaced[0])));

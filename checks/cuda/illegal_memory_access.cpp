@@ -83,23 +83,14 @@ std::string bound_to(const WrapperFacts& w, const std::string& arg) {
   return fmt::format("`{}`", arg);
 }
 
-// The package cubin entry whose CRC-32 and size are the GPU core module's: the same cubin.
-const PackageEntry* package_cubin(const Case& c, const GpuModule& module) {
-  for (const auto& package : c.packages)
-    for (const auto& entry : package.entries)
-      if (entry.name.ends_with(".cubin") && entry.size == module.image_size && module.image_crc32 &&
-          entry.crc32 == *module.image_crc32)
-        return &entry;
-  return nullptr;
-}
-
 Finding gpu_core_finding(const Case& c, const GpuCoreFacts& core, const GpuWarp& warp,
                          std::size_t faulting_warps) {
   Finding f = new_finding(CudaIllegalMemoryAccessCheck::k_info, Severity::error, 0.9);
   f.explains_failure = true;
   const GpuCodeLocation& at = warp.error ? *warp.error : *warp.stop;
   const Location dump{core.artifact, "", 0};
-  const std::string kernel = at.kernel.empty() ? "an unknown kernel" : "`" + at.kernel + "`";
+  const std::string kernel =
+      at.kernel.empty() ? "an unknown kernel" : "`" + gpu_kernel_name(at) + "`";
   f.subject = fmt::format("gpu fault {} line {}", at.kernel, at.line);
 
   // Where: the warp, as cuda-gdb would print it.

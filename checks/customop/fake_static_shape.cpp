@@ -148,6 +148,39 @@ bool symbolic(std::string_view shape) {
   return false;
 }
 
+// The sizes of "f32[64, s55]": "64", "s55".
+std::vector<std::string> dims_of(std::string_view shape) {
+  std::vector<std::string> out;
+  const auto open = shape.find('[');
+  const auto close = shape.find(']', open == std::string_view::npos ? 0 : open);
+  if (open == std::string_view::npos || close == std::string_view::npos) return out;
+  std::string_view rest = shape.substr(open + 1, close - open - 1);
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    out.emplace_back(util::trim(rest.substr(0, comma)));
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  return out;
+}
+
+// Every static size of the output where the input's is symbolic is a constant the caller passed
+// (`scatter_rows.default(linear, slots, 64)` returning f32[64, 8]): the size is the op's argument,
+// static by the model's own call, not one the fake kernel made up.
+bool sized_by_caller(const TraceGraphNode& node, const TraceGraphNode& input) {
+  const auto out = dims_of(node.shape);
+  const auto in = dims_of(input.shape);
+  bool any = false;
+  for (std::size_t i = 0; i < out.size() && i < in.size(); ++i) {
+    if (!symbolic(in[i]) || symbolic(out[i])) continue;
+    const auto value = util::parse_int(out[i]);
+    if (!value || std::find(node.int_literals.begin(), node.int_literals.end(), *value) ==
+                      node.int_literals.end())
+      return false;
+    any = true;
+  }
+  return any;
+}
+
 // "torch.ops.heldout.pad_rows.default" -> "heldout::pad_rows"; "" for torch's own namespaces.
 std::string custom_op_of(std::string_view target) {
   if (!target.starts_with("torch.ops.")) return "";
@@ -175,7 +208,7 @@ void add_trace_graphs(const Case& c, std::vector<Finding>& out) {
           for (const auto& other : graph.nodes)
             if (other.name == name && symbolic(other.shape) && !dynamic_input)
               dynamic_input = &other;
-        if (!dynamic_input) continue;
+        if (!dynamic_input || sized_by_caller(node, *dynamic_input)) continue;
         Evidence seen{
             Location{graph.payload_artifact, "", node.line},
             fmt::format("{}: \"{}\" = {}({})  # from {}: \"{}\"", node.name, node.shape,

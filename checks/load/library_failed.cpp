@@ -10,6 +10,7 @@
 #include "checks/support/commands.hpp"
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
+#include "util/demangle.hpp"
 #include "util/text.hpp"
 
 namespace aoti::checks {
@@ -51,7 +52,7 @@ std::optional<Finding> from_loader(const Case& c, const LogEvent& e) {
   const std::string lib_word = e.subject.empty() ? "the library" : library;
   f.evidence.push_back(event_evidence(e, "the loader's error"));
   if (e.problem == "undefined symbol") {
-    const std::string plain = fl::demangle(e.value);
+    const std::string plain = util::demangle(e.value);
     const std::string name = function_name(plain);
     f.subject = "load undefined symbol " + e.value;
     f.title = fmt::format("{} failed to load: undefined symbol `{}`",

@@ -3,8 +3,6 @@
 // copies of std::locale, iostreams and the exception runtime meet, which crashes at load.
 #include "checks/runtime/cxx_runtime_conflict.hpp"
 
-#include <cxxabi.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
@@ -20,14 +18,6 @@
 namespace aoti::checks {
 namespace {
 using namespace aoti::model;
-
-std::string demangle(const std::string& name) {
-  if (name.size() > 1024) return name;  // hostile input: leave it as it is
-  int status = 0;
-  std::unique_ptr<char, decltype(&std::free)> out(
-      abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), &std::free);
-  return status == 0 && out ? std::string(out.get()) : name;
-}
 
 std::string first_word(std::string_view text) {
   const auto begin = text.find_first_not_of(" \t");
@@ -140,7 +130,7 @@ std::vector<Finding> RuntimeCxxRuntimeConflictCheck::run(const Case& c) const {
                                   "no libstdc++.so.6 among the libraries the model .so needs"});
     std::vector<std::string> sample;
     for (std::size_t i = 0; i < so.cxx_runtime_symbols.size() && i < 4; ++i)
-      sample.push_back(demangle(so.cxx_runtime_symbols[i]));
+      sample.push_back(util::demangle(so.cxx_runtime_symbols[i]));
     f.evidence.push_back(
         Evidence{so.where, join(sample, "; "),
                  fmt::format("{} C++ runtime symbols defined by the model .so itself",

@@ -3,8 +3,6 @@
 #include "checks/support/finding.hpp"
 #include "torch/error_messages.hpp"
 
-#include <cxxabi.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -391,14 +389,6 @@ std::string script_command(const Case& c, const std::string& artifact) {
 
 std::string with_env(std::string_view env, const std::string& script) {
   return script.empty() ? fmt::format("export {}", env) : fmt::format("{} {}", env, script);
-}
-
-std::string demangle(const std::string& symbol) {
-  if (!symbol.starts_with("_Z")) return symbol;
-  int status = 0;
-  std::unique_ptr<char, decltype(&std::free)> plain(
-      abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), &std::free);
-  return status == 0 && plain ? std::string(plain.get()) : symbol;
 }
 
 bool is_cut_off(const LogEvent& e) {

@@ -111,7 +111,4 @@ std::string script_command(const model::Case& c, const std::string& artifact);
 // with no script known, exported for whatever the user runs next ("export TORCH_COMPILE_DEBUG=1").
 std::string with_env(std::string_view env, const std::string& script);
 
-// A mangled C++ symbol, demangled; the input unchanged when it is not one.
-std::string demangle(const std::string& symbol);
-
 }  // namespace aoti::checks::failures

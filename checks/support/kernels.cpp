@@ -249,4 +249,31 @@ NextStep range_hazard_fix(const WrapperFacts& w, const RangeHazard& r) {
           "python"};
 }
 
+const model::PackageEntry* package_cubin(const model::Case& c, const model::GpuModule& module) {
+  for (const auto& package : c.packages)
+    for (const auto& entry : package.entries)
+      if (entry.name.ends_with(".cubin") && entry.size == module.image_size && module.image_crc32 &&
+          entry.crc32 == *module.image_crc32)
+        return &entry;
+  return nullptr;
+}
+
+std::size_t package_cubin_count(const model::Case& c) {
+  std::size_t n = 0;
+  for (const auto& package : c.packages)
+    for (const auto& entry : package.entries) n += entry.name.ends_with(".cubin") ? 1 : 0;
+  return n;
+}
+
+bool outside_packages(const model::Case& c, const model::GpuCoreFacts& core,
+                      const model::GpuCodeLocation& at) {
+  if (c.models.empty() || !at.module || *at.module >= core.modules.size() || at.kernel.empty())
+    return false;
+  const model::GpuModule& module = core.modules[*at.module];
+  if (!module.image_crc32 || package_cubin(c, module)) return false;
+  return std::none_of(c.models.begin(), c.models.end(), [&](const model::ModelFacts& m) {
+    return m.wrapper && find_kernel(*m.wrapper, at.kernel);
+  });
+}
+
 }  // namespace aoti::checks

@@ -20,6 +20,17 @@ const model::TritonKernel* find_kernel(const model::WrapperFacts& w, std::string
 // several); null when it has none.
 const model::KernelCall* launch_of(const model::WrapperFacts& w, const model::TritonKernel& kernel);
 
+// The package cubin entry whose size and CRC-32 are those of a GPU core's module: the same cubin.
+// Null when no package in the case holds it (or the dump did not checksum the module).
+const model::PackageEntry* package_cubin(const model::Case& c, const model::GpuModule& module);
+// How many cubins the case's packages hold.
+std::size_t package_cubin_count(const model::Case& c);
+// The code a GPU fault is in was not compiled by any package of the case: with packages given, the
+// module of `at` is none of their cubins (by size and CRC-32) and no wrapper defines its kernel.
+// False when the dump did not say which module holds it.
+bool outside_packages(const model::Case& c, const model::GpuCoreFacts& core,
+                      const model::GpuCodeLocation& at);
+
 // The tensor a launch argument names: `(const int64_t*)(arg1_1.data_ptr())` -> "arg1_1".
 std::string argument_name(std::string_view arg);
 

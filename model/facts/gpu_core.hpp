@@ -51,10 +51,17 @@ struct GpuCodeLocation {
   std::uint64_t pc = 0;
   std::optional<std::uint32_t> module;  // index into GpuCoreFacts::modules
   std::string kernel;                   // "triton_poi_fused_embedding_0"; "" when unknown
-  std::uint64_t kernel_offset = 0;      // pc - the kernel's entry
-  std::string file;                     // as the line table names it (a full path)
-  int line = 0;                         // 0: no line table row holds the pc
-  std::string problem;                  // why symbolization stopped short, "" when it did not
+  // The symbol demangled, for people ("scatter_rows_kernel(float const*, long*)" for
+  // "_Z19scatter_rows_kernelPKfPl"); the same as `kernel` when it is not mangled.
+  std::string kernel_name;
+  std::uint64_t kernel_offset = 0;  // pc - the kernel's entry
+  std::string file;                 // as the line table names it (a full path)
+  int line = 0;                     // 0: no line table row holds the pc
+  // The lowest line of `file` that the line table gives for any address of the kernel: where
+  // its code begins in the file as it was built (near its definition), the anchor to match a
+  // source given by the user against, whose lines may be numbered otherwise. 0 when unknown.
+  int kernel_first_line = 0;
+  std::string problem;  // why symbolization stopped short, "" when it did not
 };
 
 struct GpuGrid {

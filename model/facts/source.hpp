@@ -3,6 +3,7 @@
 // alone say what a pattern means and how to fix it.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -124,11 +125,38 @@ struct SourcePattern {
   std::string if_tensor_parameter;
 };
 
+// Where a host function launches a CUDA kernel: `kernel<<<blocks, threads>>>(...)`.
+struct CudaLaunch {
+  std::string function;  // the host function holding the launch ("scatter_rows_cuda")
+  int line = 0;          // the launch's first line
+  std::string text;      // that line as written (cut at SourceCudaKernel::k_max_kept_line bytes)
+};
+
+// A CUDA kernel (`__global__`) the source defines: what a GPU core's faulting symbol is matched
+// to, and through its launches, the op whose kernel (SourceKernel::function) launches it.
+struct SourceCudaKernel {
+  std::string name;            // "scatter_rows_kernel", unqualified
+  std::string qualified_name;  // "rowops::scatter_rows_kernel" inside a namespace, else `name`
+  int parameters = 0;          // how many it declares
+  int line = 0;                // its name's line
+  int line_begin = 0;          // the definition's extent, first line (its attributes) to last
+  int line_end = 0;
+  int body_line = 0;  // the body's opening brace
+  // The definition's lines line_begin..line_end as written (each cut at k_max_kept_line bytes),
+  // so a check can quote one of them; empty when the definition is longer than
+  // k_max_kept_lines lines.
+  std::vector<std::string> text;
+  std::vector<CudaLaunch> launches;
+  static constexpr std::size_t k_max_kept_lines = 2000;
+  static constexpr std::size_t k_max_kept_line = 4096;
+};
+
 struct SourceFacts {
   std::string artifact;  // the source file
-  std::string language;  // "c++" | "python"
+  std::string language;  // "c++" | "cuda" (a .cu / .cuh file, parsed as CUDA) | "python"
   std::vector<SourceOp> ops;
   std::vector<SourceKernel> kernels;
+  std::vector<SourceCudaKernel> cuda_kernels;  // CUDA sources only
   std::vector<SourcePattern>
       violations;  // the SymInt-unaware patterns, ordered by line, column, id
 };

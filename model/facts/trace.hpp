@@ -101,6 +101,9 @@ struct TraceGraphNode {
   std::string type;    // the annotation as printed: "f32[9, 16][16, 1]cuda:0", "Sym(u1)"
   std::string shape;   // dtype and sizes only: "f32[9, 16]"
   std::vector<std::string> inputs;  // names of earlier nodes among the arguments, in order
+  // Integer literals among the arguments, in order: the 64 of `scatter_rows.default(linear, slots,
+  // 64)`, a constant the caller passed.
+  std::vector<std::int64_t> int_literals;
   std::string source;  // the preceding "# File: ..." comment: "/m/gen.py:109 in forward, code: ..."
   int line = 0;        // line in `TraceGraph::payload_artifact`
 };

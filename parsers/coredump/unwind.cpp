@@ -1,6 +1,5 @@
 #include "parsers/coredump/unwind.hpp"
 
-#include <cxxabi.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
@@ -22,6 +21,7 @@
 #include "parsers/limits.hpp"
 #include "parsers/zip/zip_archive.hpp"
 #include "util/byte_reader.hpp"
+#include "util/demangle.hpp"
 #include "util/errno_text.hpp"
 #include "util/expected.hpp"
 #include "util/fd.hpp"
@@ -57,11 +57,7 @@ std::string strip_deleted(std::string path) {
 // "_ZN5torch...@@GLIBCXX_3.4" -> "torch::..."; names that are not mangled pass unchanged.
 std::string demangle(std::string name) {
   if (const auto at = name.find('@'); at != std::string::npos && at > 0) name.resize(at);
-  if (!name.starts_with("_Z")) return name;
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> plain(
-      abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
-  return status == 0 && plain ? std::string(plain.get()) : name;
+  return util::demangle(name);
 }
 
 // The bytes before a return address hold the call that pushed it: e8 rel32, or ff /2 (an

@@ -5,15 +5,18 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "parsers/coredump/libelf_init.hpp"
+#include "util/demangle.hpp"
 
 namespace aoti::parsers::gpucore {
 
 namespace {
 
 constexpr unsigned k_em_cuda = 190;
-constexpr std::size_t k_max_functions = 1 << 20;  // a cuBLAS cubin holds thousands; no cubin more
+constexpr std::size_t k_max_functions = 1 << 20;    // a cuBLAS cubin holds thousands; no cubin more
+constexpr std::size_t k_max_kernel_rows = 1 << 20;  // line rows of one kernel kept for its anchor
 
 struct Function {
   std::string name;
@@ -98,13 +101,17 @@ model::GpuCodeLocation Cubin::locate(std::uint64_t pc) const {
   model::GpuCodeLocation out;
   out.pc = pc;
   const auto& functions = m_state->functions;
+  std::uint64_t kernel_begin = 0, kernel_end = 0;
   auto after = std::upper_bound(functions.begin(), functions.end(), pc,
                                 [](std::uint64_t v, const Function& f) { return v < f.address; });
   if (after != functions.begin()) {
     const Function& f = *std::prev(after);
     if (pc - f.address < std::max<std::uint64_t>(f.size, 1)) {
       out.kernel = f.name;
+      out.kernel_name = util::demangle(f.name);
       out.kernel_offset = pc - f.address;
+      kernel_begin = f.address;
+      kernel_end = f.address + std::max<std::uint64_t>(f.size, 1);
     }
   }
   if (out.kernel.empty()) out.problem = "no kernel symbol of the cubin holds the address";
@@ -128,7 +135,9 @@ model::GpuCodeLocation Cubin::locate(std::uint64_t pc) const {
        !found && tables < 4096 &&
        dwarf_next_lines(dwarf, offset, &next, &cu, &files, &file_count, &lines, &line_count) == 0;
        ++tables) {
-    for (std::size_t i = 0; i + 1 < line_count && !found; ++i) {
+    // The kernel's rows of this table, (file, line): its lowest line once the pc is found here.
+    std::vector<std::pair<std::string, int>> kernel_rows;
+    for (std::size_t i = 0; i + 1 < line_count; ++i) {
       Dwarf_Line* row = dwarf_onesrcline(lines, i);
       Dwarf_Line* following = dwarf_onesrcline(lines, i + 1);
       Dwarf_Addr begin = 0;
@@ -137,14 +146,23 @@ model::GpuCodeLocation Cubin::locate(std::uint64_t pc) const {
       if (!row || !following || dwarf_lineaddr(row, &begin) != 0 ||
           dwarf_lineaddr(following, &end) != 0 || dwarf_lineendsequence(row, &end_sequence) != 0)
         continue;
-      if (end_sequence || pc < begin || pc >= end) continue;
+      if (end_sequence) continue;
+      const bool in_kernel = kernel_end > kernel_begin && begin < kernel_end && end > kernel_begin;
+      if (!in_kernel && (found || pc < begin || pc >= end)) continue;
       int line = 0;
       if (dwarf_lineno(row, &line) != 0 || line <= 0) continue;
       const char* file = dwarf_linesrc(row, nullptr, nullptr);
+      if (in_kernel && kernel_rows.size() < k_max_kernel_rows)
+        kernel_rows.emplace_back(file ? file : "", line);
+      if (found || pc < begin || pc >= end) continue;
       out.line = line;
       out.file = file ? file : "";
       found = true;
     }
+    if (found)
+      for (const auto& [file, line] : kernel_rows)
+        if (file == out.file && (out.kernel_first_line == 0 || line < out.kernel_first_line))
+          out.kernel_first_line = line;
     if (next == static_cast<Dwarf_Off>(-1) || next <= offset) break;
     offset = next;
   }

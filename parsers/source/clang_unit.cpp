@@ -9,12 +9,60 @@
 #include <system_error>
 
 #include "parsers/source/clang_cursor.hpp"
+#include "parsers/source/source_reader.hpp"
 #include "parsers/source/torch_stubs.hpp"
 
 namespace aoti::parsers::source {
 namespace {
 
 constexpr std::size_t k_max_diagnostics = 5;
+
+// What the CUDA headers declare that a kernel and its launch need, for a CUDA unit parsed without
+// them (-nocudainc): clang knows the attributes and CUDAKernelCallExpr itself, and looks up the
+// launch configuration function by name (which one depends on the CUDA version it assumes: both
+// are declared). A few device functions kernels commonly call are declared too, so their calls
+// are not compile errors.
+constexpr std::string_view k_cuda_preamble_path = "/aoti-analyze-stubs/aoti-cuda-preamble.h";
+constexpr std::string_view k_cuda_preamble = R"(#pragma once
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __forceinline__ inline __attribute__((always_inline))
+struct uint3 { unsigned int x, y, z; };
+struct dim3 {
+  unsigned int x, y, z;
+  __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+      : x(vx), y(vy), z(vz) {}
+};
+typedef struct CUstream_st* cudaStream_t;
+typedef int cudaError_t;
+extern __device__ const uint3 threadIdx;
+extern __device__ const uint3 blockIdx;
+extern __device__ const dim3 blockDim;
+extern __device__ const dim3 gridDim;
+extern __device__ const int warpSize;
+extern "C" int cudaConfigureCall(dim3 grid, dim3 block, unsigned long shared = 0,
+                                 cudaStream_t stream = 0);
+extern "C" unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, unsigned long shared = 0,
+                                                cudaStream_t stream = 0);
+extern "C" cudaError_t cudaGetLastError();
+extern "C" const char* cudaGetErrorString(cudaError_t error);
+__device__ void __syncthreads();
+__device__ void __threadfence();
+template <class T> __device__ T atomicAdd(T* address, T value);
+template <class T> __device__ T atomicMax(T* address, T value);
+template <class T> __device__ T atomicMin(T* address, T value);
+template <class T> __device__ T atomicExch(T* address, T value);
+template <class T> __device__ T atomicCAS(T* address, T compare, T value);
+template <class T> __device__ T __ldg(const T* address);
+template <class T> __device__ T __shfl_sync(unsigned mask, T value, int lane, int width = 32);
+template <class T> __device__ T __shfl_down_sync(unsigned mask, T value, unsigned delta, int width = 32);
+template <class T> __device__ T __shfl_xor_sync(unsigned mask, T value, int lane, int width = 32);
+)";
 
 bool has_torch_headers(const std::vector<std::string>& dirs) {
   std::error_code ec;
@@ -220,7 +268,15 @@ Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::strin
                                    [](const std::string& f) { return f.starts_with("-std="); });
   // No typo correction: an unknown macro such as DISPATCH_TO_META(...) must stay unresolved, not
   // be bound to whatever declared name is spelled closest.
-  std::vector<std::string> args = {"-x", "c++", "-w", "-ferror-limit=50", "-fno-spell-checking"};
+  const bool cuda = is_cuda_source(path);
+  std::vector<std::string> args = {"-x", cuda ? "cuda" : "c++", "-w", "-ferror-limit=50",
+                                   "-fno-spell-checking"};
+  // The host side of a CUDA file, without a CUDA installation: no CUDA headers, no libdevice.
+  // What those headers would declare (the execution-space attributes, the built-in variables, the
+  // launch configuration call) comes from k_cuda_preamble.
+  if (cuda)
+    args.insert(args.end(), {"--cuda-host-only", "-nocudainc", "-nocudalib", "-include",
+                             std::string(k_cuda_preamble_path)});
   if (!has_std) args.push_back("-std=c++17");
   args.insert(args.end(), flags.begin(), flags.end());
   for (const std::string& d : options.include_dirs) args.push_back("-I" + d);
@@ -234,7 +290,9 @@ Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::strin
     // compile_commands.json's flags. -fno-validate-pch: the stubs are in-memory files, which
     // clang would otherwise compare with a disk that does not have them.
     const std::string no_pch;
-    const std::string& pch = options.precompiled_stubs && flags.empty() ? StubPch::path() : no_pch;
+    // Not for CUDA: the PCH holds C++'s language options, which a CUDA unit cannot load.
+    const std::string& pch =
+        options.precompiled_stubs && flags.empty() && !cuda ? StubPch::path() : no_pch;
     if (!pch.empty()) {
       args.insert(args.end(), {"-include-pch", pch, "-Xclang", "-fno-validate-pch"});
       // Only here: the stubs include standard headers themselves, already compiled in the PCH.
@@ -252,6 +310,9 @@ Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::strin
   unsaved.push_back({main_path.c_str(), text.data(), static_cast<unsigned long>(text.size())});
   for (const StubFile& stub : stub_files())
     unsaved.push_back({stub.path, stub.text.data(), static_cast<unsigned long>(stub.text.size())});
+  if (cuda)
+    unsaved.push_back({k_cuda_preamble_path.data(), k_cuda_preamble.data(),
+                       static_cast<unsigned long>(k_cuda_preamble.size())});
   // Every included header has a stand-in: a torch header not bundled is the torch stub (with
   // stubs in use), any other an empty file. Both count only where no real header is found.
   static constexpr std::string_view k_torch_forward = "#include <torch/extension.h>\n";

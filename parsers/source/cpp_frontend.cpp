@@ -10,6 +10,7 @@
 #include "parsers/source/clang_unit.hpp"
 #include "parsers/source/cpp_patterns.hpp"
 #include "parsers/source/cpp_registrations.hpp"
+#include "parsers/source/cuda_kernels.hpp"
 #include "parsers/source/libclang.hpp"
 #include "parsers/source/source_text.hpp"
 
@@ -20,7 +21,7 @@ Parsed<SourceRead> read_cpp(const std::filesystem::path& path, std::string_view 
   if (std::string why_not; !libclang_ready(why_not)) return fail("C++ sources: " + why_not);
   SourceRead out;
   out.facts.artifact = display;
-  out.facts.language = "c++";
+  out.facts.language = is_cuda_source(path) ? "cuda" : "c++";
   try {
     auto unit = ClangUnit::parse(path, text, display, options, out.diagnostics);
     if (!unit) return tl::unexpected(std::move(unit.error()));
@@ -34,6 +35,8 @@ Parsed<SourceRead> read_cpp(const std::filesystem::path& path, std::string_view 
                         "the inputs and whose name says no dispatch key: that kernel is not "
                         "analyzed (give its header with the sources, or a compile_commands.json)"});
     find_cpp_patterns(registrations, file, display, out.facts);
+    if (out.facts.language == "cuda")
+      out.facts.cuda_kernels = collect_cuda_kernels(unit->get(), file);
   } catch (const std::exception& e) {
     // Out of memory on a hostile file (rethrown past libclang's frames by children()): this file
     // fails, the rest of the case is still analyzed.

@@ -34,6 +34,11 @@ bool is_python_source(const std::filesystem::path& path) {
   return ext == ".py" || ext == ".pyi";
 }
 
+bool is_cuda_source(const std::filesystem::path& path) {
+  const std::string ext = path.extension().string();
+  return ext == ".cu" || ext == ".cuh";
+}
+
 bool looks_like_source(const std::filesystem::path& path, std::string_view head) {
   const std::string ext = path.extension().string();
   const bool known =

@@ -44,4 +44,8 @@ bool looks_like_source(const std::filesystem::path& path, std::string_view head)
 // A Python source (.py, .pyi), read without libclang; every other source is C++.
 bool is_python_source(const std::filesystem::path& path);
 
+// A CUDA source (.cu, .cuh): C++ parsed in libclang's CUDA mode (host side), so that `__global__`
+// kernels, `threadIdx` and `<<<...>>>` launches are understood.
+bool is_cuda_source(const std::filesystem::path& path);
+
 }  // namespace aoti::parsers::source

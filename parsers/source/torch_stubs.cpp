@@ -421,7 +421,7 @@ class Library {
 #define AT_DISPATCH_ALL_TYPES(type, name, ...) [&] { using scalar_t = float; return __VA_ARGS__(); }()
 #ifdef __CUDACC__
 #define __global__ __attribute__((global))
-#else
+#elif !defined(__CUDA__)
 #define __global__
 #define __device__
 #define __host__

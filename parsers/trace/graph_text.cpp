@@ -149,6 +149,19 @@ void GraphTextReader::statement(std::string_view text, int line_number) {
     }
     const std::string_view ident = util::leading_identifier(arguments.substr(i));
     if (ident.empty()) {
+      // An integer literal: digits (after an optional minus) not part of a float or a name.
+      std::size_t end = i + (ch == '-' ? 1 : 0);
+      while (end < arguments.size() && std::isdigit(static_cast<unsigned char>(arguments[end])))
+        ++end;
+      const bool whole =
+          end < arguments.size() && (arguments[end] == ',' || arguments[end] == ')' ||
+                                     arguments[end] == ']' || arguments[end] == ' ');
+      if (end > i + (ch == '-' ? 1 : 0) && whole && node.int_literals.size() < k_max_inputs) {
+        if (const auto value = util::parse_int(arguments.substr(i, end - i)))
+          node.int_literals.push_back(*value);
+        i = end;
+        continue;
+      }
       ++i;
       continue;
     }

@@ -27,3 +27,77 @@ TEST_CASE("customop.kernel-crash and device.load-mismatch from a core") {
   REQUIRE(found.size() == 1);
   CHECK(mentions(found[0], "AOTI_DEVICE_KEY = cuda"));
 }
+
+namespace {
+
+const Evidence* quote_in(const Finding& f, const std::string& file_name, int line) {
+  for (const auto& e : f.evidence)
+    if (e.kind == EvidenceKind::quote && e.where.line == line &&
+        std::filesystem::path(e.where.artifact).filename() == file_name)
+      return &e;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("customop.kernel-crash: a GPU fault in a custom op's own CUDA kernel, read end to end") {
+  const Case& real = corpus("custom-cuda-op-gpu-core");
+  auto found = run_check<CustomopKernelCrashCheck>(real);
+  REQUIRE(found.size() == 1);
+  const Finding& f = found[0];
+  CHECK(f.explains_failure);
+  // The kernel demangled, the op it implements, the package's call of that op.
+  CHECK(mentions(f, "scatter_rows_kernel(float const*, long const*, float*, long, long)"));
+  CHECK(mentions(f, "_Z19scatter_rows_kernelPKfPKlPfll"));
+  CHECK(f.title.find("rowops::scatter_rows") != std::string::npos);
+  CHECK(mentions(f, "scatter_rows_cuda"));
+  CHECK(mentions(f, "aoti_torch_proxy_executor_call_function"));
+  // The faulting line quoted from the given rowops.cu at its own line, and the launch.
+  const Evidence* line = quote_in(f, "rowops.cu", 11);
+  REQUIRE(line);
+  CHECK(line->excerpt == "out[dst * cols + c] = x[i];");
+  CHECK(quote_in(f, "rowops.cu", 19));
+  CHECK(f.confidence >= 0.9);
+
+  SUBCASE("the given file numbered otherwise: the line is found by the kernel's position") {
+    Case shifted = real;
+    // As if the given file had three more lines above the kernel than the one that was built.
+    for (auto& k : shifted.sources[0].cuda_kernels) {
+      for (int* l : {&k.line, &k.line_begin, &k.line_end, &k.body_line}) *l += 3;
+      for (auto& launch : k.launches) launch.line += 3;
+    }
+    const auto moved = run_check<CustomopKernelCrashCheck>(shifted);
+    REQUIRE(moved.size() == 1);
+    const Evidence* at = quote_in(moved[0], "rowops.cu", 14);
+    REQUIRE(at);
+    CHECK(at->excerpt == "out[dst * cols + c] = x[i];");
+    CHECK(mentions(moved[0], "inferred"));
+    CHECK(moved[0].confidence < f.confidence);
+  }
+
+  SUBCASE("a given kernel too short for the line: nothing is quoted for it") {
+    Case other = real;
+    auto& k = other.sources[0].cuda_kernels[0];
+    k.line_end = k.body_line + 2;
+    k.text.resize(static_cast<std::size_t>(k.line_end - k.line_begin + 1));
+    const auto found_other = run_check<CustomopKernelCrashCheck>(other);
+    REQUIRE(found_other.size() == 1);
+    CHECK_FALSE(quote_in(found_other[0], "rowops.cu", 11));
+    CHECK(mentions(found_other[0], "no line is quoted"));
+  }
+
+  SUBCASE("without the op's source: an inference naming the ops the package calls") {
+    Case bare = real;
+    bare.sources.clear();
+    const auto inferred = run_check<CustomopKernelCrashCheck>(bare);
+    REQUIRE(inferred.size() == 1);
+    CHECK(mentions(inferred[0], "Inferred"));
+    CHECK(mentions(inferred[0], "rowops::scatter_rows"));
+    CHECK(mentions(inferred[0], "none of the package's 2 cubin(s)"));
+    CHECK(inferred[0].confidence < 0.9);
+  }
+
+  SUBCASE("a fault in the package's own Triton kernel is not a custom op's") {
+    CHECK(run_check<CustomopKernelCrashCheck>(corpus("embedding-ima-gpu-core")).empty());
+  }
+}
