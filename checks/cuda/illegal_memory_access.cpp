@@ -67,22 +67,6 @@ KernelSite kernel_site(const Case& c, const std::string& name) {
   return {};
 }
 
-// What a launch binds a kernel pointer to, for prose: "constant `emb_weight` (`emb.weight`,
-// [1000, 64])", "model input 0 `arg3_1` (your `ids`)", "`buf0`".
-std::string bound_to(const WrapperFacts& w, const std::string& arg) {
-  if (const int input = input_index_of(w, arg); input >= 0)
-    return fmt::format("model input {} {}", input, input_display(w, arg));
-  const auto constant = std::find_if(w.constants.begin(), w.constants.end(),
-                                     [&](const WrapperConstant& k) { return k.name == arg; });
-  if (constant != w.constants.end())
-    return fmt::format("constant `{}`{}{}", arg,
-                       constant->original_fqn.empty() || constant->original_fqn == arg
-                           ? ""
-                           : fmt::format(" (`{}`)", constant->original_fqn),
-                       constant->shape.empty() ? "" : " " + shape_text(constant->shape));
-  return fmt::format("`{}`", arg);
-}
-
 Finding gpu_core_finding(const Case& c, const GpuCoreFacts& core, const GpuWarp& warp,
                          std::size_t faulting_warps) {
   Finding f = new_finding(CudaIllegalMemoryAccessCheck::k_info, Severity::error, 0.9);
@@ -146,7 +130,8 @@ Finding gpu_core_finding(const Case& c, const GpuCoreFacts& core, const GpuWarp&
             " That line {} `{}`{}{}.", access->is_store ? "stores through" : "loads from",
             access->pointer,
             base == access->pointer ? "" : fmt::format(", computed from `{}`", base),
-            arg.empty() ? "" : fmt::format(", which the launch binds to {}", bound_to(w, arg)));
+            arg.empty() ? ""
+                        : fmt::format(", which the launch binds to {}", argument_text(w, arg)));
         f.chain.push_back(fmt::format("{} in {}", access->is_store ? "store" : "load", k.name));
         if (!arg.empty()) f.chain.push_back(fmt::format("{} = {}", base, arg));
         // Where the address comes from: the loads its offset is computed from, else those the
@@ -167,12 +152,12 @@ Finding gpu_core_finding(const Case& c, const GpuCoreFacts& core, const GpuWarp&
           f.evidence.push_back(quote_wrapper(
               w, load->line,
               fmt::format("the {}'s `{}` is loaded from `{}`{}", part, load->var, load->pointer,
-                          from.empty() ? "" : ", bound to " + bound_to(w, from))));
+                          from.empty() ? "" : ", bound to " + argument_text(w, from))));
           if (!from.empty() && index_sentence.empty())
             index_sentence = fmt::format(" Its {} `{}` is computed from `{}`, loaded from {}.",
                                          part, part == "offset" ? access->offset : local->second,
-                                         load->var, bound_to(w, from));
-          if (!from.empty()) f.chain.insert(f.chain.begin(), bound_to(w, from));
+                                         load->var, argument_text(w, from));
+          if (!from.empty()) f.chain.insert(f.chain.begin(), argument_text(w, from));
         }
       }
       if (k.assert_indirect_indexing == false && k.inductor_meta_line > 0) {

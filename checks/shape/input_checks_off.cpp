@@ -117,28 +117,12 @@ Finding from_shape_error(const LogEvent& e) {
   return f;
 }
 
-// A GPU core whose fault is in code no package of the case compiled: a custom op's own CUDA
-// kernel, whose failure customop.kernel-crash reports (with the rerun under the input checks among
-// its next steps). What the wrapper's checks enforce is the contract of the package's own kernels;
-// a second finding about them would only repeat that step.
-bool fault_outside_packages(const Case& c, const ModelFacts& model) {
-  for (const auto& core : c.gpu_cores) {
-    if (!same_run(core.artifact, model.package)) continue;
-    for (const auto& warp : core.faulting_warps) {
-      const GpuCodeLocation* at = warp.error ? &*warp.error : warp.stop ? &*warp.stop : nullptr;
-      if (at) return outside_packages(c, core, *at);
-    }
-  }
-  return false;
-}
-
 }  // namespace
 
 std::vector<Finding> ShapeInputChecksOffCheck::run(const Case& c) const {
   std::vector<Finding> out;
   for (std::size_t m = 0; m < c.models.size(); ++m) {
     const auto& model = c.models[m];
-    if (fault_outside_packages(c, model)) continue;
     if (!model.wrapper || !model.wrapper->checks_gated_by_env ||
         model.wrapper->input_checks.empty())
       continue;

@@ -38,8 +38,8 @@ void OutputCodeReader::scan(std::string_view raw, int number) {
     m_done = true;
     return;
   }
-  const auto text = at + k_marker.size() <= raw.size() ? raw.substr(at + k_marker.size())
-                                                       : std::string_view{};
+  const auto text =
+      at + k_marker.size() <= raw.size() ? raw.substr(at + k_marker.size()) : std::string_view{};
   if (m_code->code.size() + text.size() + 1 > k_max_wrapper_source) {
     m_code->cut = true;
     m_open = false;

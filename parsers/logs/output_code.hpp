@@ -1,6 +1,6 @@
 // The generated code a log holds (TORCH_LOGS="output_code"): AOTInductor's C++ wrapper, logged one
-// line a record after `[__output_code] Output wrapper code:`. Kept in the log scanner's one pass, so
-// a log given without its package still yields the kernels, the launches and their lines.
+// line a record after `[__output_code] Output wrapper code:`. Kept in the log scanner's one pass,
+// so a log given without its package still yields the kernels, the launches and their lines.
 #pragma once
 
 #include <optional>
