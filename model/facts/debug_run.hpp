@@ -16,6 +16,8 @@ namespace aoti::model {
 
 // A tensor's statistics, as the printer prints them (`Dtype: long int`, `Max value: 2.74878e+11`)
 // or as computed from a saved tensor's bytes. What was not printed or not computed stays empty.
+// Computed ones (parsers/pt) leave NaN out of min and max and every non-finite value out of mean,
+// so that one NaN does not hide the range of the rest; nan_count and inf_count say what was left.
 struct TensorSummary {
   std::string dtype;  // as printed ("float32", "long int") or torch's name of the stored type
   std::optional<std::int64_t> numel;
