@@ -4,6 +4,7 @@
 // exception (CUDA_ENABLE_COREDUMP_ON_EXCEPTION).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,6 +47,11 @@ struct PrintedValue {
   std::optional<TensorSummary> tensor;  // a tensor's statistics
   std::string scalar;                   // a scalar argument's printed value ("160")
   bool cut = false;  // the log ended (or another block began) before the statistics did
+  // A `.pt` file of mode 1 names kernel and arg joined by `_`, and both hold underscores: they are
+  // split by the wrapper's save call for that file when the case has the wrapper (wrapper_line),
+  // else by a rule (parsers/pt/dump_name.hpp), and then names_inferred is true.
+  bool names_inferred = false;
+  int wrapper_line = 0;  // the wrapper's printer call that saved (or printed) it; 0: not known
 };
 
 // A kernel (or fallback op) the printer announced: `[ before_launch: K ]`, then `[ after_launch: K
@@ -53,13 +59,15 @@ struct PrintedValue {
 struct KernelLaunch {
   std::string kernel;
   int before_line = 0;
-  int after_line = 0;  // 0: no `after_launch` followed
+  int after_line = 0;       // 0: no `after_launch` followed
   std::string before_text;  // the `before_launch` line as the log holds it, trimmed
 };
 
 // One run of the model, as the printer saw it: its launches in order and the values it printed.
 // A new run starts where the model inputs are printed again, or where the first kernel of the run
-// is launched again after the run's launches all returned.
+// is launched again after the run's launches all returned. A folder of `.pt` dumps is one run (each
+// run overwrites the files of the one before), with no launches and no lines: its values are in
+// the order of the wrapper's save calls when the case has the wrapper, else in file name order.
 struct PrinterRun {
   std::vector<KernelLaunch> launches;
   std::vector<PrintedValue> values;
@@ -79,6 +87,8 @@ struct DeviceExceptionNotice {
 struct DebugRunFacts {
   std::string artifact;  // the log's display name, or the dump folder's
   std::vector<PrinterRun> runs;
+  // The model whose wrapper's printer calls name these values (correlation); nullopt: none does.
+  std::optional<std::size_t> model;
   std::optional<DeviceExceptionNotice> device_exception;
   // Printer blocks cut in the middle, values that do not parse: what was wrong, at which line.
   std::vector<std::string> problems;
