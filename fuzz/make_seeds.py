@@ -139,6 +139,9 @@ def main():
                     put(out, "wrapper", package.read(info))
                 elif info.filename.endswith(".kernel.cpp"):
                     put(out, "cpp_source", package.read(info), cap=16 * 1024)
+    # torch.save files: the printer's dumps (mode 1), a zip of a pickle and a storage each.
+    for path in files(corpus, {".pt"}):
+        put(out, "pt", path.read_bytes())
     for path in files(corpus, {".txt", ".log", ".jsonl"}):
         data = path.read_bytes()
         is_trace = data.startswith(b"V") and b"torch/_logging" in data[:4096] or path.suffix == ".jsonl"

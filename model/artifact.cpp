@@ -38,6 +38,8 @@ std::string_view to_string(ArtifactKind kind) {
       return "source";
     case ArtifactKind::compile_database:
       return "compile-db";
+    case ArtifactKind::tensor_dump:
+      return "tensor-dump";
     case ArtifactKind::unknown:
       return "unknown";
   }

@@ -18,6 +18,7 @@ enum class ArtifactKind {
   trace,
   source,
   compile_database,  // a compile_commands.json: the flags of the C++ sources beside it
+  tensor_dump,       // a torch.save file: a tensor the intermediate value printer saved (mode 1)
   unknown
 };
 std::string_view to_string(ArtifactKind kind);

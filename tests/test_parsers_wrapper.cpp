@@ -7,6 +7,8 @@
 #include "tests/parsers_wrapper_support.hpp"
 
 using namespace aoti::test::wrapper;
+namespace model = aoti::model;
+using aoti::test::source_dir;
 
 TEST_CASE("embedding-device-assert: the assert traced to its kernel, call, binding and input") {
   const std::string text = wrapper_text("embedding-device-assert");
@@ -295,4 +297,104 @@ TEST_CASE(
         linear->aten_ops.end());
   CHECK(linear->line > 0);
   CHECK(facts.source_node_comments.size() >= facts.kernel_calls.size());
+}
+
+TEST_CASE("printer1-nan-dumps: mode 1's save calls, each with its phase, kernel, arg and line") {
+  const WrapperFacts facts = parse_case("debug-flags/printer1-nan-dumps");
+  REQUIRE(facts.printer_calls.size() == 16);
+  const model::PrinterCall& first = facts.printer_calls.front();
+  CHECK(first.kind == model::PrinterCallKind::save);
+  CHECK(first.phase == model::PrintPhase::before_launch);
+  CHECK(first.kernel == "triton_poi_fused_log_mul_0");
+  CHECK(first.arg == "arg3_1");
+  CHECK(first.value == "arg3_1");
+  CHECK(first.line == 908);
+  const std::string text = wrapper_text("debug-flags/printer1-nan-dumps");
+  for (const auto& call : facts.printer_calls) {
+    CHECK(call.kind == model::PrinterCallKind::save);
+    CHECK(call.phase != model::PrintPhase::model_inputs);
+    // Each is at its line, as the wrapper has it.
+    CHECK(line_of(text, call.line).find("\"" + call.kernel + "\"") != std::string::npos);
+  }
+  const auto after_mm = std::count_if(facts.printer_calls.begin(), facts.printer_calls.end(),
+                                      [](const model::PrinterCall& call) {
+                                        return call.kernel == "aoti_torch_cuda_mm_out" &&
+                                               call.phase == model::PrintPhase::after_launch;
+                                      });
+  CHECK(after_mm == 2);
+  // The calls between a source-nodes comment and its launch leave the launch its nodes.
+  const model::KernelCall* log_mul = find_call(facts, "triton_poi_fused_log_mul_0");
+  REQUIRE(log_mul);
+  CHECK(log_mul->source_nodes == std::vector<std::string>{"log", "mul"});
+}
+
+TEST_CASE("mode 2's print calls: tensors, model inputs and scalars") {
+  const std::string text =
+      "#include <torch/csrc/inductor/aoti_runtime/interface.h>\n"
+      "void AOTInductorModel::run_impl() {\n"
+      "    aoti_torch_print_tensor_handle(arg8_1, \"aoti_model_inputs - arg8_1\");\n"
+      "    aoti_torch_print_tensor_handle(buf8, \"before_launch - triton_per_fused_sum_2 - "
+      "buf8\");\n"
+      "    printf(\"[  before_launch - triton_per_fused_sum_2 - 48L: %ld  ]\", 48L); "
+      "printf(\"\\\\n\");\n"
+      "    aoti_torch_print_tensor_handle(buf8, \"after_launch - triton_per_fused_sum_2 - "
+      "buf8\");\n"
+      "    aoti_torch_print_tensor_handle(buf9, \"somewhere - buf9\");\n"
+      "    aoti_torch_save_tensor_handle(buf9, \"buf9\", \"aoti_model_inputs\", \"k\");\n"
+      "}\n";
+  const auto facts = parse_wrapper(text, k_where);
+  REQUIRE(facts);
+  REQUIRE(facts->printer_calls.size() == 4);  // the last two are not the printer's forms
+  const auto& input = facts->printer_calls[0];
+  CHECK(input.kind == model::PrinterCallKind::print);
+  CHECK(input.phase == model::PrintPhase::model_inputs);
+  CHECK(input.kernel.empty());
+  CHECK(input.arg == "arg8_1");
+  CHECK(input.line == 3);
+  CHECK(facts->printer_calls[1].kernel == "triton_per_fused_sum_2");
+  const auto& scalar = facts->printer_calls[2];
+  CHECK(scalar.kind == model::PrinterCallKind::print_scalar);
+  CHECK(scalar.arg == "48L");
+  CHECK(scalar.value == "48L");
+  CHECK(facts->printer_calls[3].phase == model::PrintPhase::after_launch);
+
+  // A package built with mode 2, where the shared corpus seeds are present.
+  const auto seed = source_dir().parent_path() / "shared/corpus-seed/ranker-printer2/model.pt2";
+  if (!std::filesystem::exists(seed)) {
+    MESSAGE("skipped: " << seed.string() << " is absent");
+    return;
+  }
+  int error = 0;
+  zip_t* archive = zip_open(seed.c_str(), ZIP_RDONLY, &error);
+  REQUIRE(archive);
+  std::string wrapper;
+  for (zip_int64_t i = 0; i < zip_get_num_entries(archive, 0); ++i) {
+    const std::string name = zip_get_name(archive, static_cast<zip_uint64_t>(i), 0);
+    if (!name.ends_with(".wrapper.cpp")) continue;
+    zip_stat_t stat;
+    zip_stat_index(archive, static_cast<zip_uint64_t>(i), 0, &stat);
+    wrapper.resize(stat.size);
+    zip_file_t* file = zip_fopen_index(archive, static_cast<zip_uint64_t>(i), 0);
+    zip_fread(file, wrapper.data(), stat.size);
+    zip_fclose(file);
+  }
+  zip_close(archive);
+  const auto ranker = parse_wrapper(wrapper, k_where);
+  REQUIRE(ranker);
+  const auto& calls = ranker->printer_calls;
+  const auto at = [&](int line) {
+    return std::find_if(calls.begin(), calls.end(), [&](const auto& c) { return c.line == line; });
+  };
+  REQUIRE(at(1116) != calls.end());
+  CHECK(at(1116)->phase == model::PrintPhase::model_inputs);
+  CHECK(at(1116)->arg == "arg8_1");
+  REQUIRE(at(1204) != calls.end());
+  CHECK(at(1204)->kind == model::PrinterCallKind::print_scalar);
+  CHECK(at(1204)->arg ==
+        "triton_per_fused_add_addmm_embedding_native_layer_norm_sum_view_2_xnumel");
+  REQUIRE(at(1213) != calls.end());
+  CHECK(at(1213)->phase == model::PrintPhase::after_launch);
+  CHECK(at(1213)->arg == "bias_weight");
+  CHECK(std::all_of(calls.begin(), calls.end(),
+                    [](const auto& c) { return c.kind != model::PrinterCallKind::save; }));
 }

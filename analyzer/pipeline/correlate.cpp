@@ -5,6 +5,7 @@
 
 #include "analyzer/pipeline/analyze.hpp"
 #include "analyzer/pipeline/paths.hpp"
+#include "analyzer/pipeline/tensor_dumps.hpp"
 
 namespace aoti::pipeline {
 using namespace aoti::model;
@@ -78,6 +79,7 @@ void correlate(Case& c) {
     if (!best && c.models.size() == 1 && !ruled_out_only_model) best = 0;
     e.model = best;
   }
+  correlate_tensor_dumps(c);
 }
 
 }  // namespace aoti::pipeline

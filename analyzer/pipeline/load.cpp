@@ -14,6 +14,7 @@
 
 #include "analyzer/pipeline/analyze.hpp"
 #include "analyzer/pipeline/sniff.hpp"
+#include "analyzer/pipeline/tensor_dumps.hpp"
 #include "parsers/coredump/core_reader.hpp"
 #include "parsers/elf/elf_reader.hpp"
 #include "parsers/gpucore/gpu_core_reader.hpp"
@@ -499,6 +500,7 @@ Case load_case(const std::vector<std::string>& paths, bool verify_trace_payloads
   auto sources = read_sources(inputs, source_options);
   // Read last: unwinding needs every package's model .so. Each: its input, then its artifact.
   std::vector<std::pair<std::size_t, std::size_t>> cores;
+  TensorDumpFolders tensor_dumps;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const SniffedInput& input = inputs[i];
     Artifact artifact{input.display, input.kind, input.size, false, input.what};
@@ -527,6 +529,9 @@ Case load_case(const std::vector<std::string>& paths, bool verify_trace_payloads
       case ArtifactKind::source:
         load_source(std::move(*sources[i]), input, artifact, c);
         break;
+      case ArtifactKind::tensor_dump:
+        tensor_dumps.load(input, artifact, c);
+        break;
       case ArtifactKind::compile_database:
         // libclang reads it for each C++ source; one that lists none of them changes nothing.
         artifact.analyzed = true;
@@ -538,6 +543,7 @@ Case load_case(const std::vector<std::string>& paths, bool verify_trace_payloads
     }
     c.artifacts.push_back(std::move(artifact));
   }
+  tensor_dumps.finish(c);
   for (const auto& [input, artifact] : cores)
     load_core(inputs[input], core_dumps[input].get(), c.artifacts[artifact], c);
   attach_wrappers_to_bare_sos(c);

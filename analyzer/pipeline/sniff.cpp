@@ -12,6 +12,8 @@
 #include "parsers/coredump/core_reader.hpp"
 #include "parsers/elf/elf_reader.hpp"
 #include "parsers/gpucore/gpu_core_reader.hpp"
+#include "parsers/pt/tensor_dump.hpp"
+#include "parsers/pt2/pt2_package.hpp"
 #include "parsers/source/source_reader.hpp"
 #include "parsers/trace/trace_reader.hpp"
 #include "parsers/wrapper/wrapper_parser.hpp"
@@ -89,6 +91,15 @@ SniffedInput sniff(const fs::path& path, std::string display) {
 
   if (starts_with(head, "PK\x03\x04") || starts_with(head, "PK\x05\x06") ||
       has_extension(path, {".pt2"})) {
+    // torch.save's files are zips too: a tensor the intermediate value printer saved (mode 1), or
+    // a `.pt` that is no package, is a tensor dump, whose reader says what is wrong with it.
+    if (!has_extension(path, {".pt2"}) &&
+        (parsers::pt::looks_like_tensor_dump(path) ||
+         (has_extension(path, {".pt"}) && !parsers::pt2::looks_like_pt2(path)))) {
+      input.kind = ArtifactKind::tensor_dump;
+      input.what = "torch.save tensor";
+      return input;
+    }
     input.kind = ArtifactKind::package;
     input.what = "AOTI package";
     return input;

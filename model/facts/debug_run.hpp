@@ -4,6 +4,7 @@
 // exception (CUDA_ENABLE_COREDUMP_ON_EXCEPTION).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,6 +17,8 @@ namespace aoti::model {
 
 // A tensor's statistics, as the printer prints them (`Dtype: long int`, `Max value: 2.74878e+11`)
 // or as computed from a saved tensor's bytes. What was not printed or not computed stays empty.
+// Computed ones (parsers/pt) leave NaN out of min and max and every non-finite value out of mean,
+// so that one NaN does not hide the range of the rest; nan_count and inf_count say what was left.
 struct TensorSummary {
   std::string dtype;  // as printed ("float32", "long int") or torch's name of the stored type
   std::optional<std::int64_t> numel;
@@ -45,6 +48,11 @@ struct PrintedValue {
   std::optional<TensorSummary> tensor;  // a tensor's statistics
   std::string scalar;                   // a scalar argument's printed value ("160")
   bool cut = false;  // the log ended (or another block began) before the statistics did
+  // A `.pt` file of mode 1 names kernel and arg joined by `_`, and both hold underscores: they are
+  // split by the wrapper's save call for that file when the case has the wrapper (wrapper_line),
+  // else by a rule (parsers/pt/dump_name.hpp), and then names_inferred is true.
+  bool names_inferred = false;
+  int wrapper_line = 0;  // the wrapper's printer call that saved (or printed) it; 0: not known
 };
 
 // A kernel (or fallback op) the printer announced: `[ before_launch: K ]`, then `[ after_launch: K
@@ -58,7 +66,9 @@ struct KernelLaunch {
 
 // One run of the model, as the printer saw it: its launches in order and the values it printed.
 // A new run starts where the model inputs are printed again, or where the first kernel of the run
-// is launched again after the run's launches all returned.
+// is launched again after the run's launches all returned. A folder of `.pt` dumps is one run (each
+// run overwrites the files of the one before), with no launches and no lines: its values are in
+// the order of the wrapper's save calls when the case has the wrapper, else in file name order.
 struct PrinterRun {
   std::vector<KernelLaunch> launches;
   std::vector<PrintedValue> values;
@@ -78,6 +88,8 @@ struct DeviceExceptionNotice {
 struct DebugRunFacts {
   std::string artifact;  // the log's display name, or the dump folder's
   std::vector<PrinterRun> runs;
+  // The model whose wrapper's printer calls name these values (correlation); nullopt: none does.
+  std::optional<std::size_t> model;
   std::optional<DeviceExceptionNotice> device_exception;
   // Printer blocks cut in the middle, values that do not parse: what was wrong, at which line.
   std::vector<std::string> problems;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/artifact.hpp"
+#include "model/facts/debug_run.hpp"
 #include "model/location.hpp"
 
 namespace aoti::model {
@@ -155,6 +156,23 @@ struct BufferReuse {
   int line = 0;
 };
 
+// A call the intermediate value printer (AOT_INDUCTOR_DEBUG_INTERMEDIATE_VALUE_PRINTER) put in the
+// wrapper: mode 1 saves the tensor as a `.pt` file, modes 2 and 3 print its statistics or a
+// scalar's value.
+enum class PrinterCallKind {
+  save,          // aoti_torch_save_tensor_handle(buf0, "buf0", "before_launch", "K");
+  print,         // aoti_torch_print_tensor_handle(buf0, "before_launch - K - buf0");
+  print_scalar,  // printf("[  before_launch - K - xnumel: %ld  ]", xnumel);
+};
+struct PrinterCall {
+  PrinterCallKind kind = PrinterCallKind::save;
+  PrintPhase phase = PrintPhase::before_launch;
+  std::string kernel;  // "" for model inputs
+  std::string arg;     // the name the printer gives the value: "arg3_1", "xnumel", "48L"
+  std::string value;   // the expression the call passes: "arg3_1"
+  int line = 0;
+};
+
 struct WrapperFacts {
   // Where the source is: a package entry, a file, or the payload of a trace's wrapper dump, where
   // the wrapper's line 1 is line 1 + line_offset of the trace file (wrapper_at applies it).
@@ -174,6 +192,7 @@ struct WrapperFacts {
   std::vector<ProxyCall> proxy_calls;
   std::vector<BufferReuse> buffer_reuses;
   std::vector<SourceNodesComment> source_node_comments;
+  std::vector<PrinterCall> printer_calls;  // in line order
   std::string compile_cmd;
   std::string link_cmd;
   int compile_cmd_line = 0;

@@ -15,6 +15,7 @@
 #include "parsers/wrapper/cxx_scan.hpp"
 #include "parsers/wrapper/input_contract.hpp"
 #include "parsers/wrapper/launches.hpp"
+#include "parsers/wrapper/printer_calls.hpp"
 #include "parsers/wrapper/statements.hpp"
 #include "parsers/wrapper/triton_source.hpp"
 #include "torch/codes.hpp"
@@ -121,6 +122,12 @@ class WrapperScanner {
       return;
     }
     m_command = nullptr;
+    // The printer's calls name kernels (a fallback op's too) without being their launches: they
+    // end no source-nodes scope.
+    if (auto call = read_printer_call(line, number)) {
+      m_facts.printer_calls.push_back(std::move(*call));
+      return;
+    }
 
     if (line.find("async_compile.triton(") != std::string_view::npos &&
         TritonSourceReader::opens_source(line)) {
