@@ -30,7 +30,7 @@ if ((total > tree_limit)); then
   status=1
 fi
 # A case is a folder of corpus/ with an expected.json; one without is a container of cases
-# (corpus/wild, corpus/debug-flags), each checked on its own.
+# (corpus/wild and its set-aside folders), each checked on its own.
 cases=()
 for dir in corpus/*/; do
   if [[ -f $dir/expected.json ]]; then cases+=("$dir"); else

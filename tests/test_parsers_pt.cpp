@@ -1,5 +1,5 @@
 // torch.save files read without Python: the real dumps of the intermediate value printer (mode 1)
-// in corpus/debug-flags/printer1-nan-dumps, and hostile ones written here (pickles that name other
+// in corpus/printer1-nan-dumps, and hostile ones written here (pickles that name other
 // globals, cut storages, forged sizes and strides).
 #include <bit>
 #include <cmath>
@@ -15,7 +15,7 @@ using aoti::parsers::pt::looks_like_tensor_dump;
 using aoti::parsers::pt::read_tensor_dump;
 using aoti::parsers::pt::read_tensor_pickle;
 
-const std::filesystem::path k_case = aoti::test::corpus_dir() / "debug-flags/printer1-nan-dumps";
+const std::filesystem::path k_case = aoti::test::corpus_dir() / "printer1-nan-dumps";
 
 std::filesystem::path saved(const std::string& phase, const std::string& kernel,
                             const std::string& arg) {

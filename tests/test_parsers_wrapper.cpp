@@ -300,7 +300,7 @@ TEST_CASE(
 }
 
 TEST_CASE("printer1-nan-dumps: mode 1's save calls, each with its phase, kernel, arg and line") {
-  const WrapperFacts facts = parse_case("debug-flags/printer1-nan-dumps");
+  const WrapperFacts facts = parse_case("printer1-nan-dumps");
   REQUIRE(facts.printer_calls.size() == 16);
   const model::PrinterCall& first = facts.printer_calls.front();
   CHECK(first.kind == model::PrinterCallKind::save);
@@ -309,7 +309,7 @@ TEST_CASE("printer1-nan-dumps: mode 1's save calls, each with its phase, kernel,
   CHECK(first.arg == "arg3_1");
   CHECK(first.value == "arg3_1");
   CHECK(first.line == 908);
-  const std::string text = wrapper_text("debug-flags/printer1-nan-dumps");
+  const std::string text = wrapper_text("printer1-nan-dumps");
   for (const auto& call : facts.printer_calls) {
     CHECK(call.kind == model::PrinterCallKind::save);
     CHECK(call.phase != model::PrintPhase::model_inputs);

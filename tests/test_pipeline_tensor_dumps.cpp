@@ -16,7 +16,7 @@ namespace {
 using aoti::model::PrintedValue;
 using aoti::model::PrintPhase;
 
-const std::filesystem::path k_case = aoti::test::corpus_dir() / "debug-flags/printer1-nan-dumps";
+const std::filesystem::path k_case = aoti::test::corpus_dir() / "printer1-nan-dumps";
 
 const PrintedValue* find_value(const std::vector<PrintedValue>& values, PrintPhase phase,
                                const std::string& kernel, const std::string& arg) {

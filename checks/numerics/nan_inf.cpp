@@ -241,20 +241,62 @@ std::string summary_text(const TensorSummary& t) {
 
 // From the printer: the first launch after which an argument holds NaN/Inf that it did not hold
 // before it (in a log's statistics or mode 1's dumps).
+// Whether `arg` is what `kernel` writes: a Triton kernel's `out_ptr`/`in_out_ptr` parameter at
+// its launch in the wrapper, or the first argument of an ATen `*_out` shim call. Before the launch
+// such a buffer holds memory not yet written, whatever it prints.
+bool is_output_of(const Case& c, const std::string& kernel, const std::string& arg) {
+  if (kernel.ends_with("_out")) {
+    for (const auto& model : c.models)
+      if (model.wrapper)
+        for (const auto& call : model.wrapper->printer_calls)
+          if (call.kernel == kernel && call.phase == PrintPhase::before_launch)
+            return call.arg == arg;  // the first value printed before it: the out tensor
+    return false;
+  }
+  for (const auto& model : c.models) {
+    if (!model.wrapper) continue;
+    const WrapperFacts& w = *model.wrapper;
+    const TritonKernel* k = find_kernel(w, kernel);
+    const KernelCall* call = k ? launch_of(w, *k) : nullptr;
+    if (!call) continue;
+    for (std::size_t i = 0; i < call->args.size() && i < k->params.size(); ++i)
+      if (argument_name(call->args[i]) == arg)
+        return k->params[i].starts_with("out_ptr") || k->params[i].starts_with("in_out_ptr");
+  }
+  return false;
+}
+
 std::optional<Finding> printer_finding(const Case& c, const DebugRunFacts& facts) {
   for (const auto& run : facts.runs)
     for (const auto& after : run.values) {
-      if (after.phase == PrintPhase::before_launch) continue;
       const std::string kind = bad_value_kind(after);
       if (kind.empty()) continue;
+      // Before a launch, a kernel's output holds memory not yet written: not a finding. Any other
+      // argument holding NaN/Inf before a launch already held it: it came from earlier.
+      if (after.phase == PrintPhase::before_launch && is_output_of(c, after.kernel, after.arg))
+        continue;
       Finding f = new_finding(NumericsNanInfCheck::k_info, Severity::error, 0.8);
       f.explains_failure = true;
       f.subject = fmt::format("{} in {}", kind, after.arg);
       const std::string what = kind == "NaN" ? "A NaN" : "An Inf";
-      if (after.phase == PrintPhase::model_inputs) {
-        f.title = fmt::format("{} is already in model input `{}`", what, after.arg);
-        f.message = fmt::format("The printer shows model input `{}` holding {} ({}).", after.arg,
-                                kind, summary_text(*after.tensor));
+      const ModelFacts* model = c.models.size() == 1 ? &c.models.front() : nullptr;
+      if (after.phase != PrintPhase::after_launch) {
+        const bool input =
+            after.phase == PrintPhase::model_inputs ||
+            (model && model->wrapper && input_index_of(*model->wrapper, after.arg) >= 0);
+        f.title =
+            after.phase == PrintPhase::model_inputs || input
+                ? fmt::format("{} is already in model input `{}`", what, after.arg)
+                : fmt::format("{} is already in `{}` before `{}`", what, after.arg, after.kernel);
+        f.message = fmt::format(
+            "The printer shows `{}` holding {} ({}){}.", after.arg, kind,
+            summary_text(*after.tensor),
+            after.phase == PrintPhase::model_inputs
+                ? " among the model's inputs"
+                : fmt::format(" before the launch of `{}`, which reads it", after.kernel));
+        if (input && model && model->wrapper)
+          f.message += fmt::format(" It is {}: the value came in with the input.",
+                                   argument_text(*model->wrapper, after.arg));
       } else {
         const auto before = std::find_if(run.values.begin(), run.values.end(), [&](const auto& v) {
           return v.phase == PrintPhase::before_launch && v.kernel == after.kernel &&
@@ -264,18 +306,28 @@ std::optional<Finding> printer_finding(const Case& c, const DebugRunFacts& facts
         for (const auto& v : run.values)
           if (v.phase == PrintPhase::before_launch && v.kernel == after.kernel &&
               v.arg != after.arg && v.tensor && bad_value_kind(v).empty())
-            clean.push_back("`" + v.arg + "`");
+            clean.push_back(fmt::format(
+                "{} ({})",
+                model && model->wrapper ? argument_text(*model->wrapper, v.arg) : "`" + v.arg + "`",
+                summary_text(*v.tensor)));
         f.title = fmt::format("{} first appears in `{}` after `{}`", what, after.arg, after.kernel);
         f.message = fmt::format(
             "After `{}` returned, `{}` holds {} ({}){}.{}", after.kernel, after.arg, kind,
             summary_text(*after.tensor),
-            before != run.values.end() && bad_value_kind(*before).empty()
+            before != run.values.end() && bad_value_kind(*before).empty() &&
+                    !is_output_of(c, after.kernel, after.arg)
                 ? "; before the launch it held none"
                 : "",
             clean.empty() ? ""
                           : fmt::format(" The kernel's other arguments before it held none: {}.",
                                         join(clean)));
-        if (before != run.values.end() && before->tensor)
+        const bool output = is_output_of(c, after.kernel, after.arg);
+        if (output)
+          f.message += fmt::format(
+              " `{}` is the kernel's output: what it held before the launch was memory not yet "
+              "written.",
+              after.arg);
+        if (before != run.values.end() && before->tensor && !output)
           f.evidence.push_back(
               before->header.empty()
                   ? fact(before->where,
@@ -283,8 +335,7 @@ std::optional<Finding> printer_finding(const Case& c, const DebugRunFacts& facts
                          "the same argument before the launch")
                   : log_quote(before->where, before->header,
                               "the same argument before the launch"));
-        if (const ModelFacts* model = c.models.size() == 1 ? &c.models.front() : nullptr;
-            model && model->wrapper)
+        if (model && model->wrapper)
           for (const auto& call : model->wrapper->kernel_calls)
             if (call.kernel == after.kernel) {
               f.evidence.push_back(quote_wrapper(
@@ -356,9 +407,16 @@ std::vector<Finding> NumericsNanInfCheck::run(const Case& c) const {
     }
     out.push_back(assert_finding(c, message, call, kind.empty() ? "NaN or Inf" : kind, buffer));
   }
-  if (!out.empty()) return out;
-  for (const auto& facts : c.debug_runs)
+  // The printer's values, for runs the asserts did not already explain (one folder, one run).
+  const std::size_t asserts = out.size();
+  for (const auto& facts : c.debug_runs) {
+    const bool explained =
+        std::any_of(out.begin(), out.begin() + static_cast<long>(asserts), [&](const Finding& f) {
+          return !f.evidence.empty() && same_run(f.evidence.front().where.artifact, facts.artifact);
+        });
+    if (explained) continue;
     if (auto f = printer_finding(c, facts)) out.push_back(std::move(*f));
+  }
   return out;
 }
 
