@@ -156,7 +156,11 @@ void load_log(const SniffedInput& input, Artifact& artifact, Case& c,
                               scan->events.size());
   for (auto& d : scan->diagnostics) c.diagnostics.push_back(std::move(d));
   for (auto& e : scan->events) c.log_events.push_back(std::move(e));
-  if (scan->debug_run) c.debug_runs.push_back(std::move(*scan->debug_run));
+  if (scan->debug_run) {
+    for (const auto& problem : scan->debug_run->problems)
+      c.diagnostics.push_back({input.display, "intermediate value printer: " + problem});
+    c.debug_runs.push_back(std::move(*scan->debug_run));
+  }
   if (scan->output_code) {
     if (scan->output_code->cut)
       c.diagnostics.push_back(

@@ -265,16 +265,18 @@ void PrinterReader::close_block(bool cut) {
     value.cut = true;
     m_facts.problems.push_back(
         "line " + std::to_string(value.where.line) + ": the printer's block `" + value.arg +
-        "` ends before its statistics (" +
-        (value.tensor->numel ? std::string("cut in the middle") : std::string("no statistics")) +
-        ")");
+        (m_block_has_stats
+             ? "` is cut: its statistics stop before `Requires grad:`"
+             : "` has no statistics: another block or the end of the log came first"));
   }
   m_block = -1;
   m_block_has_stats = false;
 }
 
 std::optional<model::DebugRunFacts> PrinterReader::finish() {
-  close_block(m_block >= 0 && !m_block_has_stats);
+  // A block still open at the end of the log lost its last lines (its statistics end with
+  // `Requires grad:` or a blank line).
+  close_block(m_block >= 0);
   if (!m_any) return std::nullopt;
   return std::move(m_facts);
 }
