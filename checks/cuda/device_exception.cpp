@@ -116,9 +116,9 @@ Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunc
             ? fmt::format(" It is the run's first launch, so `{}` is the kernel that faulted.",
                           launch->kernel)
             : fmt::format(
-                  " With synchronous launches (CUDA_LAUNCH_BLOCKING=1, as the guide runs "
-                  "this) `{}` is the kernel that faulted; without them, it or one of the "
-                  "kernels launched before it in this run ({}).",
+                  " If the launches were synchronous (CUDA_LAUNCH_BLOCKING=1), `{}` is the "
+                  "kernel that faulted; if not, it or one of the kernels launched before it in "
+                  "this run ({}).",
                   launch->kernel, join(earlier));
   } else {
     message = fmt::format(
