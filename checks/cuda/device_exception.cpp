@@ -27,6 +27,39 @@ const KernelLaunch* unreturned_launch(const DebugRunFacts& facts) {
   return last.after_line == 0 ? &last : nullptr;
 }
 
+// Mode 1's dumps (one folder, one run, no launch lines): the kernel whose arguments were saved
+// before its launch and none after it, when it is the last one saved. nullopt otherwise.
+std::optional<KernelLaunch> dumped_unreturned(const DebugRunFacts& facts) {
+  if (facts.runs.empty() || !facts.runs.back().launches.empty()) return std::nullopt;
+  const auto& values = facts.runs.back().values;
+  const auto last = std::find_if(values.rbegin(), values.rend(), [](const PrintedValue& v) {
+    return v.phase != PrintPhase::model_inputs;
+  });
+  if (last == values.rend() || last->phase != PrintPhase::before_launch || !last->header.empty())
+    return std::nullopt;
+  KernelLaunch launch;
+  launch.kernel = last->kernel;
+  return launch;
+}
+
+// The driver's notice in any log of the same run (folder) as `artifact`.
+const DeviceExceptionNotice* notice_of_run(const Case& c, const std::string& artifact) {
+  for (const auto& facts : c.debug_runs)
+    if (facts.device_exception && same_run(facts.artifact, artifact))
+      return &*facts.device_exception;
+  return nullptr;
+}
+
+// An error a log of the same run states (for dumps, which have no lines of their own).
+bool run_failed(const Case& c, const std::string& artifact) {
+  return std::any_of(c.log_events.begin(), c.log_events.end(), [&](const LogEvent& e) {
+    return same_run(e.where.artifact, artifact) &&
+           (e.kind == LogEventKind::cuda_error || e.kind == LogEventKind::segfault ||
+            e.kind == LogEventKind::terminate || e.kind == LogEventKind::triton_assert ||
+            (e.kind == LogEventKind::python_exception && e.final));
+  });
+}
+
 // An error the log states after `line` (the failure the unreturned launch led to).
 const LogEvent* error_after(const Case& c, const std::string& artifact, int line) {
   for (const auto& e : c.log_events)
@@ -76,13 +109,28 @@ std::optional<std::int64_t> rows_of(const WrapperFacts& w, const PrinterRun* run
   return std::nullopt;
 }
 
-Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunch* launch) {
-  const bool notice = facts.device_exception.has_value();
+Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunch* launch,
+                    const DeviceExceptionNotice* notice_line) {
+  const bool notice = notice_line != nullptr;
+  const bool from_dumps = launch && launch->before_line == 0;
   Finding f =
       new_finding(CudaDeviceExceptionCheck::k_info, Severity::error, launch && notice ? 0.8 : 0.65);
   f.explains_failure = true;
   const PrinterRun* run = facts.runs.empty() ? nullptr : &facts.runs.back();
-  if (launch) {
+  if (from_dumps) {
+    f.subject = "device exception in " + launch->kernel;
+    std::size_t saved = 0;
+    Location first;
+    for (const auto& v : run->values)
+      if (v.phase == PrintPhase::before_launch && v.kernel == launch->kernel) {
+        if (saved++ == 0) first = v.where;
+      }
+    f.evidence.push_back(fact(first,
+                              fmt::format("the printer saved {} argument(s) of `{}` before its "
+                                          "launch and none after it: the last dumps of the run",
+                                          saved, launch->kernel),
+                              "where the dumps stop"));
+  } else if (launch) {
     f.subject = "device exception in " + launch->kernel;
     f.evidence.push_back(
         log_quote({facts.artifact, "", launch->before_line}, launch->before_text,
@@ -94,23 +142,37 @@ Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunc
     f.subject = "device exception";
   }
   if (notice)
-    f.evidence.push_back(log_quote(facts.device_exception->where, facts.device_exception->text,
+    f.evidence.push_back(log_quote(notice_line->where, notice_line->text,
                                    "the CUDA driver caught an exception on the device"));
 
   std::string message;
-  if (launch) {
+  const std::string driver =
+      notice ? fmt::format(
+                   "; line {} of {} is the CUDA driver starting a GPU core dump, which it "
+                   "does when a kernel raises an exception on the device (an illegal "
+                   "address, a trap, an assert), before it aborts the process",
+                   notice_line->where.line, notice_line->where.artifact)
+             : "";
+  if (from_dumps) {
+    message = fmt::format(
+        "The run stopped inside the launch of `{}`: the printer saved its arguments before the "
+        "launch and nothing after it{}.",
+        launch->kernel, driver);
+  } else if (launch) {
     message = fmt::format(
         "The run stopped inside the launch of `{}`: the printer announced it at line {} and no "
         "`after_launch` followed{}.",
-        launch->kernel, launch->before_line,
-        notice ? fmt::format("; line {} is the CUDA driver starting a GPU core dump, which it "
-                             "does when a kernel raises an exception on the device (an illegal "
-                             "address, a trap, an assert), before it aborts the process",
-                             facts.device_exception->where.line)
-               : "");
+        launch->kernel, launch->before_line, driver);
+  }
+  if (launch) {
     std::vector<std::string> earlier;
     for (const auto& l : run->launches)
       if (&l != launch) earlier.push_back("`" + l.kernel + "`");
+    if (from_dumps)
+      for (const auto& v : run->values)
+        if (v.phase == PrintPhase::after_launch &&
+            std::find(earlier.begin(), earlier.end(), "`" + v.kernel + "`") == earlier.end())
+          earlier.push_back("`" + v.kernel + "`");
     message +=
         earlier.empty()
             ? fmt::format(" It is the run's first launch, so `{}` is the kernel that faulted.",
@@ -125,7 +187,7 @@ Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunc
         "Line {} is the CUDA driver starting a GPU core dump: a kernel raised an exception on the "
         "device (an illegal address, a trap, an assert), and the driver aborts the process after "
         "the dump. The log does not say which kernel.",
-        facts.device_exception->where.line);
+        notice_line->where.line);
   }
 
   // With the package: what the kernel reads at positions it loads from another tensor.
@@ -162,7 +224,17 @@ Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunc
            (value->tensor->min && *value->tensor->min < -static_cast<double>(*rows)))) {
         const bool high = *value->tensor->max >= static_cast<double>(*rows);
         const int line = high ? value->tensor->max_line : value->tensor->min_line;
-        const std::string& text = high ? value->tensor->max_text : value->tensor->min_text;
+        const std::string& printed_text = high ? value->tensor->max_text : value->tensor->min_text;
+        const std::string text =
+            !printed_text.empty()
+                ? printed_text
+                : fmt::format("{:g}", high ? *value->tensor->max : *value->tensor->min);
+        if (line == 0)
+          f.evidence.push_back(
+              fact(value->where,
+                   fmt::format("`{}` before the launch: {} {} over its {} elements", read.index_arg,
+                               high ? "max" : "min", text, value->tensor->numel.value_or(0)),
+                   "the saved argument, read from its bytes"));
         if (line > 0)
           f.evidence.push_back(log_quote(
               {facts.artifact, "", line}, fmt::format("{} value: {}", high ? "Max" : "Min", text),
@@ -203,7 +275,7 @@ Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunc
 
   // Next: the GPU core the driver wrote, the kernel's inputs, the asserts on.
   if (notice) {
-    const std::string& core = facts.device_exception->core_file;
+    const std::string& core = notice_line->core_file;
     f.next_steps.push_back(
         {core.empty() ? "analyze again with the GPU core the driver wrote (its default name, "
                         "core_<time>_<host>_<pid>.nvcudmp in the process's working directory, "
@@ -212,7 +284,7 @@ Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunc
                       : "analyze again with the GPU core the driver wrote",
          reanalyze_command(c, core.empty() ? "core_*.nvcudmp" : shell_quote(core))});
   }
-  if (launch && run &&
+  if (launch && run && !from_dumps &&
       std::none_of(run->values.begin(), run->values.end(),
                    [&](const PrintedValue& v) { return v.kernel == launch->kernel; }))
     f.next_steps.push_back(
@@ -240,13 +312,28 @@ std::vector<Finding> CudaDeviceExceptionCheck::run(const Case& c) const {
   if (std::any_of(c.gpu_cores.begin(), c.gpu_cores.end(),
                   [](const GpuCoreFacts& core) { return !core.faulting_warps.empty(); }))
     return out;
+  // Mode 1's dumps: the last kernel saved before its launch and never after, in a run whose logs
+  // say it failed.
+  std::vector<std::string> dumped_runs;
+  for (const auto& facts : c.debug_runs)
+    if (const auto dumped = dumped_unreturned(facts)) {
+      const DeviceExceptionNotice* notice = notice_of_run(c, facts.artifact);
+      if (!notice && !run_failed(c, facts.artifact)) continue;
+      out.push_back(finding_for(c, facts, &*dumped, notice));
+      dumped_runs.push_back(facts.artifact);
+    }
   for (const auto& facts : c.debug_runs) {
+    if (dumped_unreturned(facts)) continue;
     const KernelLaunch* launch = unreturned_launch(facts);
     // A launch that never returned is a failure only when the log says one followed; a log may
     // simply end there.
     if (launch && !facts.device_exception && !error_after(c, facts.artifact, launch->before_line))
       launch = nullptr;
     if (!launch && !facts.device_exception) continue;
+    // The notice of a run whose dumps named the kernel already.
+    if (!launch && std::any_of(dumped_runs.begin(), dumped_runs.end(),
+                               [&](const std::string& d) { return same_run(d, facts.artifact); }))
+      continue;
     // The notice alone, in a log that states the device's error itself (a device assert's
     // message, a CUDA error): the checks of that error report it; this would only repeat it.
     if (!launch && std::any_of(c.log_events.begin(), c.log_events.end(), [&](const LogEvent& e) {
@@ -254,7 +341,8 @@ std::vector<Finding> CudaDeviceExceptionCheck::run(const Case& c) const {
                  (e.kind == LogEventKind::triton_assert || e.kind == LogEventKind::cuda_error);
         }))
       continue;
-    out.push_back(finding_for(c, facts, launch));
+    out.push_back(
+        finding_for(c, facts, launch, facts.device_exception ? &*facts.device_exception : nullptr));
   }
   return out;
 }

@@ -66,3 +66,58 @@ TEST_CASE("cuda.device-exception: a GPU core names the kernel itself; no printer
   CHECK(findings.front().check == "cuda.device-exception");
   CHECK(mentions(findings.front(), "The log does not say which kernel"));
 }
+
+TEST_CASE("cuda.device-exception: mode 1's dumps stop before a kernel returned (seed package)") {
+  const auto seed = seed_case("ranker-printer3");
+  if (!std::filesystem::exists(seed)) {
+    MESSAGE("skipped: ../shared/corpus-seed/ranker-printer3 is not beside the repository");
+    return;
+  }
+  // The seed's package and log (the driver's notice), with the dumps mode 1 would have saved in
+  // tmp/ beside them instead of the printer's mode-3 lines.
+  Case c = load_case({seed.string()});
+  REQUIRE(c.debug_runs.size() == 1);
+  c.debug_runs[0].runs.clear();
+  const std::string kernel = "triton_per_fused_add_addmm_embedding_native_layer_norm_sum_view_2";
+  DebugRunFacts dumps;
+  dumps.artifact = (seed / "tmp").string();
+  PrinterRun run;
+  const auto saved = [&](PrintPhase phase, const std::string& k, const std::string& arg, double max,
+                         std::vector<std::int64_t> size) {
+    PrintedValue v;
+    v.phase = phase;
+    v.kernel = k;
+    v.arg = arg;
+    v.where = {(seed / "tmp" /
+                ("aoti_torch" + std::string(to_string(phase)) + "_" + k + "_" + arg + "_cuda:0.pt"))
+                   .string(),
+               "", 0};
+    v.tensor.emplace();
+    v.tensor->max = max;
+    v.tensor->min = 0;
+    v.tensor->numel = 160;
+    v.tensor->size = std::move(size);
+    return v;
+  };
+  run.values.push_back(
+      saved(PrintPhase::before_launch, "triton_poi_fused_gelu_view_1", "buf2", 1, {}));
+  run.values.push_back(
+      saved(PrintPhase::after_launch, "triton_poi_fused_gelu_view_1", "buf2", 1, {}));
+  run.values.push_back(saved(PrintPhase::before_launch, kernel, "arg9_1", 2.74878e11, {8, 20}));
+  run.values.push_back(saved(PrintPhase::before_launch, kernel, "bias_weight", 2.6, {300, 1}));
+  dumps.runs.push_back(run);
+  c.debug_runs.push_back(dumps);
+  const auto found = run_check<CudaDeviceExceptionCheck>(c);
+  REQUIRE(found.size() == 1);  // the log's notice alone adds nothing once the dumps name the kernel
+  const Finding& f = found.front();
+  CHECK(f.title.find("`" + kernel + "`") != std::string::npos);
+  CHECK(f.title.find("`arg9_1` holds 2.74878e+11 against 300 rows of `bias_weight`") !=
+        std::string::npos);
+  CHECK(mentions(f, "saved its arguments before the launch and nothing after it"));
+  CHECK(mentions(f, "`triton_poi_fused_gelu_view_1`"));
+  check_no_holes(f);
+  // Without a failure in the run's logs, dumps that stop are no finding: the run may have been cut.
+  c.debug_runs.erase(c.debug_runs.begin());
+  c.log_events.clear();
+  CHECK(run_check<CudaDeviceExceptionCheck>(c).empty());
+}
