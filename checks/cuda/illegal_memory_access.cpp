@@ -179,6 +179,19 @@ Finding gpu_core_finding(const Case& c, const GpuCoreFacts& core, const GpuWarp&
               : fmt::format("the launch; model code: {}", join(site.call->source_nodes))));
   }
 
+  // The intermediate value printer's log of the same run: its last launch, never returned, is the
+  // kernel the dump names.
+  for (const auto& facts : c.debug_runs) {
+    if (facts.runs.empty() || facts.runs.back().launches.empty() ||
+        !same_run(facts.artifact, core.artifact))
+      continue;
+    const KernelLaunch& last = facts.runs.back().launches.back();
+    if (last.after_line == 0 && last.kernel == at.kernel && last.before_line > 0)
+      f.evidence.push_back(log_quote({facts.artifact, "", last.before_line}, last.before_text,
+                                     "the printer's last launch of the failing run, which never "
+                                     "returned: the same kernel"));
+  }
+
   // The CPU core of the same process: the thread that launched the grid is one of its threads.
   for (const auto& cpu : c.cores) {
     std::uint32_t launcher = 0;

@@ -47,3 +47,12 @@ TEST_CASE("cuda.illegal-memory-access from a GPU core dump: the kernel, line, ac
   no_dump.gpu_cores.clear();
   CHECK(run_check<CudaIllegalMemoryAccessCheck>(no_dump).empty());
 }
+
+TEST_CASE("cuda.illegal-memory-access: the printer's last launch of the same run corroborates") {
+  const auto found = run_check<CudaIllegalMemoryAccessCheck>(corpus("printer3-two-towers-ima"));
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].title.find("`triton_poi_fused_embedding_0`") != std::string::npos);
+  CHECK(mentions(found[0], "[ before_launch: triton_poi_fused_embedding_0 ]"));
+  CHECK(mentions(found[0], "`users.weight`"));
+  CHECK(mentions(found[0], "your `user_ids`"));
+}
