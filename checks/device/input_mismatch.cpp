@@ -69,6 +69,7 @@ Finding from_runtime_error(const Case& c, const LogEvent& e) {
       "The model runs all its kernels on the device it was compiled for; every input must be there "
       "too.";
   f.evidence.push_back(event_evidence(e, "the runtime error"));
+  failures::add_native_path_evidence(c, e, f.evidence);
   // The rest of the sentence, where the log broke it over lines.
   for (std::size_t i = 0; i < e.detail.size(); ++i)
     if (const auto start = e.detail[i].find_first_not_of(' '); start != std::string::npos)

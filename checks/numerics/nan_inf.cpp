@@ -12,6 +12,7 @@
 
 #include "checks/support/commands.hpp"
 #include "checks/support/contract.hpp"
+#include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
 #include "checks/support/kernels.hpp"
 #include "torch/numerics.hpp"
@@ -135,7 +136,10 @@ Finding assert_finding(const Case& c, const LogEvent* message, const LogEvent* c
   f.explains_failure = true;
   const std::string what = kind == "NaN" ? "A NaN" : kind == "Inf" ? "An Inf" : "A NaN or Inf";
   f.subject = fmt::format("{} in {}", kind, buffer);
-  if (message) f.evidence.push_back(event_evidence(*message, "the assert's message"));
+  if (message) {
+    f.evidence.push_back(event_evidence(*message, "the assert's message"));
+    failures::add_native_path_evidence(c, *message, f.evidence);
+  }
   if (call_event) f.evidence.push_back(event_evidence(*call_event, "the check that failed"));
 
   // The wrapper: the failing check's line, the launch before it that wrote the buffer.

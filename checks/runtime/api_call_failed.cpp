@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "checks/support/commands.hpp"
+#include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
 
 namespace aoti::checks {
@@ -33,6 +34,7 @@ Finding from_device_guard(const Case& c, const LogEvent& e) {
       "ops, or an input on the wrong device); the call fails before the op runs.",
       device);
   f.evidence.push_back(event_evidence(e, "the error the shim call raised"));
+  failures::add_native_path_evidence(c, e, f.evidence);
   f.next_steps = {
       rerun_step(c, "re-run with C++ stack traces, to see the shim function and the wrapper line",
                  "TORCH_SHOW_CPP_STACKTRACES=1")};

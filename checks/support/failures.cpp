@@ -319,6 +319,35 @@ void add_user_frame_evidence(const LogEvent& e, std::vector<Evidence>& out) {
   if (!frame->code.empty()) out.push_back(code_evidence(e, *frame, "the line that raised"));
 }
 
+void add_native_path_evidence(const Case& c, const LogEvent& e, std::vector<Evidence>& out) {
+  for (const auto& other : c.log_events) {
+    if (other.where.artifact != e.where.artifact || other.where.line < e.where.line ||
+        other.where.line > e.where.line + 2)
+      continue;
+    const LogFrame* raised = nullptr;
+    const LogFrame* model = nullptr;
+    for (const auto& frame : other.frames) {
+      if (!frame.native || frame.log_line <= 0) continue;
+      const bool c10_own = frame.function.starts_with("c10::") || frame.file.ends_with("libc10.so");
+      if (!raised && !c10_own && frame.function != "<unknown function>" && !frame.function.empty())
+        raised = &frame;
+      if (!model && (frame.file.ends_with(".wrapper.so") ||
+                     frame.file.find("/data/aotinductor/") != std::string::npos))
+        model = &frame;
+    }
+    if (!raised && !model) continue;
+    if (raised)
+      out.push_back(line_evidence(other, raised->log_line, raised->text,
+                                  "the native call path (TORCH_SHOW_CPP_STACKTRACES): the "
+                                  "innermost named frame outside c10's error checking"));
+    if (model && model != raised)
+      out.push_back(line_evidence(other, model->log_line, model->text,
+                                  "the native call path: the generated model's frame that made "
+                                  "the call"));
+    return;
+  }
+}
+
 const LogEvent* root_cause(const Case& c, const LogEvent& e) {
   const LogEvent* cause = nullptr;
   const LogEvent* current = &e;

@@ -100,6 +100,11 @@ void add_origin_evidence(const model::Case& c, const model::LogEvent& e,
 
 // The user's own frame (`File "x.py", line 77, in <module>` and its code line), when there is one.
 void add_user_frame_evidence(const model::LogEvent& e, std::vector<model::Evidence>& out);
+// The native call path TORCH_SHOW_CPP_STACKTRACES=1 prints under an error on `e`'s line or just
+// after it (c10's `frame #N: f + 0x.. (0x.. in lib.so)`): the innermost named frame past c10's
+// own, and the generated model's frame that made the call, quoted at their lines.
+void add_native_path_evidence(const model::Case& c, const model::LogEvent& e,
+                              std::vector<model::Evidence>& out);
 const model::LogFrame* user_frame(const model::LogEvent& e);
 
 // `python /home/me/export.py` when the traceback's outermost frame is a script's `<module>`.

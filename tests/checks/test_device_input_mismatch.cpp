@@ -46,3 +46,12 @@ TEST_CASE(
   CHECK(run_check("device.load-mismatch", c).empty());   // the process had CUDA loaded
   CHECK(run_check("customop.kernel-crash", c).empty());  // the crash is in the model itself
 }
+
+TEST_CASE("device.input-mismatch: the native call path TORCH_SHOW_CPP_STACKTRACES printed") {
+  const auto found = run_check<DeviceInputMismatchCheck>(corpus("cuda-package-cpu-input"));
+  REQUIRE_FALSE(found.empty());
+  // The shim function that raised, past c10's own frames, and the generated model's frame.
+  CHECK(mentions(found[0], "frame #4: aoti_torch_cuda_mm_out + 0x8b"));
+  CHECK(mentions(found[0], "frame #5: torch::aot_inductor::AOTInductorModel::run_impl"));
+  CHECK_FALSE(mentions(found[0], "frame #0: c10::Error::Error"));
+}
