@@ -144,4 +144,12 @@ TEST_CASE("output_code: the logged wrapper's lines, without and with the logger'
       "b.txt");
   REQUIRE(two.output_code);
   CHECK(two.output_code->code == "int a;\n");
+  // A line that ends at the marker (found by fuzz_logs: it read past the line's end).
+  const auto bare = scan_log_text(
+      "x [__output_code]\nV1 x.py:1] [__output_code] Output wrapper code:\nV1 x.py:1] "
+      "[__output_code]\nV1 x.py:1] [__output_code] int c;\nend\nI1 [__output_code]\n",
+      "c.txt");
+  REQUIRE(bare.output_code);
+  CHECK(bare.output_code->code == "\nint c;\n");
+  CHECK(bare.output_code->file.empty());
 }

@@ -16,16 +16,19 @@ void OutputCodeReader::scan(std::string_view raw, int number) {
   if (m_done && m_named) return;
   if (raw.ends_with('\r')) raw.remove_suffix(1);
   const auto at = raw.find(k_marker.substr(0, k_marker.size() - 1));
+  // What follows the marker and its space; empty when the line ends at the marker.
+  const std::string_view text = at != std::string_view::npos && at + k_marker.size() <= raw.size()
+                                    ? raw.substr(at + k_marker.size())
+                                    : std::string_view{};
   if (m_done) {
-    if (at != std::string_view::npos && raw.substr(at + k_marker.size()).starts_with(k_written)) {
-      m_code->file = std::string(util::trim(raw.substr(at + k_marker.size() + k_written.size())));
+    if (text.starts_with(k_written)) {
+      m_code->file = std::string(util::trim(text.substr(k_written.size())));
       m_named = true;
     }
     return;
   }
   if (!m_open) {
-    if (at != std::string_view::npos &&
-        raw.substr(at + k_marker.size()).starts_with(k_wrapper_header)) {
+    if (text.starts_with(k_wrapper_header)) {
       m_open = true;
       m_code.emplace();
       m_code->first_line = number + 1;
@@ -38,8 +41,6 @@ void OutputCodeReader::scan(std::string_view raw, int number) {
     m_done = true;
     return;
   }
-  const auto text =
-      at + k_marker.size() <= raw.size() ? raw.substr(at + k_marker.size()) : std::string_view{};
   if (m_code->code.size() + text.size() + 1 > k_max_wrapper_source) {
     m_code->cut = true;
     m_open = false;
