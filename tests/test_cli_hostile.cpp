@@ -502,3 +502,20 @@ TEST_CASE("a package of 48 models of 63 MiB each: read within the memory bound")
                     "read from one package"));
   CHECK(report.document["models"].size() == 49);
 }
+
+TEST_CASE("debugging-flag output: a forged .pt that names os.system, a printer block cut short") {
+  Folder folder;
+  // A torch.save-shaped zip whose pickle calls os.system: read as data, nothing in it run.
+  write_zip(folder.in / "forged.pt",
+            {{"forged/data.pkl", std::string("\x80\x02") + "cos\nsystem\nq\x00X\x02\x00\x00\x00id"
+                                                           "q\x01\x85q\x02Rq\x03."},
+             {"forged/version", "3\n"},
+             {"forged/byteorder", "little"}});
+  // The intermediate value printer's block that the log cuts inside its statistics.
+  write_file(folder.in / "printer.log",
+             "[  before_launch - triton_poi_fused_0 - buf0  ]:\nNumber of elements: 4\n");
+  const Report report =
+      analyze(folder, folder.quoted("forged.pt") + " " + folder.quoted("printer.log"));
+  CHECK(report.says("forged.pt", "os.system"));
+  CHECK(report.says("printer.log", "the printer's block `buf0` is cut"));
+}
