@@ -1,9 +1,7 @@
 #include "parsers/pt/tensor_dump.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <cstring>
 #include <memory>
 #include <optional>
 
@@ -11,7 +9,6 @@
 #include "parsers/zip/zip_archive.hpp"
 #include "util/expected.hpp"
 #include "util/format_size.hpp"
-#include "util/open_file.hpp"
 
 namespace aoti::parsers::pt {
 namespace {
@@ -65,12 +62,7 @@ std::string summary_note(const ElementStats& stats) {
 
 bool looks_like_tensor_dump(const std::filesystem::path& path) {
   try {
-    char magic[4] = {};
-    // The local header magic first, so that arbitrary files never reach libzip.
-    const auto file = util::open_regular_file(path);
-    if (!file || ::pread(file->get(), magic, sizeof magic, 0) != sizeof magic ||
-        std::memcmp(magic, "PK\x03\x04", 4) != 0)
-      return false;
+    if (!parsers::zip::starts_like_zip(path)) return false;
     const auto archive = ZipArchive::open(path);
     return archive && record_prefix(*archive) && !has_archive_format(*archive);
   } catch (...) {

@@ -1,10 +1,7 @@
 #include "parsers/pt2/pt2_package.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 #include <map>
 #include <optional>
 
@@ -15,7 +12,6 @@
 #include "parsers/zip/zip_archive.hpp"
 #include "util/expected.hpp"
 #include "util/format_size.hpp"
-#include "util/open_file.hpp"
 
 namespace aoti::parsers::pt2 {
 namespace {
@@ -339,12 +335,7 @@ bool escapes_folder(std::string_view name) {
 
 bool looks_like_pt2(const std::filesystem::path& path) {
   try {
-    char magic[4] = {};
-    // Sniff the local header magic first, so that arbitrary files never reach libzip.
-    const auto file = util::open_regular_file(path);
-    if (!file || ::pread(file->get(), magic, sizeof magic, 0) != sizeof magic ||
-        std::memcmp(magic, "PK\x03\x04", 4) != 0)
-      return false;
+    if (!zip::starts_like_zip(path)) return false;
     auto archive = ZipArchive::open(path);
     if (!archive) return false;
     const auto root = find_root(*archive);

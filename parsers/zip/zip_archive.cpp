@@ -1,5 +1,6 @@
 #include "parsers/zip/zip_archive.hpp"
 
+#include <unistd.h>
 #include <zip.h>
 
 #include <algorithm>
@@ -179,6 +180,13 @@ std::string libzip_open_error(int code, const std::filesystem::path& path) {
 }
 
 }  // namespace
+
+bool starts_like_zip(const std::filesystem::path& path) {
+  char magic[4] = {};
+  const auto file = util::open_regular_file(path);
+  return file && ::pread(file->get(), magic, sizeof magic, 0) == sizeof magic &&
+         std::memcmp(magic, "PK\x03\x04", 4) == 0;
+}
 
 struct ZipArchive::Impl {
   std::filesystem::path path;

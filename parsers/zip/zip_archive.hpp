@@ -24,6 +24,10 @@ struct ZipEntry {
   std::uint64_t index = 0;
 };
 
+// Whether `path` is a regular file that starts with a zip local header: a sniff that keeps
+// arbitrary files (FIFOs, devices, anything else) away from libzip.
+bool starts_like_zip(const std::filesystem::path& path);
+
 class ZipArchive {
  public:
   // Opens and validates the central directory; reads no entry data.
