@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -83,21 +84,6 @@ const PrintedValue* printed(const PrinterRun& run, const std::string& kernel,
   return found;
 }
 
-struct Site {
-  const WrapperFacts* w = nullptr;
-  const TritonKernel* kernel = nullptr;
-  const KernelCall* call = nullptr;
-};
-
-Site site_of(const Case& c, const std::string& name) {
-  for (const auto& model : c.models) {
-    if (!model.wrapper) continue;
-    if (const TritonKernel* kernel = find_kernel(*model.wrapper, name))
-      return {&*model.wrapper, kernel, launch_of(*model.wrapper, *kernel)};
-  }
-  return {};
-}
-
 // The rows of the tensor a launch binds to `arg`: a constant's first dim, else the printed size.
 std::optional<std::int64_t> rows_of(const WrapperFacts& w, const PrinterRun* run,
                                     const std::string& kernel, const std::string& arg) {
@@ -165,14 +151,27 @@ Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunc
         launch->kernel, launch->before_line, driver);
   }
   if (launch) {
+    // The kernels launched before it in this run, in order, each once.
     std::vector<std::string> earlier;
+    std::set<std::string> seen;
+    const auto add = [&](const std::string& kernel) {
+      if (seen.insert(kernel).second) earlier.push_back("`" + kernel + "`");
+    };
     for (const auto& l : run->launches)
-      if (&l != launch) earlier.push_back("`" + l.kernel + "`");
+      if (&l != launch) add(l.kernel);
     if (from_dumps)
       for (const auto& v : run->values)
-        if (v.phase == PrintPhase::after_launch &&
-            std::find(earlier.begin(), earlier.end(), "`" + v.kernel + "`") == earlier.end())
-          earlier.push_back("`" + v.kernel + "`");
+        if (v.phase == PrintPhase::after_launch) add(v.kernel);
+    // A run of hundreds of kernels: the few just before it, and how many came earlier.
+    constexpr std::size_t k_named = 5;
+    std::string before = join(earlier);
+    if (earlier.size() > k_named + 1 || run->launches_not_kept > 0)
+      before = fmt::format(
+          "{}, and {}",
+          join(std::vector<std::string>(
+              earlier.end() - static_cast<long>(std::min(k_named, earlier.size())), earlier.end())),
+          run->launches_not_kept > 0 ? std::string("earlier ones")
+                                     : fmt::format("{} earlier", earlier.size() - k_named));
     message +=
         earlier.empty()
             ? fmt::format(" It is the run's first launch, so `{}` is the kernel that faulted.",
@@ -181,7 +180,7 @@ Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunc
                   " If the launches were synchronous (CUDA_LAUNCH_BLOCKING=1), `{}` is the "
                   "kernel that faulted; if not, it or one of the kernels launched before it in "
                   "this run ({}).",
-                  launch->kernel, join(earlier));
+                  launch->kernel, before);
   } else {
     message = fmt::format(
         "Line {} is the CUDA driver starting a GPU core dump: a kernel raised an exception on the "
@@ -191,10 +190,10 @@ Finding finding_for(const Case& c, const DebugRunFacts& facts, const KernelLaunc
   }
 
   // With the package: what the kernel reads at positions it loads from another tensor.
-  const Site site = launch ? site_of(c, launch->kernel) : Site{};
+  const KernelSite site = launch ? kernel_site(c, launch->kernel) : KernelSite{};
   std::string cause_title;
   if (site.kernel && site.call) {
-    const WrapperFacts& w = *site.w;
+    const WrapperFacts& w = *site.model->wrapper;
     f.evidence.push_back(quote_wrapper(
         w, site.call->line,
         site.call->source_nodes.empty()

@@ -52,21 +52,6 @@ bool is_memory_exception(std::uint32_t code) {
   }
 }
 
-struct KernelSite {
-  const ModelFacts* model = nullptr;
-  const TritonKernel* kernel = nullptr;
-  const KernelCall* call = nullptr;
-};
-
-KernelSite kernel_site(const Case& c, const std::string& name) {
-  for (const auto& model : c.models) {
-    if (!model.wrapper) continue;
-    if (const TritonKernel* kernel = find_kernel(*model.wrapper, name))
-      return {&model, kernel, launch_of(*model.wrapper, *kernel)};
-  }
-  return {};
-}
-
 Finding gpu_core_finding(const Case& c, const GpuCoreFacts& core, const GpuWarp& warp,
                          std::size_t faulting_warps) {
   Finding f = new_finding(CudaIllegalMemoryAccessCheck::k_info, Severity::error, 0.9);

@@ -115,6 +115,15 @@ bool is_size_symbol(std::string_view arg) {
              [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
 }
 
+KernelSite kernel_site(const Case& c, std::string_view name) {
+  for (const auto& model : c.models) {
+    if (!model.wrapper) continue;
+    if (const TritonKernel* kernel = find_kernel(*model.wrapper, name))
+      return {&model, kernel, launch_of(*model.wrapper, *kernel)};
+  }
+  return {};
+}
+
 const TritonKernel* find_kernel(const WrapperFacts& w, std::string_view name) {
   for (const auto& k : w.kernels)
     if (k.name == name) return &k;

@@ -31,6 +31,15 @@ std::size_t package_cubin_count(const model::Case& c);
 bool outside_packages(const model::Case& c, const model::GpuCoreFacts& core,
                       const model::GpuCodeLocation& at);
 
+// The model whose wrapper defines the kernel `name`, the kernel and its launch; all null when no
+// model given defines it.
+struct KernelSite {
+  const model::ModelFacts* model = nullptr;
+  const model::TritonKernel* kernel = nullptr;
+  const model::KernelCall* call = nullptr;
+};
+KernelSite kernel_site(const model::Case& c, std::string_view name);
+
 // The tensor a launch argument names: `(const int64_t*)(arg1_1.data_ptr())` -> "arg1_1".
 std::string argument_name(std::string_view arg);
 
