@@ -153,3 +153,31 @@ TEST_CASE("output_code: the logged wrapper's lines, without and with the logger'
   CHECK(bare.output_code->code == "\nint c;\n");
   CHECK(bare.output_code->file.empty());
 }
+
+TEST_CASE("printer: millions of lines cost bounded memory; the first and latest launches stay") {
+  std::string text = "[ before_launch: k_first ]\n[ after_launch: k_first ]\n";
+  for (int i = 0; i < 150000; ++i)
+    text += "[ before_launch: k_" + std::to_string(i) + " ]\n[ after_launch: k_" +
+            std::to_string(i) + " ]\n";
+  text += "[ before_launch: k_last ]\n";
+  for (int i = 0; i < 100005; ++i) text += "[  before_launch - k_last - x: 1  ]\n";
+  const auto scan = scan_log_text(text, "big.log");
+  REQUIRE(scan.debug_run);
+  REQUIRE(scan.debug_run->runs.size() == 1);
+  const auto& run = scan.debug_run->runs[0];
+  CHECK(run.launches.size() <= 100001);
+  CHECK(run.launches_not_kept > 0);
+  CHECK(run.launches.front().kernel == "k_first");
+  REQUIRE(run.launches.size() >= 3);
+  CHECK(run.launches.back().kernel == "k_last");
+  CHECK(run.launches.back().after_line == 0);
+  CHECK(run.launches[run.launches.size() - 2].kernel == "k_149999");
+  CHECK(run.values.size() == 100000);
+  const auto& problems = scan.debug_run->problems;
+  CHECK(std::any_of(problems.begin(), problems.end(), [](const std::string& p) {
+    return p.find("printed values; 5 more were not kept") != std::string::npos;
+  }));
+  CHECK(std::any_of(problems.begin(), problems.end(), [](const std::string& p) {
+    return p.find("older ones were not kept") != std::string::npos;
+  }));
+}

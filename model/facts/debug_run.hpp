@@ -74,6 +74,7 @@ struct PrinterRun {
   std::vector<PrintedValue> values;
   int first_line = 0;
   int last_line = 0;
+  std::size_t launches_not_kept = 0;  // older launches let go past the reader's cap
 };
 
 // `Starting GPU coredump generation` (and what CUDA_COREDUMP_SHOW_PROGRESS adds): the CUDA driver

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include <fmt/format.h>
+
 #include "parsers/logs/scanner.hpp"
 #include "util/text.hpp"
 
@@ -17,6 +19,11 @@ namespace {
 using model::PrintPhase;
 
 constexpr std::string_view k_coredump_notice = "Starting GPU coredump generation";
+// A log of millions of printer lines costs bounded memory: past these, values are counted and
+// not kept, and a run's older launches are let go (its first and its latest, the ones the checks
+// read, stay).
+constexpr std::size_t k_max_values = 100000;
+constexpr std::size_t k_max_launches = 100000;
 
 std::optional<double> number_of(std::string_view text) {
   text = util::trim(text);
@@ -140,30 +147,46 @@ model::PrinterRun& PrinterReader::run_for(PrintPhase phase, std::string_view ker
   bool fresh = m_facts.runs.empty();
   if (!fresh) {
     const auto& run = m_facts.runs.back();
-    const bool printed_inputs = std::any_of(
-        run.values.begin(), run.values.end(),
-        [](const model::PrintedValue& v) { return v.phase == PrintPhase::model_inputs; });
-    const bool past_inputs =
-        !run.launches.empty() ||
-        std::any_of(run.values.begin(), run.values.end(), [](const model::PrintedValue& v) {
-          return v.phase != PrintPhase::model_inputs;
-        });
-    const bool all_returned =
-        std::all_of(run.launches.begin(), run.launches.end(),
-                    [](const model::KernelLaunch& l) { return l.after_line > 0; });
     if (phase == PrintPhase::model_inputs)
-      fresh = past_inputs;
+      fresh = m_run.past_inputs;
     else if (phase == PrintPhase::before_launch)
-      fresh = !printed_inputs && all_returned && !run.launches.empty() &&
+      fresh = !m_run.inputs_printed && m_run.unreturned == 0 && !run.launches.empty() &&
               run.launches.front().kernel == kernel;
   }
-  if (fresh) m_facts.runs.emplace_back();
+  if (fresh) {
+    m_facts.runs.emplace_back();
+    m_run = {};
+  }
   return m_facts.runs.back();
+}
+
+// The open launch of `kernel` returned at line `number`.
+void PrinterReader::returned(std::string_view kernel, int number) {
+  if (auto* launch = open_launch(kernel)) {
+    launch->after_line = number;
+    --m_run.unreturned;
+  }
 }
 
 void PrinterReader::begin_launch(std::string_view kernel, int number, std::string_view raw) {
   auto& run = run_for(PrintPhase::before_launch, kernel);
+  // Past the cap, the older half of the run's launches after its first goes (all had returned
+  // or they would be the last): the first and the latest ones stay, in order.
+  if (m_launches >= k_max_launches && run.launches.size() > 2) {
+    const std::size_t drop = (run.launches.size() - 1) / 2;
+    const auto first = run.launches.begin() + 1, last = first + static_cast<long>(drop);
+    const auto unreturned =
+        std::count_if(first, last, [](const model::KernelLaunch& l) { return l.after_line == 0; });
+    m_run.unreturned -= static_cast<std::size_t>(unreturned);
+    run.launches.erase(first, last);
+    run.launches_not_kept += drop;
+    m_launches -= drop;
+    m_dropped_launches += drop;
+  }
   run.launches.push_back({std::string(kernel), number, 0, line_text(raw)});
+  ++m_launches;
+  m_run.past_inputs = true;
+  ++m_run.unreturned;
   if (run.first_line == 0) run.first_line = number;
   run.last_line = number;
 }
@@ -176,7 +199,7 @@ void PrinterReader::launch_line(bool before, std::string_view kernel, int number
     begin_launch(kernel, number, raw);
     return;
   }
-  if (auto* launch = open_launch(kernel)) launch->after_line = number;
+  returned(kernel, number);
   if (!m_facts.runs.empty()) m_facts.runs.back().last_line = number;
 }
 
@@ -193,11 +216,17 @@ void PrinterReader::header(PrintPhase phase, std::string_view kernel, std::strin
                          run->launches.back().after_line == 0;
     if (!started) begin_launch(kernel, number, raw);
   } else if (phase == PrintPhase::after_launch) {
-    if (auto* launch = open_launch(kernel)) launch->after_line = number;
+    returned(kernel, number);
   }
   auto& run = run_for(phase, kernel);
+  (phase == PrintPhase::model_inputs ? m_run.inputs_printed : m_run.past_inputs) = true;
   if (run.first_line == 0) run.first_line = number;
   run.last_line = number;
+  if (m_values >= k_max_values) {
+    ++m_dropped_values;
+    return;
+  }
+  ++m_values;
   model::PrintedValue value;
   value.phase = phase;
   value.kernel = std::string(kernel);
@@ -278,6 +307,12 @@ std::optional<model::DebugRunFacts> PrinterReader::finish() {
   // `Requires grad:` or a blank line).
   close_block(m_block >= 0);
   if (!m_any) return std::nullopt;
+  if (m_dropped_values > 0)
+    m_facts.problems.push_back(fmt::format("more than {} printed values; {} more were not kept",
+                                           k_max_values, m_dropped_values));
+  if (m_dropped_launches > 0)
+    m_facts.problems.push_back(fmt::format("more than {} launches; {} older ones were not kept",
+                                           k_max_launches, m_dropped_launches));
   return std::move(m_facts);
 }
 

@@ -5,6 +5,7 @@
 // (`[  aoti_model_inputs - ARG  ]:`), and the CUDA driver's `Starting GPU coredump generation`.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,8 +31,19 @@ class PrinterReader {
   model::PrinterRun& run_for(model::PrintPhase phase, std::string_view kernel);
   model::KernelLaunch* open_launch(std::string_view kernel);
   void begin_launch(std::string_view kernel, int number, std::string_view raw);
+  void returned(std::string_view kernel, int number);
 
   model::DebugRunFacts m_facts;
+  // What run_for() asks of the current run, kept as it grows so that a line costs the same however
+  // long the run is.
+  struct RunState {
+    bool inputs_printed = false;  // the model inputs were printed
+    bool past_inputs = false;     // a launch or a kernel's value came after them
+    std::size_t unreturned = 0;   // launches with no `after_launch` yet
+  };
+  RunState m_run;
+  std::size_t m_values = 0, m_launches = 0;  // kept, over all runs
+  std::size_t m_dropped_values = 0, m_dropped_launches = 0;
   // The tensor block whose statistics the next lines hold: its run and index in run.values.
   int m_block = -1;
   bool m_block_has_stats = false;
