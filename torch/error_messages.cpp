@@ -83,6 +83,16 @@ Subsystem subsystem_of_message(std::string_view text) {
   if (has("Triton only support CUDA 10.0 or higher") || has("PassManager::run failed") ||
       has("LLVM ERROR: "))
     return Subsystem::triton_compile;
+  // Triton's NVIDIA driver module (libcuda_dirs(), before it builds its launcher): no libcuda.so
+  // in ldconfig's cache or TRITON_LIBCUDA_PATH.
+  if (has("libcuda.so cannot found")) return Subsystem::triton_compile;
+  // torch/export/_trace.py: a constant of the traced program is still a FakeTensor (an op the
+  // tracer could not see through left it behind), named by its attribute.
+  if (has("We found a fake tensor in the exported program constant's list"))
+    return Subsystem::export_;
+  // torch/_guards.py detect_fake_mode(): the inputs of one trace carry fake tensors of two
+  // different FakeTensorModes (a trace nested in another one's mode).
+  if (has("fake mode (") && has("doesn't match mode (")) return Subsystem::fake_tensor;
   // torch/_inductor (has_triton() false when a GPU kernel must be compiled): no compiler to build
   // the generated kernels with.
   if (has("Cannot find a working triton installation")) return Subsystem::inductor_build;

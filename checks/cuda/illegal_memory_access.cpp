@@ -11,6 +11,8 @@
 
 #include "checks/support/commands.hpp"
 #include "checks/support/contract.hpp"
+#include "checks/support/crash.hpp"
+#include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
 #include "checks/support/kernels.hpp"
 #include "model/describe.hpp"
@@ -282,6 +284,21 @@ std::vector<Finding> CudaIllegalMemoryAccessCheck::run(const Case& c) const {
         "fake "
         "kernel lied about its output shape.";
     f.evidence.push_back(event_evidence(e, "the CUDA error"));
+    // The native frames under the error that are an extension library's own (k2's check that
+    // printed it, and its callers): where the host noticed, and whose kernels ran last.
+    if (const auto frames = failures::library_frames(e, 3); !frames.empty()) {
+      std::vector<std::string> names;
+      for (const LogFrame* frame : frames) names.push_back(code_span(frame->function));
+      const std::string library = module_name(frames.front()->file);
+      f.message += fmt::format(
+          " The native frames under it show where the host noticed it: {} in {}, a library that "
+          "is not torch's or CUDA's, so its own kernels are suspects too.",
+          join(names, " called from "), library);
+      for (const LogFrame* frame : frames)
+        f.evidence.push_back(failures::line_evidence(
+            e, frame->log_line, frame->text,
+            fmt::format("a native frame under the error, in {}", module_name(frame->file))));
+    }
     // The error whose message it continues (`RuntimeError: .../multi_tensor_apply.cuh:92 in
     // function multi_tensor_apply:` on the line above): the call that reported it.
     for (const auto& other : c.log_events)

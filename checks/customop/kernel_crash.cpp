@@ -15,6 +15,7 @@
 
 #include "checks/support/commands.hpp"
 #include "checks/support/crash.hpp"
+#include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
 #include "checks/support/kernels.hpp"
 #include "model/describe.hpp"
@@ -24,20 +25,6 @@
 namespace aoti::checks {
 namespace {
 using namespace aoti::model;
-
-// Libraries whose crash is not a custom op's: torch, CUDA and its math libraries, Triton, the C and
-// C++ runtimes, Python.
-bool is_known_library(const std::string& path) {
-  static constexpr std::array<std::string_view, 22> k_prefixes = {
-      "libtorch",  "libc10",     "libcuda",   "libcudart",   "libcublas",   "libcudnn",
-      "libnv",     "libcufft",   "libcurand", "libcusparse", "libcusolver", "libnccl",
-      "libtriton", "libc.so",    "libc-",     "libm.so",     "libstdc++",   "libgcc_s",
-      "ld-linux",  "libpthread", "libpython", "libgomp"};
-  const std::string name = module_name(path);
-  if (name.starts_with("python")) return true;
-  return std::any_of(k_prefixes.begin(), k_prefixes.end(),
-                     [&](std::string_view p) { return name.starts_with(p); });
-}
 
 // Kernels of torch and of CUDA's own libraries, by the namespace of their demangled names: a fault
 // there is not a custom op's kernel, whatever module it is in.
@@ -352,6 +339,54 @@ std::optional<Finding> gpu_finding(const Case& c, const GpuCoreFacts& core) {
   return f;
 }
 
+// From a log: a crash whose native frames (gdb's backtrace, c10's frames) start in an extension
+// library: the innermost frame with a library, among the first few, is not torch's, CUDA's or the
+// system's.
+std::optional<Finding> log_finding(const Case& c, const LogEvent& e) {
+  constexpr std::size_t k_top_frames = 4;
+  const LogFrame* crashed = nullptr;
+  std::size_t seen = 0;
+  for (const auto& frame : e.frames) {
+    if (!frame.native) continue;
+    if (++seen > k_top_frames) break;
+    if (frame.file.find(".so") == std::string::npos) continue;
+    if (!is_known_library(frame.file) && frame.function != "<unknown function>") crashed = &frame;
+    break;
+  }
+  if (!crashed) return std::nullopt;
+  const std::string library = module_name(crashed->file);
+  const bool backtrace_only = e.problem == "backtrace only";
+  Finding f = new_finding(CustomopKernelCrashCheck::k_info, Severity::error, 0.6);
+  f.explains_failure = true;
+  f.subject = "custom op crash " + library;
+  f.title = fmt::format("{} inside extension library {}: `{}`",
+                        backtrace_only ? "The process stopped" : "Crash", library,
+                        cut(util::short_symbol(crashed->function), 120));
+  f.message = fmt::format(
+      "Line {} of {} {}; its innermost frame with a library is `{}` in {}, a library that is "
+      "neither torch, CUDA nor the system: an extension's own code (a custom op's kernel or the "
+      "host code around it).",
+      e.where.line, e.where.artifact,
+      backtrace_only ? "starts a debugger's backtrace (the signal line is not in the log)"
+                     : fmt::format("states the crash (`{}`)", e.value),
+      cut(crashed->function, 200), crashed->file);
+  f.why =
+      "A custom op's kernel runs on the inputs it is handed, trusting the shapes and devices its "
+      "registration promised; an unchecked index, a size mismatch or a library built against "
+      "another compiler or torch crashes the whole process inside it.";
+  f.evidence.push_back(
+      event_evidence(e, backtrace_only ? "the backtrace's first frame" : "the crash"));
+  if (crashed->text != e.text)
+    f.evidence.push_back(failures::line_evidence(e, crashed->log_line, crashed->text,
+                                                 "the innermost frame with a library: " + library));
+  f.next_steps = {{"give the analyzer the library's sources (OP_SOURCES: the folder of its .cpp / "
+                   ".cu files) to tie the frame to its op",
+                   reanalyze_command(c, "\"$OP_SOURCES\"")},
+                  {"let the crash leave a core dump, then give it to aoti-analyze with the model",
+                   "ulimit -c unlimited; cat /proc/sys/kernel/core_pattern"}};
+  return f;
+}
+
 }  // namespace
 
 std::vector<Finding> CustomopKernelCrashCheck::run(const Case& c) const {
@@ -437,6 +472,13 @@ std::vector<Finding> CustomopKernelCrashCheck::run(const Case& c) const {
                                "AOTI_RUNTIME_CHECK_INPUTS=1 TORCH_SHOW_CPP_STACKTRACES=1")};
     out.push_back(std::move(f));
   }
+  if (!out.empty()) return out;
+  for (const auto& e : c.log_events)
+    if (e.kind == LogEventKind::segfault)
+      if (auto f = log_finding(c, e)) {
+        out.push_back(std::move(*f));
+        break;  // one per case: the library is what to look at
+      }
   return out;
 }
 

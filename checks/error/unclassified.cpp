@@ -72,6 +72,10 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent& e) {
   // A wrapper whose line ends where the message starts (`backend='inductor' raised:`).
   if (e.kind == LogEventKind::python_exception && (e.value.empty() || e.value.ends_with(":")))
     fl::add_detail_evidence(e, 0, 1, "the exception's message", f.evidence);
+  // Other errors' next lines are their message continued (torch/cuda's supported capabilities
+  // under its GPU check, c10's `Exception raised from` location).
+  if (e.kind != LogEventKind::python_exception)
+    fl::add_detail_evidence(e, 0, 3, "the lines under it", f.evidence);
   fl::add_origin_evidence(c, e, f.evidence);
   fl::add_user_frame_evidence(e, f.evidence);
   const std::string script = fl::script_command(c, artifact);

@@ -1,5 +1,7 @@
 #include "checks/support/crash.hpp"
 
+#include <algorithm>
+#include <array>
 #include <string_view>
 #include <utility>
 
@@ -81,6 +83,18 @@ bool is_cxx_runtime_symbol(std::string_view symbol) {
 std::string module_name(std::string_view path) {
   const auto slash = path.find_last_of('/');
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+bool is_known_library(std::string_view path) {
+  static constexpr std::array<std::string_view, 22> k_prefixes = {
+      "libtorch",  "libc10",     "libcuda",   "libcudart",   "libcublas",   "libcudnn",
+      "libnv",     "libcufft",   "libcurand", "libcusparse", "libcusolver", "libnccl",
+      "libtriton", "libc.so",    "libc-",     "libm.so",     "libstdc++",   "libgcc_s",
+      "ld-linux",  "libpthread", "libpython", "libgomp"};
+  const std::string name = module_name(path);
+  if (name.starts_with("python")) return true;
+  return std::any_of(k_prefixes.begin(), k_prefixes.end(),
+                     [&](std::string_view p) { return name.starts_with(p); });
 }
 
 std::string candidate_frames(const CoreThread& thread, std::size_t max, const FrameFilter& keep) {

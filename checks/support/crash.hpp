@@ -53,6 +53,10 @@ std::string candidate_frames(const model::CoreThread& thread, std::size_t max,
 
 std::string module_name(std::string_view path);  // the file name of a module path
 
+// Libraries whose crash is not a custom op's: torch, CUDA and its math libraries, Triton, the C
+// and C++ runtimes, Python (by the file name of `path`).
+bool is_known_library(std::string_view path);
+
 // The process mapped a module whose file name starts with `prefix` ("libstdc++.so.6",
 // "libcuda.so").
 const model::MappedModule* mapped(const model::CoreFacts& core, std::string_view prefix);

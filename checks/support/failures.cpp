@@ -1,5 +1,6 @@
 #include "checks/support/failures.hpp"
 #include "checks/support/commands.hpp"
+#include "checks/support/crash.hpp"
 #include "checks/support/finding.hpp"
 #include "torch/error_messages.hpp"
 
@@ -308,6 +309,27 @@ void add_detail_evidence(const LogEvent& e, std::size_t first, std::size_t count
 const LogFrame* user_frame(const LogEvent& e) {
   if (e.user_frame < 0 || static_cast<std::size_t>(e.user_frame) >= e.frames.size()) return nullptr;
   return &e.frames[static_cast<std::size_t>(e.user_frame)];
+}
+
+std::vector<const LogFrame*> library_frames(const LogEvent& e, std::size_t max) {
+  std::vector<const LogFrame*> out;
+  for (const auto& frame : e.frames) {
+    if (out.size() >= max) break;
+    if (!frame.native || frame.function.empty() || frame.function == "<unknown function>" ||
+        frame.file.empty() || frame.file.find(".so") == std::string::npos ||
+        is_known_library(frame.file))
+      continue;
+    // The library's own error printer at the top (k2's GetStackTrace, a backtrace() helper)
+    // records where the error was printed, not where it happened.
+    std::string lower = frame.function.substr(0, frame.function.find('('));
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    if (out.empty() && (lower.find("stacktrace") != std::string::npos ||
+                        lower.find("backtrace") != std::string::npos))
+      continue;
+    out.push_back(&frame);
+  }
+  return out;
 }
 
 void add_user_frame_evidence(const LogEvent& e, std::vector<Evidence>& out) {

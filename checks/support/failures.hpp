@@ -106,6 +106,10 @@ void add_user_frame_evidence(const model::LogEvent& e, std::vector<model::Eviden
 void add_native_path_evidence(const model::Case& c, const model::LogEvent& e,
                               std::vector<model::Evidence>& out);
 const model::LogFrame* user_frame(const model::LogEvent& e);
+// The native frames under `e` (innermost first, at most `max`) that lie in a shared library that
+// is neither torch's, CUDA's, Triton's nor the system's: an extension's own code. The library's
+// error printer at the top (a GetStackTrace / backtrace helper) is skipped.
+std::vector<const model::LogFrame*> library_frames(const model::LogEvent& e, std::size_t max);
 
 // `python /home/me/export.py` when the traceback's outermost frame is a script's `<module>`.
 std::string script_command(const model::LogEvent& e);

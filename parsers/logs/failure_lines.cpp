@@ -496,6 +496,38 @@ std::optional<PythonFrame> python_frame(std::string_view line) {
   return frame;
 }
 
+namespace {
+
+// glibc backtrace_symbols(): `module(symbol+0xoffset) [0xaddress]`, `module(+0xoffset) [0x...]`
+// without a symbol, `module [0x...]` without either. The symbol is demangled only when the program
+// demangled it (k2's and folly's printers do); it may hold parentheses of its own.
+std::optional<NativeFrame> backtrace_symbols_frame(std::string_view s) {
+  const auto address = s.rfind(" [0x");
+  if (address == k_npos || address == 0) return std::nullopt;
+  auto body = s.substr(0, address);
+  NativeFrame frame;
+  if (body.ends_with(')')) {
+    // The module ends at the first '(' after its last path separator.
+    const auto slash = body.find_last_of('/', body.find('('));
+    const auto open = body.find('(', slash == k_npos ? 0 : slash);
+    const auto offset = body.rfind("+0x");
+    if (open == k_npos || offset == k_npos || offset < open) return std::nullopt;
+    frame.module = std::string(body.substr(0, open));
+    frame.symbol = std::string(body.substr(open + 1, offset - open - 1));
+  } else {
+    frame.module = std::string(body);
+  }
+  // A module is one path: a library (`.so`) or a program, no spaces.
+  if (frame.module.empty() || frame.module.find(' ') != std::string::npos ||
+      (frame.module.find(".so") == std::string::npos &&
+       frame.module.find('/') == std::string::npos))
+    return std::nullopt;
+  if (frame.symbol.empty()) frame.symbol = "<unknown function>";
+  return frame;
+}
+
+}  // namespace
+
 std::optional<NativeFrame> native_frame(std::string_view line) {
   const auto s = util::trim(line);
   NativeFrame frame;
@@ -517,6 +549,7 @@ std::optional<NativeFrame> native_frame(std::string_view line) {
     }
     return frame.symbol.empty() ? std::nullopt : std::optional(frame);
   }
+  if (s.ends_with(']')) return backtrace_symbols_frame(s);
   // gdb: `#0  0x00007fffe511d3ed in f (args) at file.cpp:120` or `#1  f (args) at file.cpp:120`.
   if (s.size() < 3 || s[0] != '#' || util::digits_at(s, 1).empty()) return std::nullopt;
   auto body = util::trim(s.substr(1 + util::digits_at(s, 1).size()));

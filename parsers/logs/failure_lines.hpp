@@ -71,8 +71,10 @@ struct PythonFrame {
 };
 std::optional<PythonFrame> python_frame(std::string_view line);
 
-// Native stack frames: c10's `frame #4: torch::f() + 0x49c (0x7216 in /x/libtorch.so)` and gdb's
-// `#0  0x00007fffe511d3ed in void at::native::f<1, 64>(...) at int4mm_kernel.cpp:120`.
+// Native stack frames: c10's `frame #4: torch::f() + 0x49c (0x7216 in /x/libtorch.so)`, gdb's
+// `#0  0x00007fffe511d3ed in void at::native::f<1, 64>(...) at int4mm_kernel.cpp:120`, and glibc
+// backtrace_symbols()'s `/x/libk2context.so(k2::f(int)+0x97) [0x7fff7b5852f7]` that libraries print
+// under their own errors.
 struct NativeFrame {
   std::string symbol;  // as printed (already demangled by the printer)
   std::string module;  // the library or source file, "" when the frame names none

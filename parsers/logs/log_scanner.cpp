@@ -53,6 +53,13 @@ const util::AnchorSet& anchors() {
       {"CUDA Error: ", a_cuda_error},
       {"CUDA driver error: ", a_cuda_driver},
       {"cudaError", a_cuda_enum},
+      // cudaGetErrorString's texts of the faults a kernel causes, as libraries' own checks print
+      // them without c10's `CUDA error: ` (k2's `Check failed: ret == cudaSuccess (700 vs. 0)
+      // Error: an illegal memory access was encountered.`).
+      {"an illegal memory access was encountered", a_cuda_enum},
+      {"an illegal instruction was encountered", a_cuda_enum},
+      {"unspecified launch failure", a_cuda_enum},
+      {"misaligned address", a_cuda_enum},
       {"CUBLAS_STATUS_", a_cublas},
       {"Triton Error [CUDA]: ", a_triton_error},
       {"terminate called", a_terminate},
@@ -113,11 +120,45 @@ const util::AnchorSet& anchors() {
       {"TORCHDYNAMO_VERBOSE=1", a_dynamo_footer},
       {"You can suppress this exception and fall back to eager", a_dynamo_footer},
       {"index out of bounds: ", a_index_check},
-      {"Exception raised from ", a_exception_from},
+      {" with CUDA capability sm_", a_gpu_capability},
       {"torch.Size([", a_printed_size},
       {" was resized since it had shape [", a_resized},
   });
   return set;
+}
+
+// torch's own logging format (torch/_logging/_internal.py: `%(levelname)1s%(asctime)s
+// %(process)d %(pathname)s:%(lineno)d] `, as glog prints it): `W0516 15:40:36.148000 12260
+// F:\...\convert_frame.py:1280] `. The length of that prefix, 0 when the line has none.
+std::size_t torch_log_prefix_length(std::string_view line) {
+  constexpr std::string_view k_levels = "DIWEFC";
+  constexpr std::string_view k_shape = "Ldddd dd:dd:dd";
+  if (line.size() < k_shape.size() + 4) return 0;
+  for (std::size_t i = 0; i < k_shape.size(); ++i) {
+    const char want = k_shape[i];
+    const char c = line[i];
+    if (want == 'L'   ? k_levels.find(c) == std::string_view::npos
+        : want == 'd' ? !util::is_digit(c)
+                      : c != want)
+      return 0;
+  }
+  // The fraction, the process id, then the path and line before `] `.
+  std::size_t at = k_shape.size();
+  if (line[at] == '.')
+    while (++at < line.size() && util::is_digit(line[at])) {
+    }
+  if (at >= line.size() || line[at] != ' ') return 0;
+  const auto pid = util::digits_at(line, at + 1);
+  if (pid.empty()) return 0;
+  at += 1 + pid.size();
+  if (at >= line.size() || line[at] != ' ') return 0;
+  const auto close = line.find(']', at);
+  if (close == std::string_view::npos || close > at + 512) return 0;
+  const auto colon = line.rfind(':', close);
+  if (colon == std::string_view::npos || colon <= at ||
+      util::digits_at(line, colon + 1).size() != close - colon - 1 || close == colon + 1)
+    return 0;
+  return close + 1 < line.size() && line[close + 1] == ' ' ? close + 2 : close + 1;
 }
 
 }  // namespace
@@ -158,6 +199,7 @@ std::string_view strip_log_prefix(std::string_view line) {
     if (close != std::string_view::npos && close < 16 && util::is_digit(line[close - 1]))
       line.remove_prefix(close + 2 + (line.size() > close + 2 && line[close + 2] == ' '));
   }
+  if (const auto length = torch_log_prefix_length(line); length > 0) return line.substr(length);
   if (line.size() > 2 && line[0] == '[' && util::is_digit(line[1])) {
     const auto close = line.find("] ");
     if (close != std::string_view::npos && close < 48) line.remove_prefix(close + 2);
@@ -194,7 +236,7 @@ const Scanner::Recognizer Scanner::k_recognizers[] = {
     {a_api_call, &Scanner::api_call_failed},
     {a_assertion, &Scanner::assertion},
     {a_index_check, &Scanner::index_check},
-    {a_exception_from, &Scanner::exception_from},
+    {a_raised_from, &Scanner::exception_from},
     {a_cuda_error | a_cuda_driver | a_cuda_enum | a_cublas | a_triton_error, &Scanner::cuda_error},
     {a_terminate, &Scanner::terminate},
     {a_segfault | a_sigsegv | a_aborted | a_fatal_abort | a_bus_error, &Scanner::crash_signal},
@@ -213,6 +255,7 @@ const Scanner::Recognizer Scanner::k_recognizers[] = {
     {a_error_prefix | a_shim_exception | a_unknown_exception | a_raised_from | a_device_guard,
      &Scanner::runtime_line},
     {a_openmp_error, &Scanner::openmp_error},
+    {a_gpu_capability, &Scanner::gpu_capability},
     {a_while_executing, &Scanner::while_executing},
     {a_syscall_result, &Scanner::syscall_line},
     {a_draft_data_dependent | a_draft_report, &Scanner::draft_export_failure},

@@ -46,13 +46,27 @@ void Scanner::set_constant(LogEvent* e, std::string_view value) {
 }
 
 // Constraints violated (batch, seq)! For more information, run with TORCH_LOGS="+dynamic".
+// Unnamed dims are listed by their source, which has parentheses of its own (`Constraints violated
+// (L['input_ids'].size()[0])!`): the list ends at the parenthesis that closes it, and commas inside
+// a source's brackets do not split it.
 void Scanner::constraints_violated(std::uint64_t) {
-  auto symbols = util::between(m_line, "Constraints violated (", ")");
-  while (!symbols.empty()) {
-    const auto comma = symbols.find(',');
-    if (const auto symbol = util::trim(symbols.substr(0, comma)); !symbol.empty())
-      specialized(symbol);
-    symbols = comma == std::string_view::npos ? std::string_view{} : symbols.substr(comma + 1);
+  constexpr std::string_view k_open = "Constraints violated (";
+  const auto start = m_line.find(k_open) + k_open.size();
+  int depth = 0;
+  std::size_t begin = start;
+  for (std::size_t i = start; i < m_line.size(); ++i) {
+    const char c = m_line[i];
+    if (c == '(' || c == '[') ++depth;
+    if ((c == ')' || c == ']') && depth > 0) {
+      --depth;
+      continue;
+    }
+    if ((c == ',' && depth == 0) || (c == ')' && depth == 0)) {
+      if (const auto symbol = util::trim(m_line.substr(begin, i - begin)); !symbol.empty())
+        specialized(symbol);
+      begin = i + 1;
+      if (c == ')') return;
+    }
   }
 }
 
@@ -66,8 +80,18 @@ void Scanner::marked_dynamic(std::uint64_t) {
 
 // Not all values of batch = L['x'].size()[0] in the specified range ... are valid because batch
 // was inferred to be a constant (8).   /   ... satisfy the generated guard Ne(...).
+// An unnamed dim (Dim.AUTO, a mark_dynamic'd size) is named by its constraint:
+// `Not all values of RelaxedUnspecConstraint(L['input_ids'].size()[0]) are valid because
+// L['input_ids'].size()[0] was inferred to be a constant (2048).`
 void Scanner::not_all_values(std::uint64_t) {
-  const auto symbol = util::between(m_line, "Not all values of ", " = ");
+  auto symbol = util::between(m_line, "Not all values of ", " = ");
+  if (symbol.empty() || symbol.find(" are valid because ") != std::string_view::npos) {
+    symbol = util::between(m_line, "Not all values of ", " are valid because ");
+    if (const auto open = symbol.find('('); open != std::string_view::npos &&
+                                            symbol.ends_with(')') &&
+                                            symbol.substr(0, open).ends_with("Constraint"))
+      symbol = symbol.substr(open + 1, symbol.size() - open - 2);
+  }
   if (symbol.empty()) return;
   auto* e = specialized(symbol);
   if (!e) return;

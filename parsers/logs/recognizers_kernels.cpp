@@ -34,6 +34,16 @@ std::string_view cuda_enum_message(std::string_view name) {
   return name;
 }
 
+// The cudaGetErrorString text of a kernel fault `line` holds, "" when none.
+std::string_view cuda_fault_text(std::string_view line) {
+  for (std::string_view name : {"cudaErrorIllegalAddress", "cudaErrorIllegalInstruction",
+                                "cudaErrorLaunchFailure", "cudaErrorMisalignedAddress"}) {
+    const auto text = cuda_enum_message(name);
+    if (line.find(text) != std::string_view::npos) return text;
+  }
+  return {};
+}
+
 // `path/to/file.py:33: ...` anywhere in `prefix`: the first `:<digits>:` and the path before it.
 bool find_source_location(std::string_view prefix, std::string& file, int& line) {
   for (auto colon = prefix.find(':'); colon != std::string_view::npos;
@@ -175,11 +185,20 @@ void Scanner::cuda_error(std::uint64_t found) {
   } else if (found & a_cublas) {
     value = util::identifier_at(m_line, m_line.find("CUBLAS_STATUS_"));
     e.subject = std::string(value);
-  } else {
-    const auto name = util::identifier_at(m_line, m_line.find("cudaError"));
+  } else if (const auto enum_at = m_line.find("cudaError"); enum_at != std::string_view::npos) {
+    const auto name = util::identifier_at(m_line, enum_at);
     if (name == "cudaError" || name.starts_with("cudaError_")) return;  // the type, "cudaError_t"
     e.subject = std::string(name);
     value = cuda_enum_message(name);
+  } else {
+    // A fault's cudaGetErrorString text in a library's own check: an error only when the line
+    // states one (`Check failed: ... Error: <text>`), not in prose that mentions it.
+    if (!(found & (a_error_prefix | a_error_word)) &&
+        m_line.find("failed") == std::string_view::npos)
+      return;
+    value = cuda_fault_text(m_line);
+    if (value.empty()) return;
+    e.subject = "CUDA runtime error text";
   }
   value = util::trim(value);
   if (value.empty()) return;

@@ -2,6 +2,8 @@
 // `Error:` and shim exceptions, c10's and gdb's native frames.
 #include "parsers/logs/scanner.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "util/text.hpp"
@@ -101,6 +103,27 @@ void Scanner::openmp_error(std::uint64_t) {
   add(std::move(e), key);
 }
 
+// torch/cuda/__init__.py's _check_capability(): `NVIDIA GeForce RTX 5090 with CUDA capability
+// sm_120 is not compatible with the current PyTorch installation.`, then the capabilities the build
+// supports on the next line. The installed torch has no kernels for this GPU: every CUDA op fails
+// (`no kernel image is available for execution on the device`).
+void Scanner::gpu_capability(std::uint64_t) {
+  if (m_line.find(" is not compatible with the current PyTorch installation") ==
+      std::string_view::npos)
+    return;
+  auto message = util::trim(m_line);
+  if (message.starts_with("UserWarning:")) message = util::trim(message.substr(12));
+  auto e = event(LogEventKind::runtime_error);
+  e.problem = "GPU not supported by this torch build";
+  e.source_file = "torch/cuda/__init__.py";
+  e.subject = util::clean_text(util::identifier_at(message, message.find("sm_")), k_max_field);
+  e.value = util::clean_text(message, k_max_field);
+  const auto key = e.problem + "|" + e.subject;
+  const LogEvent* added = add(std::move(e), key);
+  // Its next line, `The current PyTorch install supports CUDA capabilities sm_50 ... sm_90.`.
+  if (appended(added)) m_statement_event = index_of(added);
+}
+
 // glog's `[E1119 16:44:43.826121120 shim_common.cpp:403] ...`: the file and line in the prefix.
 void Scanner::find_glog_location(std::string_view line, std::string& file, int& number) {
   if (!line.starts_with('[')) return;
@@ -117,17 +140,35 @@ void Scanner::find_glog_location(std::string_view line, std::string& file, int& 
 void Scanner::native_frame_line(std::uint64_t found) {
   const auto line = util::trim(m_line);
   if (!(found & a_c10_frame) &&
-      !(line.size() > 2 && line[0] == '#' && line[1] >= '0' && line[1] <= '9'))
+      !(line.size() > 2 && line[0] == '#' && line[1] >= '0' && line[1] <= '9') &&
+      !(line.ends_with(']') && line.find(" [0x") != std::string_view::npos))
     return;
   const auto frame = native_frame(m_line);
   if (!frame) return;
-  const int target = frame->from_gdb && m_last_crash >= 0 ? m_last_crash : m_last_error;
+  int target = frame->from_gdb && m_last_crash >= 0 ? m_last_crash : m_last_error;
+  const bool innermost = frame->from_gdb && line.starts_with("#0 ");
+  if (target < 0 && innermost && frame->module.find(".so") != std::string::npos) {
+    // gdb's backtrace of a core or a stopped process, pasted without the signal line above it:
+    // the backtrace itself states that the process died there. Only a host frame in a library
+    // (`from /x/libspconv.so`): cuda-gdb's `#0  kernel<<<...>>> () at x.py:45` is a GPU thread,
+    // which the GPU core reports.
+    auto e = event(LogEventKind::segfault);
+    e.problem = "backtrace only";
+    e.subject = "a debugger's backtrace";
+    e.value = "the log shows a debugger's backtrace but no signal or error line before it";
+    if (add(std::move(e), "backtrace only")) target = m_last_crash;
+  }
   if (target < 0) return;
   auto& frames = m_events[static_cast<std::size_t>(target)].frames;
+  // The same backtrace printed again (`bt` after gdb's first `#0` line): read it from the top.
+  const auto text = line_text(m_raw);
+  if (innermost && std::any_of(frames.begin(), frames.end(), [&](const model::LogFrame& f) {
+        return f.native && util::trim(f.text) == util::trim(text);
+      }))
+    std::erase_if(frames, [](const model::LogFrame& f) { return f.native; });
   if (frames.size() >= k_max_frames) return;
   frames.push_back({util::clean_text(frame->module, k_max_field), 0,
-                    util::clean_text(frame->symbol, k_max_field), "", "", m_number, true,
-                    line_text(m_raw)});
+                    util::clean_text(frame->symbol, k_max_field), "", "", m_number, true, text});
 }
 
 }  // namespace aoti::parsers::logs

@@ -91,7 +91,7 @@ enum AnchorFlag : std::uint64_t {
   a_test_result = 1ull << 54,
   a_package_loader = 1ull << 57,
   a_index_check = 1ull << 55,
-  a_exception_from = 1ull << 56,
+  a_gpu_capability = 1ull << 56,
   a_printed_size = 1ull << 58,
   a_resized = 1ull << 59,
   a_openmp_error = 1ull << 60,
@@ -214,6 +214,7 @@ class Scanner {
   void api_call_failed(std::uint64_t);
   void runtime_line(std::uint64_t found);
   void openmp_error(std::uint64_t);
+  void gpu_capability(std::uint64_t);
   static void find_glog_location(std::string_view line, std::string& file, int& number);
   void native_frame_line(std::uint64_t found);
 
