@@ -162,3 +162,79 @@ TEST_CASE("runtime and build lines read by their tool's format") {
     CHECK(logs::shared_object_in("the .so file") == "");
   }
 }
+
+TEST_CASE("errors read by their tool's format where no traceback states them") {
+  SUBCASE("torch's own log prefix (`W0516 15:40:36.148000 12260 path:1280] `) is taken off") {
+    const auto scan = scan_wild("ComfyUI-TeaCache-129-triton-ptx-version-cuda12.8");
+    const auto exceptions = of_kind(scan, LogEventKind::python_exception);
+    REQUIRE(exceptions.size() == 1);
+    CHECK(exceptions[0].subject == "torch._inductor.exc.InductorError");
+    REQUIRE(exceptions[0].frames.size() == 1);
+    CHECK(exceptions[0].frames[0].function == "ptx_get_version");
+    CHECK(exceptions[0].raised_in == Subsystem::triton_compile);
+  }
+  SUBCASE("a library's own CUDA check and glibc's backtrace_symbols frames under it") {
+    const auto scan = scan_wild("k2-859-out-of-bounds-read-ima");
+    const auto errors = of_kind(scan, LogEventKind::cuda_error);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].value == "an illegal memory access was encountered");
+    REQUIRE(errors[0].frames.size() == 3);
+    CHECK(errors[0].frames[0].function == "k2::internal::GetStackTrace()");
+    CHECK(errors[0].frames[2].function ==
+          "k2::RowSplitsToRowIds(k2::Array1<int> const&, k2::Array1<int>*)");
+    CHECK(errors[0].frames[2].file.ends_with("/libk2context.so"));
+    const auto frame = logs::native_frame("/lib/libfoo.so(+0x1234) [0x7f0000001234]");  // no symbol
+    REQUIRE(frame);
+    CHECK(frame->module == "/lib/libfoo.so");
+    CHECK(frame->symbol == "<unknown function>");
+    CHECK_FALSE(logs::native_frame("see the docs [0x1]"));
+  }
+  SUBCASE("gdb's backtrace with no signal line states the crash; `bt` again restarts it") {
+    const auto scan = scan_wild("spconv-245-gcc9-build-segfault");
+    const auto crashes = of_kind(scan, LogEventKind::segfault);
+    REQUIRE(crashes.size() == 1);
+    CHECK(crashes[0].problem == "backtrace only");
+    REQUIRE(crashes[0].frames.size() >= 2);
+    CHECK(crashes[0].frames[0].file.ends_with("/libspconv.so"));
+    CHECK(crashes[0].frames[0].log_line > 1);  // the first frame of the second `bt`
+    // cuda-gdb's GPU thread (`#0  kernel<<<...>>> () at x.py:45`) is the GPU core's to report.
+    CHECK(scan_log_text("#0  triton_poi_0<<<(1,1,1),(128,1,1)>>> () at /tmp/k.py:45\n", "g")
+              .events.empty());
+  }
+  SUBCASE("torch/cuda's capability check: the GPU and what the build supports") {
+    const auto scan = scan_wild("leggedlab-26-sm120-not-in-torch-wheel");
+    const auto errors = of_kind(scan, LogEventKind::runtime_error);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].problem == "GPU not supported by this torch build");
+    CHECK(errors[0].subject == "sm_120");
+    REQUIRE(errors[0].detail.size() == 1);
+    CHECK(errors[0].detail[0].find("sm_50 sm_60") != std::string::npos);
+  }
+  SUBCASE("an unnamed dim in `Constraints violated` and its constraint's constant") {
+    const auto scan = scan_wild("vllm-ascend-1324-moe-routing-specializes-tokens");
+    const auto dims = of_kind(scan, LogEventKind::export_specialized);
+    REQUIRE(dims.size() == 1);
+    CHECK(dims[0].subject == "L['input_ids'].size()[0]");
+    CHECK(dims[0].value == "2048");
+    CHECK(dims[0].value_line == 7);
+  }
+  SUBCASE("TorchScript's traceback, innermost first, kept outermost first") {
+    const auto scan = scan_wild("pytorch-43767-jit-trace-baked-cuda-device");
+    const auto exceptions = of_kind(scan, LogEventKind::python_exception);
+    REQUIRE(exceptions.size() == 1);
+    REQUIRE(exceptions[0].frames.size() == 5);
+    CHECK(exceptions[0].frames.front().function == "<module>");
+    CHECK(exceptions[0].frames.back().function == "forward");
+    REQUIRE(exceptions[0].user_frame == 4);
+    CHECK(exceptions[0].frames.back().line == 5);
+  }
+  SUBCASE("terminate keeps its what() line") {
+    const auto scan = scan_wild("pytorch-cpp-2-libtorch-older-than-model");
+    const auto ends = of_kind(scan, LogEventKind::terminate);
+    REQUIRE(ends.size() == 1);
+    CHECK(ends[0].subject == "c10::Error");
+    REQUIRE(!ends[0].detail.empty());
+    CHECK(ends[0].detail[0].find("what():  INVALID_ARGUMENT") != std::string::npos);
+    CHECK(ends[0].frames.size() == 8);
+  }
+}

@@ -70,6 +70,13 @@ Finding from_runtime_error(const Case& c, const LogEvent& e) {
       "too.";
   f.evidence.push_back(event_evidence(e, "the runtime error"));
   failures::add_native_path_evidence(c, e, f.evidence);
+  // The traceback that ends in this error: the user's line that ran the op.
+  for (const auto& other : c.log_events)
+    if (other.kind == LogEventKind::python_exception && other.where.artifact == e.where.artifact &&
+        other.where.line == e.where.line) {
+      failures::add_user_frame_evidence(other, f.evidence);
+      break;
+    }
   // The rest of the sentence, where the log broke it over lines.
   for (std::size_t i = 0; i < e.detail.size(); ++i)
     if (const auto start = e.detail[i].find_first_not_of(' '); start != std::string::npos)

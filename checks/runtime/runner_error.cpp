@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "checks/support/commands.hpp"
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
 
@@ -238,6 +239,75 @@ Finding report(const Case& c, const std::string& artifact,
              "run stopped"};
   return f;
 }
+// The C++ entry points of torch's runners that a program calls to load or run a model. A frame
+// of one of them under an uncaught exception says which call of the program threw.
+const LogFrame* runner_entry_frame(const LogEvent& e) {
+  static constexpr std::string_view k_entry_points[] = {
+      "torch::jit::load(",
+      "torch::jit::Module::forward(",
+      "torch::jit::Method::operator()(",
+      "torch::inductor::AOTIModelPackageLoader::",
+      "torch::inductor::AOTIModelContainerRunner",
+      "torch::load(",
+  };
+  // Innermost first: the outermost entry point is the program's own call.
+  const LogFrame* entry = nullptr;
+  for (const auto& frame : e.frames)
+    if (frame.native)
+      for (std::string_view point : k_entry_points)
+        if (frame.function.starts_with(point)) entry = &frame;
+  return entry;
+}
+
+// An exception out of a C++ program's call into torch's runner that the program did not catch
+// (`terminate called after throwing an instance of 'c10::Error'`, then c10's frames).
+Finding report_uncaught(const Case& c, const LogEvent& e, const LogFrame& entry) {
+  Finding f = new_finding(RuntimeRunnerErrorCheck::k_info, Severity::error, 0.7);
+  f.explains_failure = true;
+  const std::string call = entry.function.substr(0, entry.function.find('('));
+  f.subject = "runner " + call;
+  f.title = fmt::format("The program's call `{}` threw `{}`{}", call, e.subject,
+                        e.value.empty() ? "" : fmt::format(": `{}`", cut(e.value, 100)));
+  // The frame after the entry point (further out) is the program's own.
+  const LogFrame* caller = nullptr;
+  for (std::size_t i = 0; i + 1 < e.frames.size(); ++i)
+    if (&e.frames[i] == &entry && e.frames[i + 1].native) caller = &e.frames[i + 1];
+  f.message = fmt::format(
+      "Line {} of {}: the process aborted on an exception it did not catch{}. The native frames "
+      "under it show it was thrown inside `{}`{}{}.",
+      e.where.line, e.where.artifact,
+      e.value.empty() ? "" : fmt::format(", whose message is `{}`", e.value),
+      cut(entry.function, 200), entry.file.empty() ? "" : fmt::format(" ({})", entry.file),
+      caller ? fmt::format(", called from `{}`{}", cut(caller->function, 120),
+                           caller->file.empty() ? "" : fmt::format(" in {}", caller->file))
+             : "");
+  f.why =
+      "torch's C++ runners report a model they cannot load or run by throwing c10::Error; a "
+      "program that does not catch it ends in terminate. The message is torch's own statement of "
+      "why the call failed; a model written by a newer torch than the libtorch the program links, "
+      "or a file of another kind, are the usual reasons a load fails.";
+  f.evidence.push_back(event_evidence(e, "the uncaught exception"));
+  fl::add_detail_evidence(e, 0, 1, "its message (what())", f.evidence);
+  f.evidence.push_back(fl::line_evidence(e, entry.log_line, entry.text,
+                                         "the runner call that threw, among the native frames"));
+  if (caller)
+    f.evidence.push_back(
+        fl::line_evidence(e, caller->log_line, caller->text, "the program's frame that called it"));
+  // The libtorch the program links against, next to the torch that wrote the model.
+  if (caller && !caller->file.empty() && !caller->file.ends_with(".so") &&
+      caller->file.find(".so.") == std::string::npos)
+    f.next_steps.push_back(
+        {"see which libtorch the program loads; the model must be written by "
+         "the same torch version (or an older one)",
+         fmt::format("ldd {} | grep -E 'libtorch|libc10'", shell_word(caller->file))});
+  f.next_steps.push_back(
+      {"catch c10::Error around the call and print e.what(): the full message, with C++ stack "
+       "traces",
+       fl::with_env("TORCH_SHOW_CPP_STACKTRACES=1", "")});
+  f.chain = {caller ? cut(caller->function, 40) : "program", call, "terminate"};
+  return f;
+}
+
 }  // namespace
 
 std::vector<Finding> RuntimeRunnerErrorCheck::run(const Case& c) const {
@@ -259,7 +329,15 @@ std::vector<Finding> RuntimeRunnerErrorCheck::run(const Case& c) const {
           !loader)
         loader = e;
     }
-    if (!call && !size_error && !loader) continue;
+    if (!call && !size_error && !loader) {
+      for (const LogEvent* e : events)
+        if (e->kind == LogEventKind::terminate)
+          if (const LogFrame* entry = runner_entry_frame(*e)) {
+            out.push_back(report_uncaught(c, *e, *entry));
+            break;
+          }
+      continue;
+    }
     // The run's other outputs (stdout beside stderr) say the same about it.
     const std::string folder = folder_of(artifact);
     std::vector<const LogEvent*> run_events;

@@ -66,6 +66,7 @@ Finding report(const Case& c, const Specialized& s) {
     f.evidence.push_back(event_evidence(*s.log, "the export error"));
     // The exception's own lines that state it for this dim (`- Not all values of batch = ...
     // inferred to be a constant (1).`).
+    const std::size_t quoted = f.evidence.size();
     for (const auto& e : c.log_events)
       if (e.kind == LogEventKind::python_exception && e.where.artifact == s.log->where.artifact &&
           e.where.line == s.log->where.line)
@@ -79,6 +80,11 @@ Finding report(const Case& c, const Specialized& s) {
                                         "why export refused the dynamic dim"));
             break;
           }
+    // Else the line the scanner read the constant from (an unnamed dim's `Not all values of
+    // RelaxedUnspecConstraint(L['x'].size()[0]) are valid because ...`).
+    if (f.evidence.size() == quoted && s.log->value_line > 0)
+      f.evidence.push_back(failures::line_evidence(*s.log, s.log->value_line, s.log->value_text,
+                                                   "why export refused the dynamic dim"));
   }
   if (s.trace) {
     f.evidence.push_back(

@@ -85,6 +85,10 @@ struct LogEvent {
   // symbol
   std::string subject;
   std::string value;  // export_specialized: "8"; cuda_error: the error text; api_call_failed: "144"
+  // export_specialized: the line that stated `value` (`... inferred to be a constant (8).`), as
+  // the log holds it, trimmed, when it is not the event's own line; 0 / "" otherwise.
+  int value_line = 0;
+  std::string value_text;
   // triton_assert: the kernel's .py / .cpp path; api_call_failed: the .cpp file; compile_error: the
   // file the diagnostic is about; compile_command: the source it compiles; load_error: the library
   // that required a missing symbol version; runtime_error: c10's or glog's file

@@ -466,6 +466,21 @@ std::optional<PythonFrame> python_frame(std::string_view line) {
     return frame;
   }
   if (!s.starts_with("File \"")) {
+    // TorchScript's traced call site: `/x/debug.py(5): forward`.
+    if (const auto close = s.find("): "); close != k_npos && s.find(' ') > close) {
+      const auto open = s.rfind('(', close);
+      const auto number =
+          open == k_npos ? std::string_view{} : s.substr(open + 1, close - open - 1);
+      if (open != k_npos && s.substr(0, open).ends_with(".py") && !number.empty() &&
+          util::digits_at(number, 0).size() == number.size()) {
+        PythonFrame frame;
+        frame.file = std::string(s.substr(0, open));
+        frame.line = util::to_int(number).value_or(0);
+        frame.function = std::string(util::trim(s.substr(close + 3)));
+        frame.innermost_first = true;
+        if (!frame.function.empty() && frame.function.find(' ') == std::string::npos) return frame;
+      }
+    }
     // A frame whose start the paste cut off: `...ers/transformer_flux.py", line 519, in forward`.
     const auto cut = s.find(".py\", line ");
     if (cut == k_npos || s.find("File \"") != k_npos) return std::nullopt;

@@ -68,6 +68,9 @@ struct PythonFrame {
   std::string file;
   int line = 0;
   std::string function;
+  // TorchScript's record of where a traced op was called (`/x/debug.py(5): forward`), printed
+  // innermost first under `Traceback of TorchScript (most recent call last):`.
+  bool innermost_first = false;
 };
 std::optional<PythonFrame> python_frame(std::string_view line);
 

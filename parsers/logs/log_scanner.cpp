@@ -77,6 +77,9 @@ const util::AnchorSet& anchors() {
       {"Suggested fixes:", a_suggested_fixes},
       {"data-dependent expression", a_data_dependent},
       {"Traceback (most recent call last):", a_traceback},
+      // TorchScript's interpreter: `Traceback of TorchScript (most recent call last):`, also
+      // `Traceback of TorchScript, serialized code (most recent call last):`.
+      {"Traceback of TorchScript", a_traceback},
       {"error", a_error_word},
       {"fatal ", a_fatal_word},
       {"undefined reference to ", a_undefined_reference},

@@ -43,6 +43,10 @@ void Scanner::set_constant(LogEvent* e, std::string_view value) {
   if (!e || value.empty()) return;
   e->value = util::clean_text(value, k_max_field);
   e->problem = "specialized to a constant";
+  if (m_number != e->where.line) {
+    e->value_line = m_number;
+    e->value_text = line_text(m_raw);
+  }
 }
 
 // Constraints violated (batch, seq)! For more information, run with TORCH_LOGS="+dynamic".

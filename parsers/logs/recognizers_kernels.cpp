@@ -217,8 +217,10 @@ void Scanner::terminate(std::uint64_t) {
 }
 
 void Scanner::finish_terminate() {
-  if (const auto what = util::trim(m_line); what.starts_with("what():"))
+  if (const auto what = util::trim(m_line); what.starts_with("what():")) {
     m_pending_terminate->value = util::clean_text(util::trim(what.substr(7)), k_max_field);
+    m_pending_terminate->detail.push_back(util::clean_text(m_raw, k_max_text));
+  }
   commit_terminate();
 }
 

@@ -165,10 +165,22 @@ void Scanner::exception_added(const LogEvent* e) {
 }
 
 void Scanner::push_frame(std::vector<model::LogFrame>& frames, const PythonFrame& frame) {
+  model::LogFrame read{util::clean_text(frame.file, k_max_field),
+                       frame.line,
+                       util::clean_text(frame.function, k_max_field),
+                       "",
+                       "",
+                       m_number,
+                       false,
+                       line_text(m_raw)};
+  // Frames are kept outermost first; TorchScript prints its own innermost first.
+  if (frame.innermost_first) {
+    if (frames.size() >= k_max_frames) return;
+    frames.insert(frames.begin(), std::move(read));
+    return;
+  }
   if (frames.size() >= k_max_frames) frames.erase(frames.begin());
-  frames.push_back({util::clean_text(frame.file, k_max_field), frame.line,
-                    util::clean_text(frame.function, k_max_field), "", "", m_number, false,
-                    line_text(m_raw)});
+  frames.push_back(std::move(read));
 }
 
 // The code line under a frame (`    gm = _export_to_torch_ir(`), not the caret line under it.
@@ -194,7 +206,7 @@ void Scanner::start_traceback(std::uint64_t) {
   commit_cut_traceback();
   m_in_traceback = true;
   m_traceback_header = true;
-  m_traceback_prefix = m_line.substr(0, m_line.find("Traceback (most recent call last):"));
+  m_traceback_prefix = m_line.substr(0, m_line.find("Traceback "));
   m_frames.clear();
   m_detail_event = -1;
 }

@@ -56,3 +56,13 @@ TEST_CASE("cuda.illegal-memory-access: the printer's last launch of the same run
   CHECK(mentions(found[0], "`users.weight`"));
   CHECK(mentions(found[0], "your `user_ids`"));
 }
+
+TEST_CASE("cuda.illegal-memory-access from a library's own CUDA check names its native frames") {
+  const auto found = analyze_wild("k2-859-out-of-bounds-read-ima");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "cuda.illegal-memory-access");
+  CHECK(mentions(found[0], "`k2::RowSplitsToRowIds(k2::Array1<int> const&, k2::Array1<int>*)`"));
+  CHECK(mentions(found[0], "in libk2context.so"));
+  // The error printer's own frame (GetStackTrace in libk2_log.so) is not named as where it was.
+  CHECK(found[0].message.find("GetStackTrace") == std::string::npos);
+}

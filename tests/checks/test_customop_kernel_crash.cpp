@@ -101,3 +101,18 @@ TEST_CASE("customop.kernel-crash: a GPU fault in a custom op's own CUDA kernel, 
     CHECK(run_check<CustomopKernelCrashCheck>(corpus("embedding-ima-gpu-core")).empty());
   }
 }
+
+TEST_CASE("customop.kernel-crash from a log: gdb's backtrace inside an extension library") {
+  const auto found = analyze_wild("spconv-245-gcc9-build-segfault");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "customop.kernel-crash");
+  CHECK(found[0].title.find("libspconv.so") != std::string::npos);
+  CHECK(mentions(found[0], "spconv::create_conv_indice_pair_p2_cuda"));
+  CHECK(mentions(found[0], "the signal line is not in the log"));
+  // The same backtrace inside libc and libtorch is not an extension's.
+  const auto torch_crash = analyze_log(
+      "Segmentation fault (core dumped)\n"
+      "#0  0x00007f632fdbd5a0 in memcpy () from /lib/x86_64-linux-gnu/libc.so.6\n"
+      "#1  0x00007f632fdbd5a0 in at::native::f() () from /x/torch/lib/libtorch_cuda.so\n");
+  CHECK(!first_of(torch_crash, "customop.kernel-crash"));
+}

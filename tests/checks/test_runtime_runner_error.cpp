@@ -36,3 +36,20 @@ TEST_CASE("runtime.runner-error") {
     CHECK(!first_of(found, "runtime.runner-error"));
   }
 }
+
+TEST_CASE("runtime.runner-error: a C++ program's uncaught exception out of torch's runner") {
+  const auto found = analyze_wild("pytorch-cpp-2-libtorch-older-than-model");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "runtime.runner-error");
+  CHECK(found[0].title.find("`torch::jit::load` threw `c10::Error`") != std::string::npos);
+  CHECK(mentions(found[0], "import.cpp:95"));
+  CHECK(mentions(found[0], "called from `main` in ./classifier"));
+  CHECK(mentions(found[0], "ldd ./classifier | grep -E 'libtorch|libc10'"));
+  // An uncaught exception whose frames are not torch's runner's is not this check's.
+  const auto other = analyze_log(
+      "terminate called after throwing an instance of 'std::runtime_error'\n"
+      "  what():  boom\n"
+      "frame #0: mylib::f() + 0x11 (0x7f9b5bad3fe1 in /x/libmylib.so)\n"
+      "frame #1: main + 0x81 (0x55c9231d5861 in ./prog)\n");
+  CHECK(!first_of(other, "runtime.runner-error"));
+}
