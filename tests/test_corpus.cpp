@@ -166,15 +166,16 @@ TEST_CASE("corpus/wild: real error output posted in public issues, each with its
   std::string listed;
   for (const auto& miss : misses) listed += "\n  " + miss;
   MESSAGE("wild rank 1: " << hits << "/" << cases.size() << listed);
-  CHECK(hits * 100 >= cases.size() * 94);
+  CHECK(hits * 100 >= cases.size() * 95);
 }
 
-TEST_CASE("corpus/wild-heldout and wild-heldout-2: the set-aside posts each get a finding") {
+TEST_CASE("corpus/wild-heldout*: the set-aside posts each get a finding") {
   // Their rank-1 figures are measured by scripts/wild_score.py --quiet and recorded in their
   // READMEs, not asserted here: a threshold on them would invite tuning to them. Never being
   // silent on an error is asserted for them as for every input.
   std::size_t cases = 0;
-  for (const char* folder : {"wild-heldout", "wild-heldout-2"}) {
+  for (const char* folder :
+       {"wild-heldout", "wild-heldout-2", "wild-heldout-3", "wild-heldout-4"}) {
     const auto heldout = aoti::test::corpus_dir() / folder;
     if (!std::filesystem::is_directory(heldout)) continue;
     for (const auto& entry : std::filesystem::directory_iterator(heldout)) {
@@ -187,5 +188,5 @@ TEST_CASE("corpus/wild-heldout and wild-heldout-2: the set-aside posts each get 
       CHECK_FALSE(json::parse(run.out)["findings"].empty());
     }
   }
-  CHECK(cases >= 20);
+  CHECK(cases >= 40);
 }

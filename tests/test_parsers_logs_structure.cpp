@@ -238,3 +238,64 @@ TEST_CASE("errors read by their tool's format where no traceback states them") {
     CHECK(ends[0].frames.size() == 8);
   }
 }
+
+TEST_CASE("debuggers' and test runners' formats") {
+  SUBCASE("lldb: the stop reason, its frames and the loaded images") {
+    const auto scan = scan_log_text(
+        "* thread #3, stop reason = EXC_BAD_ACCESS (code=1, address=0x8)\n"
+        "    frame #0: 0x0000000106438cf0 libomp.dylib`void __kmp_suspend_64<false, true>(int, "
+        "kmp_flag_64<false, true>*) + 48\n"
+        "(lldb) image list libomp.dylib\n"
+        "[  0] E3A31AB3-3AE5-3371-87D0-7FD870A41A0D 0x00000001034d0000 /x/sklearn/.dylibs/"
+        "libomp.dylib \n"
+        "[  1] F53B1E01-AF16-30FC-8690-F7B131EB6CE5 0x0000000106754000 /x/torch/lib/libomp.dylib\n",
+        "lldb.txt");
+    const auto crashes = of_kind(scan, LogEventKind::segfault);
+    REQUIRE(crashes.size() == 1);
+    CHECK(crashes[0].subject == "EXC_BAD_ACCESS");
+    REQUIRE(crashes[0].frames.size() == 1);
+    CHECK(crashes[0].frames[0].file == "libomp.dylib");
+    CHECK(crashes[0].frames[0].function ==
+          "void __kmp_suspend_64<false, true>(int, kmp_flag_64<false, true>*)");
+    const auto modules = of_kind(scan, LogEventKind::loaded_module);
+    REQUIRE(modules.size() == 2);
+    CHECK(modules[0].subject == "/x/sklearn/.dylibs/libomp.dylib");
+    CHECK(modules[1].subject == "/x/torch/lib/libomp.dylib");
+    // gdb's `info sharedlibrary`.
+    const auto gdb = scan_log_text(
+        "0x00007ffff7fc5090  0x00007ffff7fee335  Yes         /lib64/ld-linux-x86-64.so.2\n"
+        "0x00007ffff7c28700  0x00007ffff7dbd93d  Yes (*)     /lib/x86_64-linux-gnu/libc.so.6\n",
+        "gdb.txt");
+    const auto listed = of_kind(gdb, LogEventKind::loaded_module);
+    REQUIRE(listed.size() == 2);
+    CHECK(listed[1].subject == "/lib/x86_64-linux-gnu/libc.so.6");
+  }
+  SUBCASE("pytest's short traceback inside a Markdown quote") {
+    const auto scan = scan_log_text(
+        "> /venv/lib/python3.10/site-packages/torchvision/_meta_registrations.py:164: in "
+        "<module>\n"
+        ">     def meta_nms(dets, scores, iou_threshold):\n"
+        "> /venv/lib/python3.10/site-packages/torch/library.py:440: in inner\n"
+        ">     handle = entry.abstract_impl.register(func_to_register, source)\n"
+        "> E   RuntimeError: operator torchvision::nms does not exist\n",
+        "pytest.txt");
+    const auto exceptions = of_kind(scan, LogEventKind::python_exception);
+    REQUIRE(exceptions.size() == 1);
+    CHECK(exceptions[0].subject == "RuntimeError");
+    CHECK(exceptions[0].problem == "op not registered");
+    REQUIRE(exceptions[0].frames.size() == 2);
+    CHECK(exceptions[0].frames[0].function == "<module>");
+    CHECK(exceptions[0].frames[1].code ==
+          "handle = entry.abstract_impl.register(func_to_register, source)");
+    // A line with `: in ` that is an error, not a frame, is still read as one.
+    CHECK(only_event("RuntimeError: in function f: boom").subject == "RuntimeError");
+  }
+  SUBCASE("an exception printed as its repr") {
+    const auto e = only_event(
+        "NameError(\"Cannot access global variable X from within @jit'ed "
+        "function. Triton kernels can only ...\")");
+    CHECK(e.subject == "NameError");
+    CHECK(e.value.starts_with("Cannot access global variable X"));
+    CHECK(e.value.ends_with("only ..."));
+  }
+}

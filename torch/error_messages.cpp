@@ -80,6 +80,8 @@ Subsystem subsystem_of_exception(std::string_view type) {
 Subsystem subsystem_of_message(std::string_view text) {
   const auto has = [&](std::string_view part) { return text.find(part) != std::string_view::npos; };
   // triton/backends/nvidia/compiler.py (ptx_get_version), and the MLIR/LLVM passes Triton runs.
+  // triton/compiler/code_generator.py: a @jit kernel read a global that is not a constexpr.
+  if (has("from within @jit'ed function")) return Subsystem::triton_compile;
   if (has("Triton only support CUDA 10.0 or higher") || has("PassManager::run failed") ||
       has("LLVM ERROR: "))
     return Subsystem::triton_compile;
@@ -116,8 +118,26 @@ bool is_custom_op_target(std::string_view target) {
   return true;
 }
 
+std::string_view unregistered_op_in(std::string_view text) {
+  constexpr std::string_view k_start = "operator ";
+  constexpr std::string_view k_end = " does not exist";
+  for (auto at = text.find(k_start); at != std::string_view::npos;
+       at = text.find(k_start, at + 1)) {
+    const auto name = text.substr(at + k_start.size());
+    const auto end = name.find(k_end);
+    if (end == std::string_view::npos) return {};
+    const auto op = name.substr(0, end);
+    const auto sep = op.find("::");
+    if (sep != std::string_view::npos && sep > 0 && op.size() > sep + 2 &&
+        op.find(' ') == std::string_view::npos)
+      return op;
+  }
+  return {};
+}
+
 std::string_view problem_in_message(std::string_view text) {
   const auto has = [&](std::string_view part) { return text.find(part) != std::string_view::npos; };
+  if (!unregistered_op_in(text).empty()) return "op not registered";
   // symbolic_shapes.py: GuardOnDataDependentSymNode's "Could not guard on data-dependent
   // expression ..." and "Could not extract specialized integer from data-dependent expression".
   if (has("data-dependent expression")) return "data-dependent guard";

@@ -29,4 +29,9 @@ bool is_custom_op_target(std::string_view target);
 // violation", "missing fake"; "" when it states none of them.
 std::string_view problem_in_message(std::string_view text);
 
+// The op a dispatcher lookup did not find: "torchvision::nms" for torch/csrc/utils/
+// python_dispatch.cpp's `operator torchvision::nms does not exist` (the library that registers it
+// was not loaded); "" for any other text.
+std::string_view unregistered_op_in(std::string_view text);
+
 }  // namespace aoti::torch

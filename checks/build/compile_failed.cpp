@@ -10,6 +10,7 @@
 #include "checks/support/commands.hpp"
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
+#include "torch/error_messages.hpp"
 
 namespace aoti::checks {
 namespace {
@@ -466,18 +467,28 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent* first
           said += " " +
                   exception->detail[i + 1].substr(exception->detail[i + 1].find_first_not_of(' '));
       }
+    // Triton compiling a kernel (its frontend, or its backend checking the toolchain) is a build
+    // too, but not a C++ one.
+    const bool triton = exception->raised_in == torch::Subsystem::triton_compile ||
+                        exception->root_cause_raised_in == torch::Subsystem::triton_compile ||
+                        torch::subsystem_of_message(fl::message_text(*exception)) ==
+                            torch::Subsystem::triton_compile;
     f.subject = "build " + exception->subject;
-    f.title = fmt::format("The C++ build failed: {}",
-                          code_span(fmt::format("{}: {}", exception->subject, said), 140));
-    f.message = fmt::format("The run ended with `{}: {}`, raised while building C++{}.",
-                            exception->subject, cut(said, 300),
+    f.title =
+        fmt::format("{}: {}", triton ? "Triton could not compile a kernel" : "The C++ build failed",
+                    code_span(fmt::format("{}: {}", exception->subject, said), 140));
+    f.message = fmt::format("The run ended with `{}: {}`, raised while {}{}.", exception->subject,
+                            cut(said, 300), triton ? "Triton compiled a kernel" : "building C++",
                             fl::raised_in(*exception, "torch/utils/cpp_extension.py")
                                 ? " (torch/utils/cpp_extension.py)"
                             : fl::raised_in(*exception, "torch/_inductor/cpp_builder.py")
                                 ? " (torch/_inductor/cpp_builder.py)"
                                 : "");
     const Why why = explain_exception(*exception, command, script);
-    f.why = why.text;
+    f.why = triton && why.text.starts_with("The C++ build failed before")
+                ? "Triton raised this while compiling a kernel, before the kernel reached a "
+                  "compiler; the message and the frame that raised it say why."
+                : why.text;
     f.next_steps = why.steps;
     f.chain = {"C++ build", exception->subject, "build failed"};
   }

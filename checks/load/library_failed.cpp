@@ -10,6 +10,7 @@
 #include "checks/support/commands.hpp"
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
+#include "torch/error_messages.hpp"
 #include "util/demangle.hpp"
 #include "util/text.hpp"
 
@@ -397,6 +398,58 @@ std::optional<Finding> from_exception(const Case& c, const LogEvent& e) {
   return f;
 }
 
+// The dispatcher did not find an op (`operator torchvision::nms does not exist`) that Python code
+// registers a kernel for or calls: the compiled library that defines the op's schema was not
+// loaded (it failed to load, was built for another torch, or was never imported).
+std::optional<Finding> from_unregistered_op(const LogEvent& e) {
+  const std::string op(torch::unregistered_op_in(e.value));
+  if (op.empty()) return std::nullopt;
+  const std::string ns = op.substr(0, op.find("::"));
+  Finding f = new_finding(LoadLibraryFailedCheck::k_info, Severity::error, 0.6);
+  f.explains_failure = true;
+  f.subject = "op not registered " + op;
+  f.title =
+      fmt::format("Operator `{}` is not registered: the library that defines it did not load", op);
+  const LogFrame* caller = fl::innermost_caller(e);
+  f.message = fmt::format(
+      "The run ended with `{}: {}`{}. The op's schema comes from a compiled library (the `{}` "
+      "package's extension) that registers it when loaded; the dispatcher does not know the op, "
+      "so that library was not loaded in this process. Inferred: it failed to load (often built "
+      "for another torch or CUDA than the one installed) or was never imported.",
+      e.subject, cut(e.value, 200),
+      caller ? fmt::format(", raised by {}:{}", caller->file, caller->line) : "", ns);
+  f.why =
+      "A package's Python code (its fake / meta registrations, its ops) assumes its own compiled "
+      "library loaded first; when the wheel's binary does not match the installed torch it fails "
+      "to load, sometimes silently, and the first use of one of its ops fails instead.";
+  f.evidence.push_back(event_evidence(e, "the exception"));
+  if (caller)
+    f.evidence.push_back(
+        fl::line_evidence(e, caller->log_line, caller->text, "where it was raised"));
+  fl::add_user_frame_evidence(e, f.evidence);
+  // The frames of the package itself: where its Python side used the op.
+  for (auto frame = e.frames.rbegin(); frame != e.frames.rend(); ++frame)
+    if (!frame->native && &*frame != caller &&
+        frame->file.find("/" + ns + "/") != std::string::npos) {
+      f.evidence.push_back(
+          fl::line_evidence(e, frame->log_line, frame->text,
+                            fmt::format("the `{}` package's code that used it", ns)));
+      break;
+    }
+  f.next_steps = {
+      {fmt::format("load the `{}` package's compiled libraries alone: the loader's error says "
+                   "why they do not load",
+                   ns),
+       fmt::format("python -c \"import ctypes, glob, importlib.util, torch; d = "
+                   "importlib.util.find_spec('{}').submodule_search_locations[0]; "
+                   "[print(p, ctypes.CDLL(p)) for p in glob.glob(d + '/*.so')]\"",
+                   ns)},
+      {"compare the installed torch with the one the package's wheel was built for",
+       fmt::format("python -m pip list 2>/dev/null | grep -iE '^(torch|{}) '", ns)}};
+  f.chain = {ns, op, "not registered"};
+  return f;
+}
+
 }  // namespace
 
 std::vector<Finding> LoadLibraryFailedCheck::run(const Case& c) const {
@@ -432,6 +485,14 @@ std::vector<Finding> LoadLibraryFailedCheck::run(const Case& c) const {
   }
   // Exceptions about a library that no loader line of the same log explains.
   for (const auto& e : c.log_events) {
+    if (e.kind == LogEventKind::python_exception && e.problem == "op not registered")
+      if (auto f = from_unregistered_op(e)) {
+        const std::string key = e.where.artifact + "\n" + f->subject;
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+        seen.push_back(key);
+        out.push_back(std::move(*f));
+        continue;
+      }
     if (e.kind != LogEventKind::python_exception || e.problem != "load failure") continue;
     if (std::any_of(c.log_events.begin(), c.log_events.end(), [&](const LogEvent& other) {
           return other.kind == LogEventKind::load_error && other.where.artifact == e.where.artifact;

@@ -1,6 +1,10 @@
 // runtime.openmp-conflict: a second OpenMP runtime started in a process that already has one.
 #include "checks/runtime/openmp_conflict.hpp"
 
+#include <optional>
+#include <string_view>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "checks/support/commands.hpp"
@@ -31,12 +35,82 @@ std::string loaded_copies_command(const std::string& library, const std::string&
   return "";
 }
 
+// The OpenMP runtimes by file name: LLVM's, Intel's and GCC's.
+bool is_openmp_runtime(std::string_view path) {
+  const auto name = path.substr(
+      path.find_last_of('/') == std::string_view::npos ? 0 : path.find_last_of('/') + 1);
+  return name.starts_with("libomp.") || name.starts_with("libiomp5") || name.starts_with("libgomp");
+}
+
+// A crash inside an OpenMP runtime in a process that a debugger shows holding two or more copies
+// of OpenMP runtimes (lldb's `image list`, gdb's `info sharedlibrary`): the runtimes' thread pools
+// and state collide without the `OMP: Error #15` check (LLVM's libomp does not run it on every
+// path, and a bundled copy may be renamed).
+std::optional<Finding> from_crash(const Case& c, const std::string& artifact,
+                                  const std::vector<const LogEvent*>& events) {
+  const LogEvent* crash = nullptr;
+  const LogFrame* frame = nullptr;
+  for (const LogEvent* e : events) {
+    if (e->kind != LogEventKind::segfault) continue;
+    for (const auto& f : e->frames)
+      if (f.native) {
+        if (is_openmp_runtime(f.file)) crash = e, frame = &f;
+        break;  // the innermost frame decides
+      }
+    if (crash) break;
+  }
+  if (!crash) return std::nullopt;
+  std::vector<const LogEvent*> copies;
+  for (const LogEvent* e : events)
+    if (e->kind == LogEventKind::loaded_module && is_openmp_runtime(e->subject))
+      copies.push_back(e);
+  if (copies.size() < 2) return std::nullopt;
+  std::vector<std::string> paths;
+  for (const LogEvent* e : copies) paths.push_back("`" + e->subject + "`");
+  Finding f = new_finding(RuntimeOpenmpConflictCheck::k_info, Severity::error, 0.8);
+  f.explains_failure = true;
+  f.subject = "openmp crash " + frame->file;
+  f.title = fmt::format(
+      "The process crashed inside the OpenMP runtime with {} OpenMP runtimes "
+      "loaded",
+      copies.size());
+  f.message = fmt::format(
+      "Line {} of {} is the crash (`{}`); its innermost frame is `{}` in {}, and the debugger's "
+      "list of loaded libraries holds {} OpenMP runtimes: {}.",
+      crash->where.line, artifact, crash->value, cut(frame->function, 160), frame->file,
+      copies.size(), join(paths));
+  f.why =
+      "Each library that ships its own OpenMP runtime (a wheel that bundles `libomp` / `libiomp5`, "
+      "a package manager's copy, torch's own) brings a thread pool and state of its own; two of "
+      "them in one process can crash inside the runtime or compute wrong results.";
+  f.evidence.push_back(event_evidence(*crash, "the crash"));
+  if (!frame->text.empty())
+    f.evidence.push_back(fl::line_evidence(*crash, frame->log_line, frame->text,
+                                           "the innermost frame: inside an OpenMP runtime"));
+  for (const LogEvent* e : copies)
+    f.evidence.push_back(event_evidence(*e, "an OpenMP runtime loaded"));
+  const std::string library = frame->file.substr(frame->file.find_last_of('/') + 1);
+  f.next_steps.push_back({fmt::format("find the copies of `{}` in the Python environment", library),
+                          find_copies_command(library)});
+  if (const auto loaded = loaded_copies_command(library, fl::script_command(c, artifact));
+      !loaded.empty())
+    f.next_steps.push_back({"see which copies the program loads, and from where", loaded});
+  f.next_steps.push_back(
+      {"keep one runtime: remove or stop importing the package that bundles another copy, or load "
+       "torch first so every library resolves to its runtime",
+       ""});
+  f.chain = {"OpenMP copies", library, "crash"};
+  return f;
+}
+
 }  // namespace
 
 std::vector<Finding> RuntimeOpenmpConflictCheck::run(const Case& c) const {
   std::vector<Finding> out;
-  for (const auto& artifact : fl::log_artifacts(c))
-    for (const LogEvent* e : fl::events_of(c, artifact)) {
+  for (const auto& artifact : fl::log_artifacts(c)) {
+    const auto events = fl::events_of(c, artifact);
+    if (auto f = from_crash(c, artifact, events)) out.push_back(std::move(*f));
+    for (const LogEvent* e : events) {
       if (e->kind != LogEventKind::runtime_error || e->problem != "duplicate OpenMP runtime")
         continue;
       const bool same_name = e->subject == e->expected;
@@ -78,6 +152,7 @@ std::vector<Finding> RuntimeOpenmpConflictCheck::run(const Case& c) const {
       f.chain = {"OpenMP " + e->expected, "OpenMP " + e->subject, "abort"};
       out.push_back(std::move(f));
     }
+  }
   return out;
 }
 

@@ -112,7 +112,7 @@ Route route_of(const LogEvent& e) {
   if (e.problem == "data-dependent guard" || e.problem == "constraint violation" ||
       e.problem == "missing fake" || e.problem == "fake mismatch")
     return Route::routed_elsewhere;
-  if (e.problem == "load failure") return Route::load;
+  if (e.problem == "load failure" || e.problem == "op not registered") return Route::load;
   const auto types = exception_types(e);
   const std::string message = message_text(e);
   // The build: Inductor's compile errors, a compiler that could not run, or an error raised while
@@ -258,9 +258,10 @@ bool is_shape_error(std::string_view text) {
 }
 
 bool is_error(const LogEvent& e) {
-  // A deprecation, a command line or a printed size is what happened, not an error.
+  // A deprecation, a command line, a printed size or a loaded library is what happened, not an
+  // error.
   return e.kind != LogEventKind::deprecated_api && e.kind != LogEventKind::compile_command &&
-         e.kind != LogEventKind::observed_shape;
+         e.kind != LogEventKind::observed_shape && e.kind != LogEventKind::loaded_module;
 }
 
 std::vector<const LogEvent*> events_of(const Case& c, const std::string& artifact) {

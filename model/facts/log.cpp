@@ -40,6 +40,8 @@ std::string_view to_string(LogEventKind kind) {
       return "runtime-error";
     case LogEventKind::test_failure:
       return "test-failure";
+    case LogEventKind::loaded_module:
+      return "loaded-module";
     case LogEventKind::observed_shape:
       return "observed-shape";
   }

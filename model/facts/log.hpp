@@ -46,6 +46,8 @@ enum class LogEventKind {
   runtime_error,   // the AOTI runtime's `Error: <what>`, the shim's `Exception in aoti_torch: ...`
   test_failure,    // unittest's `ERROR: test_x (module.Class.test_x)` / `FAIL: ...`: the test that
                    // failed
+  loaded_module,   // a library a debugger lists as loaded in the process (lldb's `image list`,
+                   // gdb's `info sharedlibrary`): subject = its path
   observed_shape,  // a result's size the program printed (`torch.Size([4096, 8])`, value "4096,
                    // 8"), or ATen's Resize.cpp warning that an output was resized (problem
                    // "resized": expected = the shape it had, value = the shape required)

@@ -481,6 +481,20 @@ std::optional<PythonFrame> python_frame(std::string_view line) {
         if (!frame.function.empty() && frame.function.find(' ') == std::string::npos) return frame;
       }
     }
+    // pytest's short traceback: `/x/torchvision/_meta_registrations.py:164: in <module>`.
+    if (const auto in = s.find(": in "); in != k_npos && s.find(' ') == in + 1) {
+      const auto colon = s.rfind(':', in - 1);
+      const auto number =
+          colon == k_npos ? std::string_view{} : s.substr(colon + 1, in - colon - 1);
+      if (colon != k_npos && s.substr(0, colon).ends_with(".py") && !number.empty() &&
+          util::digits_at(number, 0).size() == number.size()) {
+        PythonFrame frame;
+        frame.file = std::string(s.substr(0, colon));
+        frame.line = util::to_int(number).value_or(0);
+        frame.function = std::string(util::trim(s.substr(in + 5)));
+        if (!frame.function.empty() && frame.function.find(' ') == std::string::npos) return frame;
+      }
+    }
     // A frame whose start the paste cut off: `...ers/transformer_flux.py", line 519, in forward`.
     const auto cut = s.find(".py\", line ");
     if (cut == k_npos || s.find("File \"") != k_npos) return std::nullopt;
@@ -551,6 +565,17 @@ std::optional<NativeFrame> native_frame(std::string_view line) {
     const auto colon = s.find(": ");
     if (colon == k_npos || util::digits_at(s, 7).empty()) return std::nullopt;
     auto body = s.substr(colon + 2);
+    // lldb: `frame #0: 0x0000000106438cf0 libomp.dylib`__kmp_suspend_64<false, true>(int) + 48`.
+    if (const auto tick = body.find('`'); body.starts_with("0x") && tick != k_npos) {
+      const auto space = body.find(' ');
+      if (space == k_npos || space > tick) return std::nullopt;
+      frame.module = std::string(body.substr(space + 1, tick - space - 1));
+      auto symbol = body.substr(tick + 1);
+      if (const auto plus = symbol.rfind(" + "); plus != k_npos) symbol = symbol.substr(0, plus);
+      frame.symbol = std::string(util::trim(symbol));
+      frame.from_gdb = true;  // a debugger's frame: it belongs to the stop it reports
+      return frame.symbol.empty() || frame.module.empty() ? std::nullopt : std::optional(frame);
+    }
     const auto offset = body.rfind(" + 0x");
     const auto paren = body.rfind(" (0x");
     frame.symbol = std::string(util::trim(body.substr(0, std::min(offset, paren))));

@@ -65,6 +65,7 @@ const util::AnchorSet& anchors() {
       {"terminate called", a_terminate},
       {"Segmentation fault", a_segfault},
       {"SIGSEGV", a_sigsegv},
+      {"stop reason = EXC_BAD_ACCESS", a_sigsegv},  // lldb: a Mach memory fault
       {"Aborted (core dumped)", a_aborted},
       {"Fatal Python error: Aborted", a_fatal_abort},
       {"Bus error", a_bus_error},
@@ -120,6 +121,7 @@ const util::AnchorSet& anchors() {
       {"Failed building wheel for ", a_fatal_word},
       {" (most recent call first):", a_faulthandler},
       {".py\", line ", a_cut_frame},
+      {": in ", a_cut_frame},  // pytest's `path.py:164: in <module>`
       {"TORCHDYNAMO_VERBOSE=1", a_dynamo_footer},
       {"You can suppress this exception and fall back to eager", a_dynamo_footer},
       {"index out of bounds: ", a_index_check},
@@ -181,6 +183,8 @@ std::string line_text(std::string_view raw) {
 // `2024-04-11T19:39:33.1626214Z ` (GitHub Actions), `ERROR 07-23 07:21:49 [core.py:586] ` (vLLM's
 // logger). glog's `[E1119 16:44:43.826 shim_common.cpp:403] ` stays: it names the file that spoke.
 std::string_view strip_log_prefix(std::string_view line) {
+  // A post's Markdown quote (`> ` before every line), not a doctest prompt (`>>> `).
+  if (line.starts_with("> ")) line.remove_prefix(2);
   // Ray's and vLLM's worker prefix: `(EngineCore_DP0 pid=73386) `, `(RayWorkerWrapper pid=12) `,
   // also behind a harness's bracketed tag (`[test 1] (EngineCore pid=2328) `).
   if (line.starts_with('[')) {
@@ -264,6 +268,7 @@ const Scanner::Recognizer Scanner::k_recognizers[] = {
     {a_draft_data_dependent | a_draft_report, &Scanner::draft_export_failure},
     {0, &Scanner::draft_export_continuation},
     {0, &Scanner::native_frame_line},
+    {0, &Scanner::module_list_line},
     {a_dynamo_footer, &Scanner::dynamo_footer},
     {a_faulthandler, &Scanner::faulthandler_stack},
     {0, &Scanner::exception_outside_traceback},

@@ -234,7 +234,13 @@ void Scanner::commit_terminate() {
 // One event per signal: a crash is often reported twice (Python's faulthandler, then the shell).
 void Scanner::crash_signal(std::uint64_t found) {
   auto e = event(LogEventKind::segfault);
-  if (found & (a_segfault | a_sigsegv)) {
+  if ((found & a_sigsegv) &&
+      m_line.find("stop reason = EXC_BAD_ACCESS") != std::string_view::npos) {
+    // lldb: `* thread #3, stop reason = EXC_BAD_ACCESS (code=1, address=0x8)`, the Mach exception
+    // macOS turns into SIGSEGV or SIGBUS.
+    e.subject = "EXC_BAD_ACCESS";
+    e.value = util::clean_text(util::trim(util::after(m_line, "stop reason = ")), k_max_field);
+  } else if (found & (a_segfault | a_sigsegv)) {
     e.subject = "SIGSEGV";
     if (m_line.find("Fatal Python error: Segmentation fault") != std::string_view::npos)
       e.value = "Fatal Python error: Segmentation fault";

@@ -27,6 +27,8 @@ bool Scanner::continue_traceback() {
     return false;
   }
   m_in_traceback = false;
+  // pytest marks the exception's lines with `E   `: `E   RuntimeError: operator x does not exist`.
+  if (body.starts_with("E   ") && body.size() > 4 && body[4] != ' ') body.remove_prefix(4);
   const auto type = exception_type_at_start(body);
   if (type.empty()) {
     // The traceback stops before its exception line. Frames may go on after this line (a paste
@@ -214,17 +216,14 @@ void Scanner::start_traceback(std::uint64_t) {
 // A frame or an exception line outside any traceback and any exception's message.
 void Scanner::exception_outside_traceback(std::uint64_t found) {
   if (m_in_traceback || m_exception_line || m_message_line || m_faulthandler_line) return;
-  if (found & (a_python_frame | a_cut_frame))
-    start_traceback_at_frame();
-  else
-    bare_exception();
+  if (!(found & (a_python_frame | a_cut_frame)) || !start_traceback_at_frame()) bare_exception();
 }
 
 // A log that starts inside a traceback (a paste that lost its first lines): its first frame starts
 // it.
-void Scanner::start_traceback_at_frame() {
+bool Scanner::start_traceback_at_frame() {
   const auto frame = python_frame(m_line);
-  if (!frame) return;
+  if (!frame) return false;
   const auto indent = m_line.find("File \"");
   // Python indents frames by two spaces under `Traceback`; whatever is before that is a prefix. A
   // frame cut at its start has none.
@@ -242,6 +241,7 @@ void Scanner::start_traceback_at_frame() {
   m_cut_frames.clear();
   m_detail_event = -1;
   push_frame(m_frames, *frame);
+  return true;
 }
 
 // faulthandler (`python -X faulthandler`, or a fatal error) prints each thread's Python stack
@@ -370,14 +370,33 @@ void Scanner::bare_exception() {
       }
     }
   }
-  if (type.empty() || line.size() <= start + type.size() || line[start + type.size()] != ':')
+  // The exception's repr, as a program or logger prints a caught one: `NameError("Cannot access
+  // global variable X from within @jit'ed function. ...")`.
+  std::string_view repr_message;
+  if (type.empty()) {
+    const auto open = line.find("(\"") < line.find("('") ? line.find("(\"") : line.find("('");
+    if (open != std::string_view::npos && open > 0) {
+      const auto candidate = line.substr(0, open);
+      if (exception_type_at_start(candidate) == candidate && is_error_type(candidate)) {
+        type = candidate;
+        repr_message = line.substr(open + 2);
+        const char quote = line[open + 1];
+        if (const auto close = repr_message.rfind(std::string{quote, ')'});
+            close != std::string_view::npos)
+          repr_message = repr_message.substr(0, close);
+      }
+    }
+  }
+  if (repr_message.empty() &&
+      (type.empty() || line.size() <= start + type.size() || line[start + type.size()] != ':'))
     return;
   // A line that already said something more specific (`ImportError: x.so: undefined symbol: f`).
   if (m_line_had_event) return;
   auto e = event(LogEventKind::python_exception);
   e.subject = util::clean_text(type, k_max_field);
   const auto body = line.substr(start);
-  e.value = util::clean_text(util::trim(body.substr(type.size() + 1)), k_max_field);
+  e.value = util::clean_text(
+      repr_message.empty() ? util::trim(body.substr(type.size() + 1)) : repr_message, k_max_field);
   classify_exception(e, body);
   set_raised_in(e);
   link_to_chain(e);

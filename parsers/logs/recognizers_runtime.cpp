@@ -171,4 +171,38 @@ void Scanner::native_frame_line(std::uint64_t found) {
                     util::clean_text(frame->symbol, k_max_field), "", "", m_number, true, text});
 }
 
+// A debugger's list of the libraries the process has loaded: lldb's `image list`
+// (`[  2] F53B1E01-AF16-... 0x0000000106754000 /x/torch/lib/libomp.dylib`) and gdb's
+// `info sharedlibrary` (`0x00007ffff7fc5090  0x00007ffff7fee335  Yes  /lib64/ld-linux.so.2`).
+// Which copies of a library one process held is what a conflict between two of them needs.
+void Scanner::module_list_line(std::uint64_t) {
+  const auto line = util::trim(m_line);
+  std::string_view path;
+  if (line.starts_with('[')) {
+    const auto close = line.find("] ");
+    if (close == std::string_view::npos || close > 8 ||
+        util::trim(line.substr(1, close - 1)).find_first_not_of("0123456789") !=
+            std::string_view::npos)
+      return;
+    const auto address = line.find(" 0x", close);
+    if (address == std::string_view::npos) return;
+    path = util::trim(line.substr(line.find(' ', address + 1)));
+  } else if (line.starts_with("0x")) {
+    auto yes = line.find("  Yes ");
+    if (yes == std::string_view::npos) yes = line.find("  No ");
+    if (yes == std::string_view::npos) return;
+    path = util::trim(line.substr(line.find(' ', yes + 2)));
+    if (path.starts_with("(*)")) path = util::trim(path.substr(3));
+  } else {
+    return;
+  }
+  if (!path.starts_with('/') || path.find(' ') != std::string_view::npos ||
+      (path.find(".so") == std::string_view::npos && !path.ends_with(".dylib")))
+    return;
+  auto e = event(LogEventKind::loaded_module);
+  e.subject = util::clean_text(path, k_max_field);
+  const auto key = e.subject;
+  add(std::move(e), key);
+}
+
 }  // namespace aoti::parsers::logs

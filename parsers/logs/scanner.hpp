@@ -192,7 +192,7 @@ class Scanner {
   void faulthandler_stack(std::uint64_t);
   bool continue_faulthandler_stack();
   void exception_outside_traceback(std::uint64_t found);
-  void start_traceback_at_frame();
+  bool start_traceback_at_frame();
   bool continue_detail(std::uint64_t found);
   void end_detail(LogEvent& e);
   static bool is_log_record_start(std::string_view line);
@@ -217,6 +217,7 @@ class Scanner {
   void gpu_capability(std::uint64_t);
   static void find_glog_location(std::string_view line, std::string& file, int& number);
   void native_frame_line(std::uint64_t found);
+  void module_list_line(std::uint64_t);
 
   std::string m_display;
   std::string_view m_line;

@@ -92,3 +92,17 @@ TEST_CASE("load.library-failed: an ImportError about a compiled library it names
   check_quotes(found,
                read_file(corpus_dir() / "wild/sglang-17460-kernel-cpu-torch-too-new/stderr.txt"));
 }
+
+TEST_CASE("load.library-failed: an op the dispatcher does not know, its library not loaded") {
+  const auto found = analyze_log(
+      "/venv/lib/python3.10/site-packages/torchvision/_meta_registrations.py:164: in <module>\n"
+      "    def meta_nms(dets, scores, iou_threshold):\n"
+      "/venv/lib/python3.10/site-packages/torch/_library/abstract_impl.py:30: in register\n"
+      "    if torch._C._dispatch_has_kernel_for_dispatch_key(self.qualname, \"Meta\"):\n"
+      "E   RuntimeError: operator torchvision::nms does not exist\n");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "load.library-failed");
+  CHECK(found[0].title.find("`torchvision::nms` is not registered") != std::string::npos);
+  CHECK(mentions(found[0], "_meta_registrations.py"));
+  CHECK(mentions(found[0], "find_spec('torchvision')"));
+}

@@ -37,3 +37,21 @@ TEST_CASE("runtime.openmp-conflict") {
     CHECK(first_of(found, "runtime.openmp-conflict") == nullptr);
   }
 }
+
+TEST_CASE("runtime.openmp-conflict: a crash inside libomp with three copies loaded (lldb)") {
+  const auto found = analyze_paths(
+      {(corpus_dir() / "wild-heldout-4" / "pytorch-121101-two-openmp-runtimes-macos" / "stderr.txt")
+           .string()});
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "runtime.openmp-conflict");
+  CHECK(mentions(found[0], "sklearn/.dylibs/libomp.dylib"));
+  CHECK(mentions(found[0], "torch/lib/libomp.dylib"));
+  CHECK(mentions(found[0], "__kmp_suspend_64"));
+  // One copy loaded: a crash inside the runtime is not a conflict.
+  const auto one = analyze_log(
+      "* thread #3, stop reason = EXC_BAD_ACCESS (code=1, address=0x8)\n"
+      "    frame #0: 0x0000000106438cf0 libomp.dylib`__kmp_suspend_64 + 48\n"
+      "[  0] F53B1E01-AF16-30FC-8690-F7B131EB6CE5 0x0000000106754000 /x/torch/lib/libomp.dylib\n");
+  CHECK(!first_of(one, "runtime.openmp-conflict"));
+  CHECK(!one.empty());
+}
