@@ -533,3 +533,33 @@ TEST_CASE("--backtrace takes a bare model .so as it takes a package") {
       run.out.find("-- candidates: return addresses found on the stack, not an unwound path --") !=
       std::string::npos);
 }
+
+TEST_CASE("a folder's text files are logs only when their names say so; a named file always is") {
+  TempDir tmp;
+  const auto tree = tmp.path / "ext";
+  fs::create_directories(tree / "docs");
+  // Doxygen's template quotes `error:` in its prose; CMake and YAML are build files.
+  write_file(tree / "docs" / "Doxyfile.in",
+             "# The WARN_FORMAT tag ... \"$file:$line: $text\"\nfatal error: see below\n");
+  write_file(tree / "CMakeLists.txt", "message(FATAL_ERROR \"error: CUDA not found\")\n");
+  write_file(tree / "ci.yml", "run: echo 'error: boom'\n");
+  write_file(tree / "stderr.txt", "RuntimeError: CUDA error: device-side assert triggered\n");
+  const auto run = run_cli("--format json " + shell_quote(tree.string()));
+  REQUIRE(run.exit_code == 0);
+  const auto report = json::parse(run.out);
+  std::set<std::string> logs;
+  for (const auto& artifact : report["artifacts"])
+    if (artifact["kind"] == "log")
+      logs.insert(fs::path(artifact["path"].get<std::string>()).filename());
+  CHECK(logs == std::set<std::string>{"stderr.txt"});
+  REQUIRE(!report["findings"].empty());
+  CHECK(
+      report["findings"][0]["evidence"][0]["artifact"].get<std::string>().ends_with("stderr.txt"));
+  // Named on the command line, the same file is read as the user said.
+  const auto named = run_cli("--format json " + shell_quote((tree / "ci.yml").string()));
+  bool read_as_log = false;
+  const auto named_report = json::parse(named.out);
+  for (const auto& artifact : named_report["artifacts"])
+    read_as_log = read_as_log || artifact["kind"] == "log";
+  CHECK(read_as_log);
+}

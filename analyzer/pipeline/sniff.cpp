@@ -79,9 +79,25 @@ bool has_extension(const fs::path& path, std::initializer_list<std::string_view>
   return std::find(extensions.begin(), extensions.end(), ext) != extensions.end();
 }
 
+// A file name that says the file holds a program's output: `*.log`, `*.out`, `*.err`, `*.txt`
+// (stderr.txt, cuda-gdb.txt; not CMakeLists.txt), or a name without an extension that says so
+// (`stderr`, `build_log`).
+bool named_like_output(const fs::path& path) {
+  const std::string name = path.filename().string();
+  const std::string ext = path.extension().string();
+  if (name == "CMakeLists.txt") return false;
+  if (ext == ".log" || ext == ".out" || ext == ".err" || ext == ".txt" || ext == ".stderr" ||
+      ext == ".stdout")
+    return true;
+  if (!ext.empty()) return false;
+  for (std::string_view word : {"log", "stderr", "stdout", "output", "err"})
+    if (name.find(word) != std::string::npos) return true;
+  return false;
+}
+
 }  // namespace
 
-SniffedInput sniff(const fs::path& path, std::string display) {
+SniffedInput sniff(const fs::path& path, std::string display, bool named) {
   SniffedInput input;
   input.path = path;
   input.display = std::move(display);
@@ -187,6 +203,10 @@ SniffedInput sniff(const fs::path& path, std::string display) {
     input.what = has_extension(path, {".md", ".rst"}) ? "documentation" : "JSON document";
     return input;
   }
+  if (!named && !named_like_output(path)) {
+    input.what = "text file whose name is not a log's";
+    return input;
+  }
   input.kind = ArtifactKind::log;
   input.what = "log";
   return input;
@@ -268,7 +288,7 @@ std::vector<SniffedInput> gather_inputs(const std::vector<std::string>& paths,
         diagnostics.push_back({file.string(), "cannot read: " + opened.error()});
         continue;
       }
-      inputs.push_back(sniff(file, file.string()));
+      inputs.push_back(sniff(file, file.string(), /*named=*/false));
     }
   }
   // One file named twice (the same path, a link to it, a folder and a file in it) is read once: a

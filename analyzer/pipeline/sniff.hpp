@@ -18,7 +18,11 @@ struct SniffedInput {
   std::string what;  // "xz-compressed ELF core dump", "TORCH_TRACE log", "binary file", ...
 };
 
-SniffedInput sniff(const std::filesystem::path& path, std::string display);
+// What one file is, by its content first and its name second. A text file of no other kind is a log
+// when it was `named` on the command line; found in a folder, only when its name says it holds a
+// program's output (stderr.txt, run.log, build.out): a source tree's Doxyfile.in, CMake scripts and
+// YAML are not logs, and reading their prose as one invents errors.
+SniffedInput sniff(const std::filesystem::path& path, std::string display, bool named = true);
 
 // Expands folders (recursively, sorted, bounded) and sniffs every file. Paths that cannot be
 // read become diagnostics.
