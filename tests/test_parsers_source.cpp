@@ -265,3 +265,47 @@ void fill_int(int* p, int n) { fill<<<1, n>>>(p, n); }
   CHECK(host.facts.language == "c++");
   CHECK(host.facts.cuda_kernels.empty());
 }
+
+TEST_CASE("a tree's cheap look: which C++ files may register an op, and the project's macros") {
+  namespace src = aoti::parsers::source;
+  // vLLM's registration.h and FBGEMM's ops_utils.h: macros that expand to a registration, also
+  // through one another.
+  const std::string header =
+      "#pragma once\n#include <Python.h>\n"
+      "#define _CONCAT(A, B) A##B\n"
+      "#define TORCH_LIBRARY_EXPAND(NAME, MODULE) TORCH_LIBRARY(NAME, MODULE)\n"
+      "#define OP_DISPATCH(KEY, NAME, FN) \\\n  TORCH_LIBRARY_IMPL(fbgemm, KEY, m) { \\\n"
+      "    m.impl(NAME, TORCH_FN(FN)); \\\n  }\n";
+  auto macros = src::registration_macros(header, {});
+  CHECK(macros == std::vector<std::string>{"TORCH_LIBRARY_EXPAND", "OP_DISPATCH"});
+  // One defined through a project macro is found once that one is known.
+  const std::string wrapper = "#define REGISTER_ALL(FN) OP_DISPATCH(CUDA, \"f\", FN)\n";
+  CHECK(src::registration_macros(wrapper, {}).empty());
+  CHECK(src::registration_macros(wrapper, macros) == std::vector<std::string>{"REGISTER_ALL"});
+
+  CHECK(
+      src::may_register("TORCH_LIBRARY_FRAGMENT(ns, m) { m.def(\"f(Tensor x) -> Tensor\"); }", {}));
+  CHECK(src::may_register("void add_ops(torch::Library& m) { m.def(\"f() -> ()\"); }", {}));
+  CHECK(src::may_register("OP_DISPATCH(CUDA, \"f\", f_cuda);", macros));
+  CHECK_FALSE(src::may_register("OP_DISPATCH_HELPER(x);", macros));  // a whole word only
+  CHECK_FALSE(src::may_register("__global__ void k(float* x) { x[0] = 1; }", macros));
+}
+
+TEST_CASE("a C++ file that registers nothing is skimmed, not parsed") {
+  TempDir dir;
+  const auto path = dir.path / "kernels.cu";
+  // Not valid C++ either: parsed, it would give compile-error diagnostics.
+  write_file(path, "#include <nowhere.h>\n__global__ void k(float* x) { x[0] = undefined; }\n");
+  aoti::parsers::source::SourceOptions options;
+  options.cuda_kernels = false;
+  const auto read = aoti::parsers::source::read_source(path, "kernels.cu", options);
+  REQUIRE(read);
+  CHECK(read->skimmed);
+  CHECK(read->diagnostics.empty());
+  // With a GPU core in the case its CUDA kernels are wanted: parsed.
+  options.cuda_kernels = true;
+  const auto parsed = aoti::parsers::source::read_source(path, "kernels.cu", options);
+  REQUIRE(parsed);
+  CHECK_FALSE(parsed->skimmed);
+  CHECK(parsed->facts.cuda_kernels.size() == 1);
+}

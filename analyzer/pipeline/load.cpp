@@ -295,8 +295,37 @@ std::vector<std::string> tree_include_dirs(const std::vector<SniffedInput>& inpu
   return {dirs.begin(), dirs.end()};
 }
 
+// The macros an extension tree defines that expand to a registration (vLLM's
+// TORCH_LIBRARY_EXPAND, FBGEMM's dispatch macros), also through one another: a cheap text pass
+// over its C++ files, so that the files using them are parsed in full and the others skimmed.
+std::vector<std::string> tree_registration_macros(const std::vector<SniffedInput>& inputs) {
+  std::vector<std::string> texts;
+  for (const auto& input : inputs)
+    if (input.kind == ArtifactKind::source && !parsers::source::is_python_source(input.path))
+      if (auto text = util::read_regular_file(input.path, parsers::source::k_max_source_bytes);
+          text && text->find("#define") != std::string::npos)
+        texts.push_back(std::move(*text));
+  std::vector<std::string> macros;
+  // Each round finds the macros defined through the ones found before it.
+  for (std::size_t round = 0; round < 4; ++round) {
+    const std::size_t before = macros.size();
+    for (const auto& text : texts)
+      for (auto& name : parsers::source::registration_macros(text, macros))
+        if (std::find(macros.begin(), macros.end(), name) == macros.end())
+          macros.push_back(std::move(name));
+    if (macros.size() == before) break;
+  }
+  return macros;
+}
+
 void load_source(SourceResult read, const SniffedInput& input, Artifact& artifact, Case& c) {
   if (!accepted(read, input, artifact, c)) return;
+  if (read->skimmed) {
+    artifact.note = fmt::format("{} source without an op registration: read as text only",
+                                read->facts.language);
+    c.sources.push_back(std::move(read->facts));
+    return;
+  }
   artifact.note = fmt::format("{} source, {} op(s), {} kernel(s), {} pattern(s)",
                               read->facts.language, read->facts.ops.size(),
                               read->facts.kernels.size(), read->facts.violations.size());
@@ -494,6 +523,10 @@ Case load_case(const std::vector<std::string>& paths, bool verify_trace_payloads
   for (const auto& input : inputs)
     if (input.kind == ArtifactKind::compile_database) source_options.compile_commands = input.path;
   if (!source_options.compile_commands) source_options.include_dirs = tree_include_dirs(inputs);
+  source_options.registration_macros = tree_registration_macros(inputs);
+  source_options.cuda_kernels = std::any_of(
+      inputs.begin(), inputs.end(),
+      [](const SniffedInput& input) { return input.kind == ArtifactKind::gpu_core_dump; });
   source_options.precompiled_stubs =
       std::count_if(inputs.begin(), inputs.end(), [](const SniffedInput& input) {
         return input.kind == ArtifactKind::source && !parsers::source::is_python_source(input.path);

@@ -18,10 +18,16 @@ namespace aoti::parsers::source {
 
 Parsed<SourceRead> read_cpp(const std::filesystem::path& path, std::string_view text,
                             const std::string& display, const SourceOptions& options) {
-  if (std::string why_not; !libclang_ready(why_not)) return fail("C++ sources: " + why_not);
   SourceRead out;
   out.facts.artifact = display;
   out.facts.language = is_cuda_source(path) ? "cuda" : "c++";
+  if (!may_register(text, options.registration_macros) &&
+      !(out.facts.language == "cuda" && options.cuda_kernels &&
+        text.find("__global__") != std::string_view::npos)) {
+    out.skimmed = true;
+    return out;
+  }
+  if (std::string why_not; !libclang_ready(why_not)) return fail("C++ sources: " + why_not);
   try {
     auto unit = ClangUnit::parse(path, text, display, options, out.diagnostics);
     if (!unit) return tl::unexpected(std::move(unit.error()));

@@ -6,12 +6,12 @@
 #include "parsers/source/cpp_frontend.hpp"
 #include "parsers/source/python_frontend.hpp"
 #include "util/open_file.hpp"
+#include "util/text.hpp"
 
 namespace aoti::parsers::source {
 namespace {
 
 // Extension sources are kilobytes; anything past this is not one, and would only cost time.
-constexpr std::uintmax_t k_max_source_bytes = 32u << 20;
 
 constexpr std::array<std::string_view, 10> k_cpp_extensions{".cpp", ".cc", ".cxx", ".c++", ".cu",
                                                             ".cuh", ".h",  ".hpp", ".hh",  ".hxx"};
@@ -62,6 +62,51 @@ Parsed<SourceRead> read_source(const std::filesystem::path& path, const std::str
     return fail("not a source file: binary content (NUL or control bytes)");
   if (is_python_source(path)) return read_python(text, display);
   return read_cpp(path, text, display, options);
+}
+
+namespace {
+
+bool names_registration(std::string_view text, const std::vector<std::string>& macros) {
+  for (std::string_view word : {"TORCH_LIBRARY", "torch::Library", "TORCH_SELECTIVE"})
+    if (text.find(word) != std::string_view::npos) return true;
+  for (const auto& macro : macros) {
+    // As a whole word: `REGISTER_OPS` is not found inside `REGISTER_OPS_HELPER_X`.
+    for (auto at = text.find(macro); at != std::string_view::npos; at = text.find(macro, at + 1)) {
+      const auto end = at + macro.size();
+      const bool starts = at == 0 || !util::is_identifier_char(text[at - 1]);
+      const bool ends = end == text.size() || !util::is_identifier_char(text[end]);
+      if (starts && ends) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool may_register(std::string_view text, const std::vector<std::string>& macros) {
+  return names_registration(text, macros);
+}
+
+std::vector<std::string> registration_macros(std::string_view text,
+                                             const std::vector<std::string>& known) {
+  std::vector<std::string> out;
+  for (auto at = text.find("#define "); at != std::string_view::npos;
+       at = text.find("#define ", at + 1)) {
+    auto name_at = at + 8;
+    while (name_at < text.size() && text[name_at] == ' ') ++name_at;
+    const auto name = util::identifier_at(text, name_at);
+    if (name.empty()) continue;
+    // The definition runs to the first line that does not end with a backslash.
+    auto end = text.find('\n', name_at);
+    while (end != std::string_view::npos && end > 0 &&
+           (text[end - 1] == '\\' || (text[end - 1] == '\r' && end > 1 && text[end - 2] == '\\')))
+      end = text.find('\n', end + 1);
+    const auto body = text.substr(name_at + name.size(), end == std::string_view::npos
+                                                             ? std::string_view::npos
+                                                             : end - name_at - name.size());
+    if (names_registration(body, known)) out.emplace_back(name);
+  }
+  return out;
 }
 
 }  // namespace aoti::parsers::source
