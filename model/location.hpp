@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace aoti::model {
 
@@ -23,10 +24,17 @@ bool same_run(std::string_view artifact_a, std::string_view artifact_b);
 // What a diagnostic is about: an input (almost always), or a check that failed internally.
 enum class DiagnosticSource { artifact, check };
 
+// What a diagnostic of a C++ source says, for the reports' summary of a whole tree: a compile error
+// clang recovered from, or headers the file includes that were found nowhere (`names`).
+enum class SourceProblem { none, compile_error, missing_headers };
+
 struct Diagnostic {
   std::string artifact;  // the input as displayed; the check's id when source is check
   std::string message;
   DiagnosticSource source = DiagnosticSource::artifact;
+  SourceProblem problem = SourceProblem::none;
+  int count = 1;                        // compile_error: how many errors this one stands for
+  std::vector<std::string> names = {};  // missing_headers: the headers, as included
 };
 
 }  // namespace aoti::model

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <string>
 
+#include "analyzer/report/common.hpp"
 #include "analyzer/report/report.hpp"
 #include "tests/report_fixtures.hpp"
 
@@ -92,4 +93,35 @@ TEST_CASE("text: wraps to the width it is given, in linear time") {
   CHECK(seconds < 2.0);
   CHECK(huge.find(std::string(80 - 16, 'x') + "\n") != std::string::npos);
   CHECK(static_cast<std::size_t>(std::count(huge.begin(), huge.end(), 'y')) >= (1u << 20));
+}
+
+TEST_CASE(
+    "a tree's many compile errors and missing headers are summarized; -v and JSON list them") {
+  aoti::model::Case c;
+  for (int i = 0; i < 30; ++i) {
+    const std::string file = "tree/src/op" + std::to_string(i) + ".cu";
+    c.diagnostics.push_back({file, file + ":3:10: error: 'c10/cuda/CUDAStream.h' file not found",
+                             aoti::model::DiagnosticSource::artifact,
+                             aoti::model::SourceProblem::compile_error, i < 2 ? 40 : 1});
+    if (i < 5)
+      c.diagnostics.push_back({file,
+                               file + ": 1 included header(s) not found, ...",
+                               aoti::model::DiagnosticSource::artifact,
+                               aoti::model::SourceProblem::missing_headers,
+                               1,
+                               {"cub/cub.cuh"}});
+  }
+  c.diagnostics.push_back({"tree/ops.cpp", "a diagnostic of another kind"});
+  const auto view = aoti::report::view_diagnostics(c.diagnostics);
+  CHECK(view.summarized == 35);
+  REQUIRE(view.whole.size() == 1);
+  CHECK(view.whole[0]->message == "a diagnostic of another kind");
+  REQUIRE(view.summary.size() == 3);
+  CHECK(view.summary[0].starts_with("30 C++ source(s) did not compile cleanly (108 errors;"));
+  CHECK(view.summary[0].find("op0.cu (40), op1.cu (40)") != std::string::npos);
+  CHECK(view.summary[1].starts_with("1 header(s) were found nowhere, in 5 source(s)"));
+  CHECK(view.summary[1].find("cub/cub.cuh (5)") != std::string::npos);
+  // A few are shown whole, as they are.
+  c.diagnostics.resize(10);
+  CHECK(aoti::report::view_diagnostics(c.diagnostics).summary.empty());
 }

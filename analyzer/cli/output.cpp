@@ -9,14 +9,23 @@
 #include <iostream>
 #include <string_view>
 
+#include "analyzer/report/common.hpp"
 #include "analyzer/report/report.hpp"
 
 namespace aoti::cli {
 
-void print_diagnostics(const std::vector<model::Diagnostic>& diagnostics) {
-  for (const auto& d : diagnostics)
+void print_diagnostics(const std::vector<model::Diagnostic>& diagnostics, bool verbose) {
+  const auto print = [](const model::Diagnostic& d) {
     std::cerr << "aoti-analyze: " << (d.source == model::DiagnosticSource::check ? "check " : "")
               << d.artifact << ": " << d.message << "\n";
+  };
+  if (verbose) {
+    for (const auto& d : diagnostics) print(d);
+    return;
+  }
+  const report::DiagnosticsView view = report::view_diagnostics(diagnostics);
+  for (const std::string& line : view.summary) std::cerr << "aoti-analyze: " << line << "\n";
+  for (const model::Diagnostic* d : view.whole) print(*d);
 }
 
 void print_error(const std::string& message) { std::cerr << "aoti-analyze: " << message << "\n"; }

@@ -19,7 +19,9 @@ inline constexpr int k_exit_usage =
 // Each diagnostic on stderr, "aoti-analyze: <artifact>: <message>" ("aoti-analyze: check <id>: ..."
 // for a check that failed), so that a report piped into a file still leaves a trace on the
 // terminal.
-void print_diagnostics(const std::vector<model::Diagnostic>& diagnostics);
+// On stderr: every diagnostic with `verbose`, else a tree's many C++ compile errors and missing
+// headers summarized as the reports show them (report::view_diagnostics).
+void print_diagnostics(const std::vector<model::Diagnostic>& diagnostics, bool verbose = true);
 // One message on stderr, "aoti-analyze: <message>".
 void print_error(const std::string& message);
 

@@ -247,4 +247,64 @@ CrashSummary summarize(const model::CoreFacts& core) {
   return out;
 }
 
+DiagnosticsView view_diagnostics(const std::vector<model::Diagnostic>& diagnostics) {
+  DiagnosticsView view;
+  std::size_t from_sources = 0;
+  for (const auto& d : diagnostics) from_sources += d.problem != model::SourceProblem::none;
+  if (from_sources <= k_max_whole_source_diagnostics) {
+    for (const auto& d : diagnostics) view.whole.push_back(&d);
+    return view;
+  }
+  std::map<std::string, int> errors_per_file;
+  std::map<std::string, std::set<std::string>> files_per_header;
+  std::set<std::string> files_missing_headers;
+  for (const auto& d : diagnostics) {
+    if (d.problem == model::SourceProblem::none) {
+      view.whole.push_back(&d);
+      continue;
+    }
+    ++view.summarized;
+    if (d.problem == model::SourceProblem::compile_error) errors_per_file[d.artifact] += d.count;
+    if (d.problem == model::SourceProblem::missing_headers) {
+      files_missing_headers.insert(d.artifact);
+      for (const auto& name : d.names) files_per_header[name].insert(d.artifact);
+    }
+  }
+  // Most first, then by name, the first `max` as "`name` (n)".
+  const auto most = [](std::vector<std::pair<std::string, std::size_t>> counted, std::size_t max) {
+    std::sort(counted.begin(), counted.end(), [](const auto& a, const auto& b) {
+      return std::tie(b.second, a.first) < std::tie(a.second, b.first);
+    });
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < counted.size() && i < max; ++i)
+      out.push_back(fmt::format("{} ({})", counted[i].first, counted[i].second));
+    return fmt::format("{}", fmt::join(out, ", "));
+  };
+  if (!errors_per_file.empty()) {
+    std::vector<std::pair<std::string, std::size_t>> counted;
+    std::size_t total = 0;
+    for (const auto& [file, count] : errors_per_file) {
+      counted.emplace_back(std::filesystem::path(file).filename().string(),
+                           static_cast<std::size_t>(count));
+      total += static_cast<std::size_t>(count);
+    }
+    view.summary.push_back(fmt::format(
+        "{} C++ source(s) did not compile cleanly ({} errors; each was analyzed with what clang "
+        "recovered); the most: {}",
+        errors_per_file.size(), total, most(counted, 5)));
+  }
+  if (!files_per_header.empty()) {
+    std::vector<std::pair<std::string, std::size_t>> counted;
+    for (const auto& [name, files] : files_per_header) counted.emplace_back(name, files.size());
+    view.summary.push_back(fmt::format(
+        "{} header(s) were found nowhere, in {} source(s) (analyzed without them); the most "
+        "included (sources): {}",
+        files_per_header.size(), files_missing_headers.size(), most(counted, 10)));
+  }
+  view.summary.push_back(fmt::format(
+      "these {} diagnostics are listed one by one with -v (on stderr) and in --format json",
+      view.summarized));
+  return view;
+}
+
 }  // namespace aoti::report

@@ -48,6 +48,18 @@ struct GpuFaultSummary {
 // nullopt when the dump shows no faulting warp.
 std::optional<GpuFaultSummary> summarize(const model::GpuCoreFacts& core);
 
+// The diagnostics as every writer shows them by default: each one whole, except a tree's many
+// C++ compile errors and missing headers (one diagnostic per file and error), which are summarized
+// in a few lines — files with compile errors and their counts, the headers found nowhere, most
+// frequent first. The full list is in the JSON report and on stderr with -v.
+struct DiagnosticsView {
+  std::vector<const model::Diagnostic*> whole;
+  std::vector<std::string> summary;  // empty when nothing was summarized
+  std::size_t summarized = 0;        // how many diagnostics the summary stands for
+};
+inline constexpr std::size_t k_max_whole_source_diagnostics = 20;
+DiagnosticsView view_diagnostics(const std::vector<model::Diagnostic>& diagnostics);
+
 // "rank 1: <title>" or "no findings".
 std::string verdict(const std::vector<model::Finding>& findings);
 

@@ -148,8 +148,11 @@ std::string render_html(const model::Case& c, const std::vector<model::Finding>&
     body += "<p>None.</p>\n";
   else {
     body += "<ul>\n";
-    for (const auto& d : c.diagnostics)
-      body += fmt::format("<li><code>{}</code>: {}</li>\n", escape(d.artifact), escape(d.message));
+    const DiagnosticsView view = view_diagnostics(c.diagnostics);
+    for (const std::string& line : view.summary) body += fmt::format("<li>{}</li>\n", escape(line));
+    for (const model::Diagnostic* d : view.whole)
+      body +=
+          fmt::format("<li><code>{}</code>: {}</li>\n", escape(d->artifact), escape(d->message));
     body += "</ul>\n";
   }
   return page("aoti-analyze report", body);

@@ -179,10 +179,12 @@ void write_finding(std::string& out, const model::Finding& finding) {
 void write_diagnostics(std::string& out, const model::Case& c) {
   out += "## Diagnostics\n\n";
   if (c.diagnostics.empty()) out += "None.\n";
-  for (const auto& diagnostic : c.diagnostics) {
-    const auto artifact = code_span(diagnostic.artifact);
-    out +=
-        fmt::format("- {}{}\n", artifact.empty() ? "" : artifact + ": ", prose(diagnostic.message));
+  const DiagnosticsView view = view_diagnostics(c.diagnostics);
+  for (const std::string& line : view.summary) out += fmt::format("- {}\n", prose(line));
+  for (const model::Diagnostic* diagnostic : view.whole) {
+    const auto artifact = code_span(diagnostic->artifact);
+    out += fmt::format("- {}{}\n", artifact.empty() ? "" : artifact + ": ",
+                       prose(diagnostic->message));
   }
 }
 

@@ -3,6 +3,7 @@
 // are.
 #include <algorithm>
 #include <array>
+#include <map>
 #include <string_view>
 #include <utility>
 
@@ -157,11 +158,51 @@ void write_summary(TextReport& out, const model::Case& c,
                        plural(c.diagnostics.size(), "diagnostic")));
 }
 
+// A tree of a thousand files: counts per kind and what was made of them, not a line per file.
+// More inputs than this (an extension tree) are counted, not listed.
+constexpr std::size_t k_max_listed_artifacts = 40;
+
+void write_artifact_counts(TextReport& out, const model::Case& c) {
+  std::map<std::pair<std::string, bool>, std::map<std::string, std::size_t>> groups;
+  for (const auto& artifact : c.artifacts) {
+    // A note's category: the words before its first number or comma ("c++ source" of "c++ source,
+    // 2 op(s), ..."), so that per-file counts do not split a group.
+    std::string category = artifact.note.substr(0, artifact.note.find_first_of(",0123456789"));
+    while (!category.empty() && (category.back() == ' ' || category.back() == ';'))
+      category.pop_back();
+    ++groups[std::make_pair(std::string(model::to_string(artifact.kind)), artifact.analyzed)]
+            [category];
+  }
+  out.field(2, 0, "",
+            fmt::format("{} inputs; each one is listed with -v (on stderr) and in --format json",
+                        c.artifacts.size()));
+  for (const auto& [key, categories] : groups) {
+    std::size_t total = 0;
+    std::vector<std::pair<std::size_t, std::string>> counted;
+    for (const auto& [category, count] : categories) {
+      total += count;
+      counted.emplace_back(count, category.empty() ? "no note" : category);
+    }
+    std::sort(counted.rbegin(), counted.rend());
+    std::string parts;
+    for (std::size_t i = 0; i < counted.size() && i < 4; ++i)
+      parts += fmt::format("{}{}: {}", i ? "; " : "", counted[i].second, counted[i].first);
+    if (counted.size() > 4) parts += fmt::format("; {} more", counted.size() - 4);
+    out.field(2, 0, "",
+              sanitize(fmt::format("{} {}: {} ({})", key.first,
+                                   key.second ? "analyzed" : "not analyzed", total, parts)));
+  }
+}
+
 void write_artifacts(TextReport& out, const model::Case& c) {
   out.line();
   out.line(out.paint("Artifacts", "1"));
   if (c.artifacts.empty()) {
     out.line("  none");
+    return;
+  }
+  if (c.artifacts.size() > k_max_listed_artifacts) {
+    write_artifact_counts(out, c);
     return;
   }
   std::size_t kind_width = 0, size_width = 0;
@@ -309,8 +350,10 @@ void write_diagnostics(TextReport& out, const model::Case& c) {
   out.line();
   out.line(out.paint("Diagnostics", "1"));
   if (c.diagnostics.empty()) out.line("  none");
-  for (const auto& diagnostic : c.diagnostics)
-    out.field(2, 0, "", sanitize(fmt::format("{}: {}", diagnostic.artifact, diagnostic.message)));
+  const DiagnosticsView view = view_diagnostics(c.diagnostics);
+  for (const std::string& line : view.summary) out.field(2, 0, "", sanitize(line));
+  for (const model::Diagnostic* diagnostic : view.whole)
+    out.field(2, 0, "", sanitize(fmt::format("{}: {}", diagnostic->artifact, diagnostic->message)));
 }
 
 }  // namespace

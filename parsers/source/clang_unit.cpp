@@ -355,23 +355,30 @@ Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::strin
       const std::string where = file && take(clang_getFileName(file)) != main_path
                                     ? take(clang_getFileName(file))
                                     : display;
-      diagnostics.push_back({display, where + ":" + std::to_string(line) + ":" +
-                                          std::to_string(column) + ": " + severity_name(severity) +
-                                          ": " + take(clang_getDiagnosticSpelling(d))});
+      diagnostics.push_back(
+          {display,
+           where + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
+               severity_name(severity) + ": " + take(clang_getDiagnosticSpelling(d)),
+           model::DiagnosticSource::artifact, model::SourceProblem::compile_error});
     }
     clang_disposeDiagnostic(d);
   }
   if (errors > k_max_diagnostics)
-    diagnostics.push_back({display, std::to_string(errors - k_max_diagnostics) +
-                                        " more compile errors; analyzed what clang recovered"});
+    diagnostics.push_back({display,
+                           std::to_string(errors - k_max_diagnostics) +
+                               " more compile errors; analyzed what clang recovered",
+                           model::DiagnosticSource::artifact, model::SourceProblem::compile_error,
+                           static_cast<int>(errors - k_max_diagnostics)});
   else if (errors > 0)
     diagnostics.back().message += " (analyzed what clang recovered)";
   if (const std::vector<std::string> missing = missing_headers(tu.get()); !missing.empty()) {
     std::string list;
     for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;
-    diagnostics.push_back(
-        {display, display + ": " + std::to_string(missing.size()) +
-                      " included header(s) not found, analyzed without them: " + list});
+    diagnostics.push_back({display,
+                           display + ": " + std::to_string(missing.size()) +
+                               " included header(s) not found, analyzed without them: " + list,
+                           model::DiagnosticSource::artifact, model::SourceProblem::missing_headers,
+                           static_cast<int>(missing.size()), missing});
   }
 
   return ClangUnit(std::move(index), std::move(tu), main_path);

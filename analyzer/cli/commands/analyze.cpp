@@ -50,7 +50,7 @@ int run_analyze(const Options& options) {
       for (const auto& note : core.health)
         std::cerr << "aoti-analyze: " << core.artifact << ": " << note << "\n";
   }
-  print_diagnostics(c.diagnostics);
+  print_diagnostics(c.diagnostics, options.verbose);
   if (!pipeline::anything_analyzed(c)) return k_exit_usage;
   return exit_for(options, findings);
 }
