@@ -5,7 +5,7 @@
 # run: `wc -l` of the tree (the cost of reading every byte once) and the tree's single largest C++
 # file alone (the floor when files are read in parallel). Fails when the tree takes LIMIT_SECONDS
 # (2) or more. Skipped, saying so, when ../shared is absent.
-# Usage: bench/extension_tree.sh BUILD_DIR
+# Usage: [EXTENSION_TREE=/path/to/fbgemm_gpu] bench/extension_tree.sh BUILD_DIR
 set -euo pipefail
 build=${1:?usage: extension_tree.sh BUILD_DIR}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,4 +41,27 @@ printf '%-28s %9.0f\n' 'lines per second' "$(echo "$lines / $tree_s" | bc -l)"
 if (($(echo "$tree_s >= $limit" | bc -l))); then
   echo "extension_tree: FAIL: ${tree_s}s >= ${limit}s" >&2
   exit 1
+fi
+
+# A whole cloned tree (issue 31: FBGEMM's fbgemm_gpu/ at 71d6f8b229), when EXTENSION_TREE names
+# one: wall seconds (limit TREE_LIMIT_SECONDS, 20), peak memory (TREE_LIMIT_MIB, 1024) and the
+# lines of the default text report's Diagnostics section (TREE_LIMIT_DIAGNOSTICS, 50).
+if [[ -n ${EXTENSION_TREE:-} ]]; then
+  report=$scratch/tree_report.txt
+  /usr/bin/time -f '%e %M' -o "$scratch/tree_time" "$build/aoti-analyze" "$EXTENSION_TREE" \
+    >"$report" 2>/dev/null || true
+  read -r big_s big_kib <"$scratch/tree_time"
+  diagnostic_lines=$(sed -n '/^Diagnostics$/,$p' "$report" | tail -n +2 | wc -l)
+  tree_files=$(find "$EXTENSION_TREE" -type f | wc -l)
+  printf 'extension_tree: %s (%d files): %.1f s, %d MiB, %d diagnostic lines, %d report lines\n' \
+    "$EXTENSION_TREE" "$tree_files" "$big_s" $((big_kib / 1024)) "$diagnostic_lines" \
+    "$(wc -l <"$report")"
+  if (($(echo "$big_s > ${TREE_LIMIT_SECONDS:-20}" | bc -l))) ||
+    ((big_kib / 1024 > ${TREE_LIMIT_MIB:-1024})) ||
+    ((diagnostic_lines > ${TREE_LIMIT_DIAGNOSTICS:-50})); then
+    echo "extension_tree: FAIL: $EXTENSION_TREE over its limits" >&2
+    exit 1
+  fi
+else
+  echo "extension_tree: whole tree SKIPPED: set EXTENSION_TREE to a cloned extension tree"
 fi

@@ -563,3 +563,46 @@ TEST_CASE("a folder's text files are logs only when their names say so; a named 
     read_as_log = read_as_log || artifact["kind"] == "log";
   CHECK(read_as_log);
 }
+
+TEST_CASE("the op inventory: every op defined or implemented, its schema's place and kernels") {
+  TempDir tree;
+  fs::create_directories(tree.path / "src");
+  // The second def's tag comes from a header that is not here: clang drops that call, the schema
+  // is still read.
+  write_file(tree.path / "src" / "ops.cpp",
+             "#include <torch/library.h>\nTORCH_LIBRARY(ext, m) {\n"
+             "  m.def(\"pad_rows(Tensor x, SymInt rows) -> Tensor\");\n"
+             "  m.def(\n      \"tile(Tensor x, \"\n      \"int reps) -> Tensor\",\n"
+             "      {EXT_PT2_TAG});\n}\n");
+  write_file(tree.path / "src" / "cuda.cpp",
+             "#include <torch/library.h>\n#include <ATen/ATen.h>\n"
+             "at::Tensor pad_cuda(const at::Tensor& x, int64_t rows) { return x; }\n"
+             "at::Tensor orphan_cuda(const at::Tensor& x) { return x; }\n"
+             "TORCH_LIBRARY_IMPL(ext, CUDA, m) {\n  m.impl(\"pad_rows\", pad_cuda);\n"
+             "  m.impl(\"orphan\", orphan_cuda);\n}\n");
+  write_file(tree.path / "src" / "notes.cpp", "int helper() { return 1; }\n");
+  const auto run = run_cli("--format json " + shell_quote(tree.path.string()));
+  REQUIRE(run.exit_code == 0);
+  const auto report = json::parse(run.out);
+  std::map<std::string, json> ops;
+  for (const auto& op : report["ops"]) ops[op["name"].get<std::string>()] = op;
+  REQUIRE(ops.count("ext::pad_rows"));
+  CHECK(ops["ext::pad_rows"]["defined_line"] == 3);
+  REQUIRE(ops["ext::pad_rows"]["kernels"].size() == 1);
+  CHECK(ops["ext::pad_rows"]["kernels"][0]["dispatch_key"] == "CUDA");
+  CHECK(ops["ext::pad_rows"]["kernels"][0]["function"] == "pad_cuda");
+  REQUIRE(ops.count("ext::tile"));
+  CHECK(ops["ext::tile"]["schema"] == "tile(Tensor x, int reps) -> Tensor");
+  CHECK(ops["ext::tile"]["defined_line"] == 4);
+  REQUIRE(ops.count("ext::orphan"));
+  CHECK(ops["ext::orphan"]["defined_in"].is_null());
+  CHECK(ops.size() == 3);
+  // The file that registers nothing was skimmed, not parsed.
+  for (const auto& artifact : report["artifacts"])
+    if (artifact["path"].get<std::string>().ends_with("notes.cpp"))
+      CHECK(artifact["note"].get<std::string>().find("read as text only") != std::string::npos);
+  // The text report lists them.
+  const auto text = run_cli(shell_quote(tree.path.string()));
+  CHECK(text.out.find("ext::orphan (not defined in the sources); kernels: CUDA cuda.cpp:7") !=
+        std::string::npos);
+}

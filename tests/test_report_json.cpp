@@ -15,8 +15,8 @@ using namespace aoti::test;
 using Json = nlohmann::ordered_json;
 
 void check_contract_json(const Json& j) {
-  const std::set<std::string> top = {"schema", "tool",     "artifacts",
-                                     "models", "findings", "diagnostics"};
+  const std::set<std::string> top = {"schema", "tool",     "artifacts",  "models",
+                                     "ops",    "findings", "diagnostics"};
   std::set<std::string> keys;
   for (const auto& [key, value] : j.items()) keys.insert(key);
   CHECK(keys == top);

@@ -307,4 +307,30 @@ DiagnosticsView view_diagnostics(const std::vector<model::Diagnostic>& diagnosti
   return view;
 }
 
+std::vector<OpInventoryEntry> op_inventory(const model::Case& c) {
+  std::map<std::string, OpInventoryEntry> ops;
+  for (const auto& source : c.sources) {
+    for (const auto& op : source.ops) {
+      auto& entry = ops[op.name];
+      entry.name = op.name;
+      if (entry.defined_in.empty()) {
+        entry.schema = op.schema;
+        entry.defined_in = source.artifact;
+        entry.defined_line = op.line;
+      }
+    }
+    for (const auto& kernel : source.kernels) {
+      if (kernel.op.empty()) continue;
+      auto& entry = ops[kernel.op];
+      entry.name = kernel.op;
+      entry.kernels.push_back({kernel.dispatch_key, kernel.function, source.artifact,
+                               kernel.registration_line, kernel.traced, kernel.symint_aware});
+      entry.fake = entry.fake || kernel.traced;
+    }
+  }
+  std::vector<OpInventoryEntry> out;
+  for (auto& [name, entry] : ops) out.push_back(std::move(entry));
+  return out;
+}
+
 }  // namespace aoti::report

@@ -60,6 +60,27 @@ struct DiagnosticsView {
 inline constexpr std::size_t k_max_whole_source_diagnostics = 20;
 DiagnosticsView view_diagnostics(const std::vector<model::Diagnostic>& diagnostics);
 
+// The op inventory: every op the case's sources define or register a kernel for, with where its
+// schema is and its kernels per dispatch key, in name order. `fake` says whether a kernel that
+// runs on fake tensors (Meta, a Python fake, CompositeImplicitAutograd) was found for it.
+struct OpKernelPlace {
+  std::string dispatch_key;  // "CUDA", "Meta", "Fake", ...
+  std::string function;      // "" when unresolved
+  std::string artifact;
+  int line = 0;              // the registration's line
+  bool traced = false;       // runs on fake tensors during export
+  bool symint_aware = true;  // traced: no SymInt-unaware pattern found in its body
+};
+struct OpInventoryEntry {
+  std::string name;        // "ns::op" or "ns::op.overload"
+  std::string schema;      // "" when the sources hold no schema for it (or it is inferred)
+  std::string defined_in;  // the file that defines it, "" when none of the sources does
+  int defined_line = 0;
+  std::vector<OpKernelPlace> kernels;
+  bool fake = false;
+};
+std::vector<OpInventoryEntry> op_inventory(const model::Case& c);
+
 // "rank 1: <title>" or "no findings".
 std::string verdict(const std::vector<model::Finding>& findings);
 

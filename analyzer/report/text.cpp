@@ -3,6 +3,7 @@
 // are.
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <map>
 #include <string_view>
 #include <utility>
@@ -356,6 +357,60 @@ void write_diagnostics(TextReport& out, const model::Case& c) {
     out.field(2, 0, "", sanitize(fmt::format("{}: {}", diagnostic->artifact, diagnostic->message)));
 }
 
+// The ops the sources define or implement: each with its schema's place and kernels when few;
+// for a tree, the counts, then the ops without a fake / Meta kernel and the ops implemented but
+// never defined (the JSON report lists every op).
+void write_ops(TextReport& out, const model::Case& c) {
+  const auto ops = op_inventory(c);
+  if (ops.empty()) return;
+  constexpr std::size_t k_max_listed_ops = 25;
+  std::size_t defined = 0, with_fake = 0;
+  std::vector<const OpInventoryEntry*> no_fake, undefined;
+  for (const auto& op : ops) {
+    defined += !op.defined_in.empty();
+    with_fake += op.fake;
+    if (!op.defined_in.empty() && !op.fake) no_fake.push_back(&op);
+    if (op.defined_in.empty()) undefined.push_back(&op);
+  }
+  out.line();
+  out.line(out.paint("Ops", "1"));
+  out.field(
+      2, 0, "",
+      fmt::format("{} op(s) in the sources: {} defined by a schema there, {} with a kernel "
+                  "that runs on fake tensors (Meta, a fake, a composite){}",
+                  ops.size(), defined, with_fake,
+                  ops.size() > k_max_listed_ops ? "; every op is listed in --format json" : ""));
+  const auto place = [](const std::string& artifact, int line) {
+    return fmt::format("{}:{}", std::filesystem::path(artifact).filename().string(), line);
+  };
+  const auto describe = [&](const OpInventoryEntry& op) {
+    std::string kernels;
+    for (const auto& k : op.kernels)
+      kernels += fmt::format("{}{} {}", kernels.empty() ? "" : ", ", k.dispatch_key,
+                             place(k.artifact, k.line));
+    return fmt::format("{}{}{}", op.name,
+                       op.defined_in.empty()
+                           ? " (not defined in the sources)"
+                           : " defined at " + place(op.defined_in, op.defined_line),
+                       kernels.empty() ? "; no kernel registered" : "; kernels: " + kernels);
+  };
+  if (ops.size() <= k_max_listed_ops) {
+    for (const auto& op : ops) out.field(4, 0, "", sanitize(describe(op)));
+    return;
+  }
+  const auto list = [&](const std::string& heading,
+                        const std::vector<const OpInventoryEntry*>& which) {
+    if (which.empty()) return;
+    out.field(2, 0, "",
+              fmt::format("{} ({}){}", heading, which.size(),
+                          which.size() > k_max_listed_ops ? ", the first 25:" : ":"));
+    for (std::size_t i = 0; i < which.size() && i < k_max_listed_ops; ++i)
+      out.field(4, 0, "", sanitize(describe(*which[i])));
+  };
+  list("defined, with no kernel that runs on fake tensors found", no_fake);
+  list("implemented, never defined in the sources", undefined);
+}
+
 }  // namespace
 
 std::string render_text(const model::Case& c, const std::vector<model::Finding>& findings,
@@ -370,6 +425,7 @@ std::string render_text(const model::Case& c, const std::vector<model::Finding>&
   if (findings.empty()) out.line("  no findings");
   for (const auto& finding : findings) write_finding(out, finding);
   // What was read comes after what was found: the findings are what a reader came for.
+  write_ops(out, c);
   write_artifacts(out, c);
   write_diagnostics(out, c);
   return out.take();

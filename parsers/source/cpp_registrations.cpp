@@ -1,5 +1,8 @@
 #include "parsers/source/cpp_registrations.hpp"
 
+#include "util/text.hpp"
+
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <optional>
@@ -378,12 +381,71 @@ class Collector {
   CppRegistrations m_found;
 };
 
+// The C++ string literals that start at `at` (after spaces), joined: `"a(Tensor x, "\n "int n) ->
+// Tensor"`; nullopt when no literal starts there, or one is a raw or prefixed literal.
+std::optional<std::string> literals_at(std::string_view text, std::size_t at) {
+  std::string joined;
+  bool any = false;
+  while (true) {
+    while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+    if (at >= text.size() || text[at] != '"') break;
+    std::size_t end = at + 1;
+    while (end < text.size() && text[end] != '"' && text[end] != '\n')
+      end += text[end] == '\\' ? 2 : 1;
+    if (end >= text.size() || text[end] != '"') return std::nullopt;
+    joined += unquote(text.substr(at, end + 1 - at));
+    any = true;
+    at = end + 1;
+  }
+  if (!any) return std::nullopt;
+  return joined;
+}
+
+// The schemas `m.def("...")` states in each TORCH_LIBRARY / TORCH_LIBRARY_FRAGMENT block of the
+// text, read from the text: clang drops a call with an argument it cannot resolve (FBGEMM's
+// `m.def("op(...) -> Tensor", {PT2_COMPLIANT_TAG})` when the tag's header is missing), and the
+// schema, a plain literal, does not need it. Ops already read from the AST are kept as they are.
+void add_text_schemas(std::string_view text, std::vector<model::SourceOp>& ops) {
+  for (std::string_view macro : {"TORCH_LIBRARY_FRAGMENT(", "TORCH_LIBRARY("}) {
+    for (auto at = text.find(macro); at != std::string_view::npos; at = text.find(macro, at + 1)) {
+      if (at > 0 && (util::is_identifier_char(text[at - 1]) || text[at - 1] == '#')) continue;
+      const auto block = block_at(text, static_cast<unsigned>(at));
+      const auto open = text.find('{', at);
+      if (!block || open == std::string_view::npos) continue;
+      // The block's body, to its matching brace (strings and comments are rare enough inside a
+      // registration block's braces not to be parsed here).
+      std::size_t close = open;
+      for (int depth = 0; close < text.size(); ++close) {
+        if (text[close] == '{') ++depth;
+        if (text[close] == '}' && --depth == 0) break;
+      }
+      const auto body = text.substr(open, close - open);
+      for (auto def = body.find(".def("); def != std::string_view::npos;
+           def = body.find(".def(", def + 1)) {
+        const auto schema = literals_at(body, def + 5);
+        if (!schema || schema->find('(') == std::string::npos) continue;
+        const ParsedSchema parsed = parse_schema(*schema);
+        const std::string name = qualify(block->ns, parsed.name);
+        if (parsed.name.empty() ||
+            std::any_of(ops.begin(), ops.end(),
+                        [&](const model::SourceOp& op) { return op.name == name; }))
+          continue;
+        const auto offset = open + def;
+        const int line = 1 + static_cast<int>(std::count(
+                                 text.begin(), text.begin() + static_cast<long>(offset), '\n'));
+        ops.push_back({name, *schema, parsed.args, line});
+      }
+    }
+  }
+}
+
 }  // namespace
 
 CppRegistrations collect_cpp_registrations(CXTranslationUnit tu, const MainFile& file,
                                            std::vector<model::SourceOp>& ops) {
   Collector collector(file, ops);
   collector.collect_blocks(clang_getTranslationUnitCursor(tu), 0);
+  add_text_schemas(file.text(), ops);
   return collector.release();
 }
 
