@@ -6,6 +6,13 @@
 using aoti::util::short_symbol;
 
 TEST_CASE("short_symbol keeps the name a person reads") {
+  // gdb's frame of a lambda inside a GCC clone (spconv issue 245): the function the lambda is in.
+  CHECK(short_symbol("auto spconv::create_conv_indice_pair_p2_cuda(at::Tensor, std::vector<long, "
+                     "std::allocator<long> >, bool)::{lambda(auto:1)#1}::operator()<int>(int) "
+                     "const::{lambda(auto:1)#1}::operator()<std::integral_constant<int, 2> "
+                     ">(std::integral_constant<int, 2>) const [clone .isra.0] [clone .cold]") ==
+        "spconv::create_conv_indice_pair_p2_cuda");
+  CHECK(short_symbol("foo::bar(int) [clone .constprop.0]") == "foo::bar");
   CHECK(short_symbol(
             "std::__detail::_Compiler<std::__cxx11::regex_traits<char> >::_M_disjunction()") ==
         "std::__detail::_Compiler::_M_disjunction");

@@ -19,6 +19,12 @@ std::string demangle(std::string_view symbol) {
 }
 
 std::string short_symbol(std::string_view symbol) {
+  // GCC's clones (`f(int) [clone .isra.0] [clone .cold]`) are the function they were cloned from,
+  // and a lambda is named by the function it is in (`f(...)::{lambda(auto:1)#1}::operator()...`).
+  if (const auto clone = symbol.find(" [clone "); clone != std::string_view::npos)
+    symbol = symbol.substr(0, clone);
+  if (const auto lambda = symbol.find("::{lambda"); lambda != std::string_view::npos)
+    symbol = symbol.substr(0, lambda);
   std::string out;
   int angle = 0, paren = 0;
   for (std::size_t i = 0; i < symbol.size(); ++i) {

@@ -458,6 +458,15 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent* first
     // No compiler output in the log: the exception says what stopped the build.
     // The message, from the exception's line or (when the line ends at the type) the next lines.
     std::string said = exception->value;
+    // A wrapper whose line ends where the message starts (`backend='inductor' raised:`): the
+    // message is on the next lines.
+    if (said.ends_with(":")) {
+      for (const auto& line : exception->detail)
+        if (const auto start = line.find_first_not_of(' '); start != std::string::npos) {
+          said += " " + line.substr(start);
+          break;
+        }
+    }
     for (std::size_t i = 0; said.empty() && i < exception->detail.size(); ++i)
       if (const auto start = exception->detail[i].find_first_not_of(' ');
           start != std::string::npos) {
