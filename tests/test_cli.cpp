@@ -606,3 +606,41 @@ TEST_CASE("the op inventory: every op defined or implemented, its schema's place
   CHECK(text.out.find("ext::orphan (not defined in the sources); kernels: CUDA cuda.cpp:7") !=
         std::string::npos);
 }
+
+TEST_CASE("a project's *_EXPAND registration macros: schemas and a Meta kernel through them") {
+  // vLLM's layout: the macros in csrc/core/registration.h (which includes <Python.h>, absent
+  // here), the schemas in one file, the Meta kernel in a TORCH_LIBRARY_IMPL_EXPAND block in
+  // another.
+  TempDir tree;
+  fs::create_directories(tree.path / "csrc" / "core");
+  write_file(tree.path / "csrc" / "core" / "registration.h",
+             "#pragma once\n#include <Python.h>\n"
+             "#define TORCH_LIBRARY_EXPAND(NAME, MODULE) TORCH_LIBRARY(NAME, MODULE)\n"
+             "#define TORCH_LIBRARY_IMPL_EXPAND(NAME, DEVICE, MODULE) \\\n"
+             "  TORCH_LIBRARY_IMPL(NAME, DEVICE, MODULE)\n");
+  write_file(tree.path / "csrc" / "bindings.cpp",
+             "#include \"core/registration.h\"\n#include <torch/library.h>\n"
+             "TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {\n"
+             "  ops.def(\n      \"scaled_gemm(Tensor a, Tensor b, \"\n"
+             "      \"SymInt split_k) -> Tensor\");\n}\n");
+  write_file(tree.path / "csrc" / "meta.cpp",
+             "#include \"core/registration.h\"\n#include <torch/library.h>\n"
+             "at::Tensor scaled_gemm_meta(const at::Tensor& a, const at::Tensor& b, int64_t k) {\n"
+             "  int rows = a.sizes()[0];\n  return at::empty({rows, b.size(1)}, a.options());\n}\n"
+             "TORCH_LIBRARY_IMPL_EXPAND(TORCH_EXTENSION_NAME, Meta, ops) {\n"
+             "  ops.impl(\"scaled_gemm\", &scaled_gemm_meta);\n}\n");
+  const auto run = run_cli("--format json " + shell_quote(tree.path.string()));
+  REQUIRE(run.exit_code == 0);
+  const auto report = json::parse(run.out);
+  REQUIRE(report["ops"].size() == 1);
+  const auto& op = report["ops"][0];
+  CHECK(op["name"] == "TORCH_EXTENSION_NAME::scaled_gemm");
+  CHECK(op["schema"] == "scaled_gemm(Tensor a, Tensor b, SymInt split_k) -> Tensor");
+  REQUIRE(op["kernels"].size() == 1);
+  CHECK(op["kernels"][0]["dispatch_key"] == "Meta");
+  CHECK(op["kernels"][0]["symint_aware"] == false);
+  bool flagged = false;
+  for (const auto& f : report["findings"])
+    flagged = flagged || f["check"] == "customop.meta-not-symint";
+  CHECK(flagged);
+}

@@ -23,15 +23,18 @@ struct Block {
 std::optional<Block> block_at(std::string_view text, unsigned offset) {
   if (offset >= text.size()) return std::nullopt;
   std::string_view s = text.substr(offset, 512);
-  std::string_view macro;
-  for (std::string_view m : {"TORCH_LIBRARY_FRAGMENT", "TORCH_LIBRARY_IMPL", "TORCH_LIBRARY"})
-    if (s.starts_with(m)) {
-      macro = m;
-      break;
-    }
-  if (macro.empty()) return std::nullopt;
-  const std::size_t open = s.find('(', macro.size());
-  const std::size_t close = s.find(')', macro.size());
+  // The stable ABI's STABLE_TORCH_LIBRARY*, and a project's *_EXPAND versions (vLLM's
+  // TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops), which expand a macro as the namespace) take
+  // the same arguments.
+  const std::string_view spelled = util::identifier_at(s, 0);
+  std::string_view macro = spelled;
+  if (macro.starts_with("STABLE_")) macro.remove_prefix(7);
+  if (macro.ends_with("_EXPAND")) macro.remove_suffix(7);
+  if (macro != "TORCH_LIBRARY_FRAGMENT" && macro != "TORCH_LIBRARY_IMPL" &&
+      macro != "TORCH_LIBRARY")
+    return std::nullopt;
+  const std::size_t open = s.find('(', spelled.size());
+  const std::size_t close = s.find(')', spelled.size());
   if (open == std::string_view::npos || close == std::string_view::npos || close < open)
     return std::nullopt;
   std::vector<std::string> args;
@@ -406,12 +409,23 @@ std::optional<std::string> literals_at(std::string_view text, std::size_t at) {
 // `m.def("op(...) -> Tensor", {PT2_COMPLIANT_TAG})` when the tag's header is missing), and the
 // schema, a plain literal, does not need it. Ops already read from the AST are kept as they are.
 void add_text_schemas(std::string_view text, std::vector<model::SourceOp>& ops) {
-  for (std::string_view macro : {"TORCH_LIBRARY_FRAGMENT(", "TORCH_LIBRARY("}) {
-    for (auto at = text.find(macro); at != std::string_view::npos; at = text.find(macro, at + 1)) {
-      if (at > 0 && (util::is_identifier_char(text[at - 1]) || text[at - 1] == '#')) continue;
+  {
+    for (auto found = text.find("TORCH_LIBRARY"); found != std::string_view::npos;
+         found = text.find("TORCH_LIBRARY", found + 1)) {
+      // The macro's whole name (STABLE_TORCH_LIBRARY_EXPAND), used, not #defined.
+      std::size_t at = found;
+      while (at > 0 && util::is_identifier_char(text[at - 1])) --at;
+      const auto line = text.rfind('\n', at);
+      const auto line_start = line == std::string_view::npos ? 0 : line + 1;
+      if (util::trim(text.substr(line_start, at - line_start)).starts_with("#")) continue;
       const auto block = block_at(text, static_cast<unsigned>(at));
-      const auto open = text.find('{', at);
-      if (!block || open == std::string_view::npos) continue;
+      if (!block || !block->key.empty()) continue;  // an IMPL block defines no schema
+      // `MACRO(ns, m) {`: the body's brace right after the arguments.
+      const auto args_end = text.find(')', at);
+      const auto open = args_end == std::string_view::npos ? args_end : text.find('{', args_end);
+      if (open == std::string_view::npos ||
+          !util::trim(text.substr(args_end + 1, open - args_end - 1)).empty())
+        continue;
       // The block's body, to its matching brace (strings and comments are rare enough inside a
       // registration block's braces not to be parsed here).
       std::size_t close = open;
