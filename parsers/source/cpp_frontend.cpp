@@ -21,7 +21,7 @@ Parsed<SourceRead> read_cpp(const std::filesystem::path& path, std::string_view 
   SourceRead out;
   out.facts.artifact = display;
   out.facts.language = is_cuda_source(path) ? "cuda" : "c++";
-  if (!may_register(text, options.registration_macros) &&
+  if (options.skim_unregistered && !may_register(text, options.registration_macros) &&
       !(out.facts.language == "cuda" && options.cuda_kernels &&
         text.find("__global__") != std::string_view::npos)) {
     out.skimmed = true;

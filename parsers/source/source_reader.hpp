@@ -35,6 +35,9 @@ struct SourceOptions {
   // Whether CUDA kernels are wanted from .cu files that register nothing: only a GPU core dump
   // needs them (to tie a faulting kernel to its source).
   bool cuda_kernels = true;
+  // False: every C++ file is parsed, registering or not (the fuzz harness, which must reach the
+  // parser with every input).
+  bool skim_unregistered = true;
 };
 
 struct SourceRead {
