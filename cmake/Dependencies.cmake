@@ -5,10 +5,11 @@ find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
 
 # AOTI_STATIC_DEPENDENCIES: link the archives Debian ships (Boost.Program_options, SQLite, libdw and
-# libelf, jemalloc) into the executable instead of loading their shared objects at every start.
-# Most runs are short: mapping and relocating a shared object costs about 0.2-0.5 ms each, which
-# bench/startup.sh measured as a tenth of analyzing a small package. libzip, fmt and simdjson have
-# no archive in Debian and stay shared, and with them libstdc++ (one copy of it per process).
+# libelf, zlib, liblzma, libzstd, jemalloc) into the executable instead of loading their
+# shared objects at every start. Most runs are short: mapping and relocating a shared object costs
+# about 0.2-0.5 ms each, which bench/startup.sh measured as a tenth of analyzing a small package.
+# fmt and simdjson have no archive in Debian and stay shared, and with them libstdc++ (one copy of
+# it per process).
 # Off for the sanitizer and fuzz builds, whose runtimes want to see every allocation.
 if(AOTI_SANITIZE OR AOTI_FUZZ)
   set(aoti_static_default OFF)
@@ -18,7 +19,8 @@ endif()
 option(AOTI_STATIC_DEPENDENCIES "Link the dependencies' static archives where Debian ships them" ${aoti_static_default})
 
 # Points PkgConfig::NAME at the static archive of each of its libraries, plus what `pkg-config
-# --static` says they need.
+# --static` says they need: their archives too where Debian ships them (zlib, liblzma, libzstd,
+# libbz2 under libdw), else the shared object.
 function(aoti_use_static_archives name)
   set(archives "")
   foreach(library IN LISTS ${name}_LIBRARIES)
@@ -27,8 +29,17 @@ function(aoti_use_static_archives name)
   endforeach()
   set(needs ${${name}_STATIC_LIBRARIES})
   list(REMOVE_ITEM needs ${${name}_LIBRARIES})
-  list(TRANSFORM needs PREPEND "-l")
-  set_target_properties(PkgConfig::${name} PROPERTIES INTERFACE_LINK_LIBRARIES "${archives};${needs}")
+  # glibc's own libraries (m, pthread, dl, rt) stay shared, like libc itself.
+  list(REMOVE_ITEM needs m pthread dl rt c)
+  foreach(library IN LISTS needs)
+    find_library(archive_${library} NAMES lib${library}.a HINTS ${${name}_LIBRARY_DIRS})
+    if(archive_${library})
+      list(APPEND archives ${archive_${library}})
+    else()
+      list(APPEND archives "-l${library}")
+    endif()
+  endforeach()
+  set_target_properties(PkgConfig::${name} PROPERTIES INTERFACE_LINK_LIBRARIES "${archives}")
 endfunction()
 
 set(AOTI_DEPENDENCY_SUMMARY "")
@@ -39,8 +50,6 @@ function(aoti_register_dependency name version)
 endfunction()
 
 # ---- the tool --------------------------------------------------------------------------------
-pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
-aoti_register_dependency(libzip "${LIBZIP_VERSION}")
 pkg_check_modules(LIBLZMA REQUIRED IMPORTED_TARGET liblzma)
 aoti_register_dependency(liblzma "${LIBLZMA_VERSION}")
 pkg_check_modules(LIBZSTD REQUIRED IMPORTED_TARGET libzstd)
@@ -52,7 +61,10 @@ aoti_register_dependency(sqlite3 "${SQLITE3_VERSION}")
 if(AOTI_STATIC_DEPENDENCIES)
   aoti_use_static_archives(LIBDW)
   aoti_use_static_archives(SQLITE3)
+  aoti_use_static_archives(LIBLZMA)
+  aoti_use_static_archives(LIBZSTD)
   set(Boost_USE_STATIC_LIBS ON)
+  set(ZLIB_USE_STATIC_LIBS ON)
 endif()
 find_package(nlohmann_json REQUIRED)
 aoti_register_dependency(nlohmann_json "${nlohmann_json_VERSION}")
@@ -73,7 +85,8 @@ if(NOT AOTI_SANITIZE)
   pkg_check_modules(JEMALLOC REQUIRED IMPORTED_TARGET jemalloc)
   aoti_register_dependency(jemalloc "${JEMALLOC_VERSION}")
 endif()
-# parsers/gpucore checks a dump's cubins with crc32(); bench/make_big_pt2 deflates zip entries.
+# parsers/zip inflates deflated entries (the reason it reads the zip format itself is at the top of
+# parsers/zip/zip_archive.cpp); parsers/gpucore checks a dump's cubins with crc32().
 find_package(ZLIB REQUIRED)
 aoti_register_dependency(zlib "${ZLIB_VERSION_STRING}")
 
@@ -95,6 +108,12 @@ if(ENABLE_LIBCLANG)
 endif()
 
 # ---- tests and benchmarks --------------------------------------------------------------------
+# Tests and bench/make_big_pt2 write and read their zip files with libzip: a second, independent
+# implementation of the format, so that a reader bug cannot hide behind a writer sharing it.
+if(ENABLE_TESTING OR ENABLE_BENCHMARKS)
+  pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
+  aoti_register_dependency(libzip "${LIBZIP_VERSION}")
+endif()
 if(ENABLE_TESTING)
   find_package(doctest REQUIRED)
   aoti_register_dependency(doctest "${doctest_VERSION}")

@@ -12,7 +12,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using aoti::parsers::zip::ZipArchive;
   auto archive = ZipArchive::open(aoti::fuzz::input_file().write(data, size));
   if (!archive) return 0;
-  archive->is_zip64();
   for (const auto& entry : archive->entries()) {
     archive->find(entry.name);
     (void)archive->read(entry, 1 << 16);

@@ -1,6 +1,6 @@
-// The fuzz input as a file, for the parsers that take a path (libzip, libdw and the trace reader
-// open files themselves): one memfd per process, rewritten for each input, so no input touches the
-// disk and the path is a regular file to util::open_regular_file.
+// The fuzz input as a file, for the parsers that take a path (the zip reader, libdw and the trace
+// reader open files themselves): one memfd per process, rewritten for each input, so no input
+// touches the disk and the path is a regular file to util::open_regular_file.
 #pragma once
 
 #include <sys/mman.h>

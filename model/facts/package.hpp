@@ -58,7 +58,6 @@ struct PackageFacts {
   std::string archive_format;
   std::string archive_version;
   std::vector<PackageEntry> entries;
-  bool zip64 = false;
 };
 
 }  // namespace aoti::model

@@ -358,7 +358,6 @@ Parsed<Pt2Contents> read_package(const std::filesystem::path& path, const std::s
   package.layout =
       root->prefix.empty() ? "legacy (no root folder)" : "root folder '" + root->prefix + "'";
   package.archive_format = format;
-  package.zip64 = archive.is_zip64();
   for (const char* record : {"archive_version", "version"}) {
     if (const ZipEntry* entry = archive.find(root->prefix + record)) {
       package.archive_version = record_text(archive, *entry);

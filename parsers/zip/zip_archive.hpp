@@ -1,5 +1,6 @@
-// A read-only view of a zip file through libzip: the central directory, bounded reads of small
-// entries, and seekable windows into STORED entries (weights and the model .so are never inflated).
+// A read-only view of a zip file (read by zip_archive.cpp itself, which says why): the central
+// directory, bounded reads of small entries, and seekable windows into STORED entries (weights and
+// the model .so are never inflated).
 #pragma once
 
 #include <cstdint>
@@ -25,12 +26,13 @@ struct ZipEntry {
 };
 
 // Whether `path` is a regular file that starts with a zip local header: a sniff that keeps
-// arbitrary files (FIFOs, devices, anything else) away from libzip.
+// arbitrary files (FIFOs, devices, anything else) away from the zip reader.
 bool starts_like_zip(const std::filesystem::path& path);
 
 class ZipArchive {
  public:
-  // Opens and validates the central directory; reads no entry data.
+  // Opens and validates the central directory; reads no entry data. An entry's local header is
+  // checked against its central record when the entry is read.
   static Parsed<ZipArchive> open(const std::filesystem::path& path);
 
   ZipArchive(ZipArchive&&) noexcept;
@@ -39,10 +41,10 @@ class ZipArchive {
 
   const std::vector<ZipEntry>& entries() const;
   const ZipEntry* find(std::string_view name) const;
-  bool is_zip64() const;
 
-  // The whole entry, inflated if needed; fails (no partial data) when its declared or actual
-  // size exceeds max_bytes — the guard against zip bombs.
+  // The whole entry, inflated if needed and its CRC-32 checked; fails (no partial data) when its
+  // declared or actual size exceeds max_bytes — the guard against zip bombs. Stored and deflated
+  // entries are read; other methods (bzip2, LZMA, zstd: never written by torch) are named.
   Parsed<std::string> read(const ZipEntry& entry, std::uint64_t max_bytes) const;
 
   // A random-access view of a STORED entry's bytes inside the zip file (no copy, no inflate).
