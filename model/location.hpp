@@ -26,7 +26,9 @@ enum class DiagnosticSource { artifact, check };
 
 // What a diagnostic of a C++ source says, for the reports' summary of a whole tree: a compile error
 // clang recovered from, or headers the file includes that were found nowhere (`names`).
-enum class SourceProblem { none, compile_error, missing_headers };
+// What a C++ source's diagnostic is about, so that a tree's many can be summarized:
+// functions_with_errors names, in `names`, the functions whose bodies the compile errors are in.
+enum class SourceProblem { none, compile_error, missing_headers, functions_with_errors };
 
 struct Diagnostic {
   std::string artifact;  // the input as displayed; the check's id when source is check
@@ -34,7 +36,8 @@ struct Diagnostic {
   DiagnosticSource source = DiagnosticSource::artifact;
   SourceProblem problem = SourceProblem::none;
   int count = 1;                        // compile_error: how many errors this one stands for
-  std::vector<std::string> names = {};  // missing_headers: the headers, as included
+  std::vector<std::string> names = {};  // missing_headers: the headers, as included;
+                                        // functions_with_errors: the functions
 };
 
 }  // namespace aoti::model

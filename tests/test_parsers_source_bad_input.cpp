@@ -42,6 +42,13 @@ TORCH_LIBRARY_IMPL(ns, Meta, m) { m.impl("k", k_meta); }
   CHECK(read.diagnostics.back().message.find(
             "1 included header(s) not found, analyzed without them: missing_header.h") !=
         std::string::npos);
+  // The function whose body holds the errors is named, and only it.
+  const auto functions = std::find_if(
+      read.diagnostics.begin(), read.diagnostics.end(),
+      [](const auto& d) { return d.problem == aoti::model::SourceProblem::functions_with_errors; });
+  REQUIRE(functions != read.diagnostics.end());
+  CHECK(functions->names == std::vector<std::string>{"k_meta"});
+  CHECK(functions->message.find("compile errors inside 1 function(s)") != std::string::npos);
   // The well-formed parts survive: the op, its Meta kernel, and the size read on line 6.
   REQUIRE(read.facts.ops.size() == 1);
   CHECK(read.facts.ops[0].name == "ns::k");

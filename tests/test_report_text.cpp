@@ -111,17 +111,28 @@ TEST_CASE(
                                1,
                                {"cub/cub.cuh"}});
   }
+  c.diagnostics.push_back({"tree/src/op7.cu",
+                           "tree/src/op7.cu: compile errors inside ...",
+                           aoti::model::DiagnosticSource::artifact,
+                           aoti::model::SourceProblem::functions_with_errors,
+                           4,
+                           {"rows_meta", "Launcher::run", "TORCH_LIBRARY block (x)", "helper"}});
   c.diagnostics.push_back({"tree/ops.cpp", "a diagnostic of another kind"});
-  const auto view = aoti::report::view_diagnostics(c.diagnostics);
-  CHECK(view.summarized == 35);
+  auto view = aoti::report::view_diagnostics(c.diagnostics);
+  CHECK(view.summarized == 36);
   REQUIRE(view.whole.size() == 1);
   CHECK(view.whole[0]->message == "a diagnostic of another kind");
-  REQUIRE(view.summary.size() == 3);
+  REQUIRE(view.summary.size() == 4);
+  CHECK(view.summary[1].starts_with("4 function(s) in 1 source(s) hold compile errors"));
+  CHECK(view.summary[1].find("op7.cu: rows_meta, Launcher::run, TORCH_LIBRARY block (x) (+1)") !=
+        std::string::npos);
+  view.summary.erase(view.summary.begin() + 1);
   CHECK(view.summary[0].starts_with("30 C++ source(s) did not compile cleanly (108 errors;"));
   CHECK(view.summary[0].find("op0.cu (40), op1.cu (40)") != std::string::npos);
   CHECK(view.summary[1].starts_with("1 header(s) were found nowhere, in 5 source(s)"));
   CHECK(view.summary[1].find("cub/cub.cuh (5)") != std::string::npos);
   // A few are shown whole, as they are.
   c.diagnostics.resize(10);
+  CHECK(c.diagnostics.back().problem != aoti::model::SourceProblem::functions_with_errors);
   CHECK(aoti::report::view_diagnostics(c.diagnostics).summary.empty());
 }

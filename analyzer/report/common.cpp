@@ -258,6 +258,7 @@ DiagnosticsView view_diagnostics(const std::vector<model::Diagnostic>& diagnosti
   std::map<std::string, int> errors_per_file;
   std::map<std::string, std::set<std::string>> files_per_header;
   std::set<std::string> files_missing_headers;
+  std::map<std::string, std::vector<std::string>> functions_per_file;
   for (const auto& d : diagnostics) {
     if (d.problem == model::SourceProblem::none) {
       view.whole.push_back(&d);
@@ -265,6 +266,8 @@ DiagnosticsView view_diagnostics(const std::vector<model::Diagnostic>& diagnosti
     }
     ++view.summarized;
     if (d.problem == model::SourceProblem::compile_error) errors_per_file[d.artifact] += d.count;
+    if (d.problem == model::SourceProblem::functions_with_errors)
+      functions_per_file[d.artifact] = d.names;
     if (d.problem == model::SourceProblem::missing_headers) {
       files_missing_headers.insert(d.artifact);
       for (const auto& name : d.names) files_per_header[name].insert(d.artifact);
@@ -292,6 +295,32 @@ DiagnosticsView view_diagnostics(const std::vector<model::Diagnostic>& diagnosti
         "{} C++ source(s) did not compile cleanly ({} errors; each was analyzed with what clang "
         "recovered); the most: {}",
         errors_per_file.size(), total, most(counted, 5)));
+  }
+  if (!functions_per_file.empty()) {
+    // The sources with the most such functions, each with its first few.
+    std::vector<std::pair<std::string, const std::vector<std::string>*>> files;
+    std::size_t total = 0;
+    for (const auto& [file, functions] : functions_per_file) {
+      files.emplace_back(file, &functions);
+      total += functions.size();
+    }
+    std::stable_sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
+      return a.second->size() > b.second->size();
+    });
+    std::vector<std::string> shown;
+    for (std::size_t i = 0; i < files.size() && i < 3; ++i) {
+      const auto& functions = *files[i].second;
+      const std::size_t named = std::min<std::size_t>(functions.size(), 3);
+      std::string text =
+          fmt::format("{}: {}", std::filesystem::path(files[i].first).filename().string(),
+                      fmt::join(functions.begin(), functions.begin() + named, ", "));
+      if (functions.size() > named) text += fmt::format(" (+{})", functions.size() - named);
+      shown.push_back(std::move(text));
+    }
+    view.summary.push_back(fmt::format(
+        "{} function(s) in {} source(s) hold compile errors and were read only as far as clang "
+        "recovered them (a check's silence about them is weaker); the most: {}",
+        total, files.size(), fmt::join(shown, "; ")));
   }
   if (!files_per_header.empty()) {
     std::vector<std::pair<std::string, std::size_t>> counted;

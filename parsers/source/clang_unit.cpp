@@ -246,6 +246,60 @@ class StubPch {
   std::string m_path;
 };
 
+// The functions defined in the main file whose bodies hold one of `lines` (compile errors there):
+// what clang recovered of them may lack calls or whole statements, so a check's silence about
+// them is weaker. Named as written, qualified by their class; a TORCH_LIBRARY block by its macro.
+std::vector<std::string> functions_with_errors(CXTranslationUnit tu, const std::string& main_path,
+                                               std::vector<unsigned> lines) {
+  std::vector<std::string> out;
+  if (lines.empty()) return out;
+  std::sort(lines.begin(), lines.end());
+  const CXFile main_file = clang_getFile(tu, main_path.c_str());
+  const auto line_of = [](CXSourceLocation location, CXFile* file) {
+    unsigned line = 0;
+    clang_getExpansionLocation(location, file, &line, nullptr, nullptr);
+    return line;
+  };
+  const auto visit = [&](auto& self, CXCursor parent, int depth) -> void {
+    if (depth > k_max_ast_depth) return;
+    for (CXCursor c : children(parent)) {
+      const CXCursorKind kind = clang_getCursorKind(c);
+      if (kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec ||
+          kind == CXCursor_ClassDecl || kind == CXCursor_StructDecl ||
+          kind == CXCursor_ClassTemplate) {
+        self(self, c, depth + 1);
+        continue;
+      }
+      const bool function = kind == CXCursor_FunctionDecl || kind == CXCursor_CXXMethod ||
+                            kind == CXCursor_FunctionTemplate || kind == CXCursor_Constructor ||
+                            kind == CXCursor_Destructor;
+      if (!function || !clang_isCursorDefinition(c)) continue;
+      const CXSourceRange extent = clang_getCursorExtent(c);
+      CXFile file = nullptr;
+      const unsigned first = line_of(clang_getRangeStart(extent), &file);
+      if (!clang_File_isEqual(file, main_file)) continue;
+      const unsigned last = line_of(clang_getRangeEnd(extent), &file);
+      const auto error = std::lower_bound(lines.begin(), lines.end(), first);
+      if (error == lines.end() || *error > last) continue;
+      std::string name = spelling(c);
+      // TORCH_LIBRARY(ns, m) expands to a function TORCH_LIBRARY_init_ns.
+      for (const std::string_view block :
+           {"TORCH_LIBRARY_IMPL_init_", "TORCH_LIBRARY_init_", "TORCH_LIBRARY_FRAGMENT_init_"})
+        if (name.starts_with(block))
+          name = std::string(block.substr(0, block.size() - 6)) + " block (" + name + ")";
+      const std::string parent_class = parent_name(c);
+      const CXCursorKind parent_kind = clang_getCursorKind(clang_getCursorSemanticParent(c));
+      if (!parent_class.empty() &&
+          (parent_kind == CXCursor_ClassDecl || parent_kind == CXCursor_StructDecl ||
+           parent_kind == CXCursor_ClassTemplate))
+        name = parent_class + "::" + name;
+      if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    }
+  };
+  visit(visit, clang_getTranslationUnitCursor(tu), 0);
+  return out;
+}
+
 std::string severity_name(CXDiagnosticSeverity s) {
   return s == CXDiagnostic_Fatal ? "fatal error" : "error";
 }
@@ -344,6 +398,7 @@ Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::strin
     return fail("libclang could not parse the file (" + describe(code) + ")");
 
   std::size_t errors = 0;
+  std::vector<unsigned> main_error_lines;  // of the first k_max_diagnostics errors
   const unsigned count = clang_getNumDiagnostics(tu.get());
   for (unsigned i = 0; i < count; ++i) {
     CXDiagnostic d = clang_getDiagnostic(tu.get(), i);
@@ -355,6 +410,7 @@ Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::strin
       const std::string where = file && take(clang_getFileName(file)) != main_path
                                     ? take(clang_getFileName(file))
                                     : display;
+      if (where == display) main_error_lines.push_back(line);
       diagnostics.push_back(
           {display,
            where + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
@@ -371,6 +427,18 @@ Parsed<ClangUnit> ClangUnit::parse(const std::filesystem::path& path, std::strin
                            static_cast<int>(errors - k_max_diagnostics)});
   else if (errors > 0)
     diagnostics.back().message += " (analyzed what clang recovered)";
+  if (const std::vector<std::string> functions =
+          functions_with_errors(tu.get(), main_path, main_error_lines);
+      !functions.empty()) {
+    std::string list;
+    for (const std::string& f : functions) list += (list.empty() ? "" : ", ") + f;
+    diagnostics.push_back({display,
+                           display + ": compile errors inside " + std::to_string(functions.size()) +
+                               " function(s), read only as far as clang recovered them: " + list,
+                           model::DiagnosticSource::artifact,
+                           model::SourceProblem::functions_with_errors,
+                           static_cast<int>(functions.size()), functions});
+  }
   if (const std::vector<std::string> missing = missing_headers(tu.get()); !missing.empty()) {
     std::string list;
     for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;
