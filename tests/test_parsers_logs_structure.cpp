@@ -269,6 +269,103 @@ TEST_CASE("debuggers' and test runners' formats") {
     const auto listed = of_kind(gdb, LogEventKind::loaded_module);
     REQUIRE(listed.size() == 2);
     CHECK(listed[1].subject == "/lib/x86_64-linux-gnu/libc.so.6");
+    // Rows cut after their address (found by fuzz_logs): no path, no event, no exception.
+    const auto cut = scan_log_text(
+        "[  2] F53B1E01-AF16-30FC-8690-F7B131EB6CE5 0x00000001h/lib/libc10.so)\n"
+        "0x00007ffff7fc5090  0x00007ffff7fee335  Yes\n",
+        "cut.txt");
+    CHECK(of_kind(cut, LogEventKind::loaded_module).empty());
+  }
+  SUBCASE("a sanitizer's report: the fault and its frames") {
+    const auto scan = scan_log_text(
+        "AddressSanitizer:DEADLYSIGNAL\n"
+        "==6330==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000010 (pc "
+        "0x0001213f0cf0 "
+        "bp 0x00016be8aa50 sp 0x00016be8a9a0 T2)\n"
+        "    #0 0x1213f0cf0 in void __kmp_suspend_64<false, true>(int, kmp_flag_64<false, "
+        "true>*)+0x30 "
+        "(libomp.dylib:arm64+0x54cf0)\n"
+        "    #1 0x4f1a2b in Darknet::load(char const*) (/home/u/app+0x4f1a2b)\n",
+        "asan.txt");
+    const auto crashes = of_kind(scan, LogEventKind::segfault);
+    REQUIRE(crashes.size() == 1);
+    CHECK(crashes[0].subject == "SIGSEGV");
+    CHECK(crashes[0].value == "AddressSanitizer: SEGV on unknown address 0x000000000010");
+    REQUIRE(crashes[0].frames.size() == 2);
+    CHECK(crashes[0].frames[0].file == "libomp.dylib");
+    CHECK(crashes[0].frames[0].function ==
+          "void __kmp_suspend_64<false, true>(int, kmp_flag_64<false, true>*)");
+    CHECK(crashes[0].frames[1].file == "/home/u/app");
+    CHECK(crashes[0].frames[1].function == "Darknet::load(char const*)");
+  }
+  SUBCASE("IPython's traceback: the frame's line from the listing's arrow") {
+    const auto scan = scan_log_text(
+        "/opt/conda/lib/python3.8/site-packages/cpm_kernels/library/cuda.py in "
+        "checkCUStatus(error)\n"
+        "    214 def checkCUStatus(error : int) -> None:\n"
+        "    215     if error != CUDA_SUCCESS:\n"
+        "--> 216         raise RuntimeError(\"CUDA Error: %s\" % cuGetErrorString(error))\n"
+        "    217 \n"
+        "\n"
+        "RuntimeError: CUDA Error: no kernel image is available for execution on the device\n",
+        "notebook.txt");
+    const auto exceptions = of_kind(scan, LogEventKind::python_exception);
+    REQUIRE(exceptions.size() == 1);
+    REQUIRE(exceptions[0].frames.size() == 1);
+    const auto& frame = exceptions[0].frames[0];
+    CHECK(frame.file == "/opt/conda/lib/python3.8/site-packages/cpm_kernels/library/cuda.py");
+    CHECK(frame.function == "checkCUStatus");
+    CHECK(frame.line == 216);
+    CHECK(frame.code == "raise RuntimeError(\"CUDA Error: %s\" % cuGetErrorString(error))");
+  }
+  SUBCASE("Inductor's size/stride check names the op on the line above, or under the message") {
+    const auto above = scan_log_text(
+        "assert_size_stride(buf6, (32, 4096), (4096, 1), "
+        "'torch.ops.sgl_kernel.rotary_embedding_cpu.default')\n"
+        "AssertionError: expected size 32==32, stride 6144==4096 at dim=0\n",
+        "a.txt");
+    const auto exceptions = of_kind(above, LogEventKind::python_exception);
+    REQUIRE(exceptions.size() == 1);
+    CHECK(exceptions[0].problem == "size/stride assert");
+    CHECK(exceptions[0].op == "torch.ops.sgl_kernel.rotary_embedding_cpu.default");
+  }
+  SUBCASE("MKL's threading layer refused beside another OpenMP runtime") {
+    const auto scan = scan_log_text(
+        "Error: mkl-service + Intel(R) MKL: MKL_THREADING_LAYER=INTEL is incompatible with "
+        "libgomp.so.1 library.\n",
+        "mkl.txt");
+    auto errors = of_kind(scan, LogEventKind::runtime_error);
+    std::erase_if(errors, [](const auto& e) { return e.problem != "threading layer conflict"; });
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].subject == "MKL_THREADING_LAYER=INTEL");
+    CHECK(errors[0].expected == "libgomp.so.1");
+  }
+  SUBCASE("a frame's code line kept above the error, its File line lost") {
+    const auto scan = scan_log_text(
+        "return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)\n"
+        "RuntimeError: CUDA error: device-side assert triggered\n",
+        "orphan.txt");
+    const auto errors = of_kind(scan, LogEventKind::cuda_error);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].orphan_code_line == 1);
+    CHECK(errors[0].orphan_code ==
+          "return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)");
+    // Prose above an error is not code.
+    const auto prose = scan_log_text(
+        "The run stopped here (see below)\nRuntimeError: CUDA error: device-side assert "
+        "triggered\n",
+        "prose.txt");
+    CHECK(of_kind(prose, LogEventKind::cuda_error).at(0).orphan_code.empty());
+  }
+  SUBCASE("launchers' nested process tags before a logger's prefix") {
+    const auto scan = scan_log_text(
+        "(EngineCore_DP0 pid=26353) (Worker_TP7 pid=26373) ERROR 12-17 13:32:44 "
+        "[multiproc_executor.py:815] torch._inductor.exc.InductorError: RuntimeError: Failed to "
+        "run autotuning code block: name 'get_raw_stream' is not defined\n",
+        "vllm.txt");
+    const auto exceptions = of_kind(scan, LogEventKind::python_exception);
+    REQUIRE(exceptions.size() == 1);
+    CHECK(exceptions[0].subject == "torch._inductor.exc.InductorError");
   }
   SUBCASE("pytest's short traceback inside a Markdown quote") {
     const auto scan = scan_log_text(

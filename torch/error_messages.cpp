@@ -138,6 +138,10 @@ std::string_view unregistered_op_in(std::string_view text) {
 std::string_view problem_in_message(std::string_view text) {
   const auto has = [&](std::string_view part) { return text.find(part) != std::string_view::npos; };
   if (!unregistered_op_in(text).empty()) return "op not registered";
+  // torch/csrc/dynamo/guards.cpp's assert_size_stride, which Inductor's generated code calls on
+  // the output of every fallback and custom op: `expected size 32==32, stride 6144==4096 at
+  // dim=0` (the real output's value, then what the compiled graph was built for).
+  if (has("expected size ") && has(", stride ") && has(" at dim=")) return "size/stride assert";
   // symbolic_shapes.py: GuardOnDataDependentSymNode's "Could not guard on data-dependent
   // expression ..." and "Could not extract specialized integer from data-dependent expression".
   if (has("data-dependent expression")) return "data-dependent guard";
@@ -150,6 +154,12 @@ std::string_view problem_in_message(std::string_view text) {
       // fail_reason holds it: `Operator does not support running with fake tensors` ...
       // `unsupported operator: corpus.row_scale.default`.
       (has("Operator does not support running with fake tensors") && has("unsupported operator: ")))
+    return "missing fake";
+  // c10's SymIntArrayRef check in a kernel that reads sizes as plain integers, raised from a
+  // registration other than a Meta one (`RegisterCompositeExplicitAutograd.cpp:1164: SymIntArrayRef
+  // expected to contain only concrete integers`): with no fake or Meta kernel for the op, its
+  // composite kernel ran on the symbolic shapes of a trace.
+  if (has("expected to contain only concrete integers") && !has("RegisterMeta"))
     return "missing fake";
   return "";
 }

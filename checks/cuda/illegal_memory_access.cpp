@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -25,6 +26,8 @@ bool is_illegal_access(const LogEvent& e) {
   return e.kind == LogEventKind::cuda_error &&
          (e.value.find("illegal memory access") != std::string::npos ||
           e.value.find("cudaErrorIllegalAddress") != std::string::npos ||
+          // the driver API's name, as libraries' own checks print it
+          e.value.find("CUDA_ERROR_ILLEGAL_ADDRESS") != std::string::npos ||
           e.text.find("illegal memory access") != std::string::npos);
 }
 
@@ -267,8 +270,9 @@ std::vector<Finding> CudaIllegalMemoryAccessCheck::run(const Case& c) const {
     out.push_back(std::move(f));
   }
   if (!out.empty()) return out;
+  std::set<std::string> reported;  // one finding per log: its first report of the fault
   for (const auto& e : c.log_events) {
-    if (!is_illegal_access(e)) continue;
+    if (!is_illegal_access(e) || !reported.insert(e.where.artifact).second) continue;
     Finding f = new_finding(k_info, Severity::error, 0.7);
     f.explains_failure = true;
     f.subject = "illegal memory access";
@@ -284,6 +288,21 @@ std::vector<Finding> CudaIllegalMemoryAccessCheck::run(const Case& c) const {
         "fake "
         "kernel lied about its output shape.";
     f.evidence.push_back(event_evidence(e, "the CUDA error"));
+    // The same fault reported again further on (a library's own check first, then torch's
+    // exception, or the reverse), and the user's line the exception came out of.
+    std::set<int> fault_lines = {e.where.line};
+    for (const auto& other : c.log_events) {
+      if (&other == &e || other.where.artifact != e.where.artifact || !is_illegal_access(other))
+        continue;
+      f.evidence.push_back(event_evidence(other, "the same fault, reported again"));
+      fault_lines.insert(other.where.line);
+    }
+    for (const auto& other : c.log_events)
+      if (other.kind == LogEventKind::python_exception &&
+          other.where.artifact == e.where.artifact && fault_lines.count(other.where.line)) {
+        failures::add_user_frame_evidence(other, f.evidence);
+        break;
+      }
     // The native frames under the error that are an extension library's own (k2's check that
     // printed it, and its callers): where the host noticed, and whose kernels ran last.
     if (const auto frames = failures::library_frames(e, 3); !frames.empty()) {

@@ -8,9 +8,104 @@
 #include "checks/support/commands.hpp"
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
+#include "torch/error_messages.hpp"
+#include "util/text.hpp"
 
 namespace aoti::checks {
 using namespace aoti::model;
+
+namespace {
+
+// The op of a size/stride assert: the generated code's call on the line above, else the `Error in
+// op: torch.ops.ns.op.default` line torch adds under the message.
+std::pair<std::string, int> checked_op(const LogEvent& e) {
+  if (!e.op.empty()) return {e.op, -1};
+  for (std::size_t i = 0; i < e.detail.size(); ++i)
+    if (const auto at = e.detail[i].find("Error in op: "); at != std::string::npos)
+      return {std::string(util::trim(e.detail[i].substr(at + 13))), static_cast<int>(i)};
+  return {"", -1};
+}
+
+// The dims where the real output differs from what the graph was compiled for, as torch's message
+// states them: `expected size 32==32, stride 6144==4096 at dim=0` is (real)==(compiled).
+std::vector<std::string> mismatches(const LogEvent& e) {
+  std::string all = e.value;
+  for (const auto& line : e.detail) all += "; " + line;
+  std::vector<std::string> out;
+  for (auto at = all.find("expected size "); at != std::string::npos;
+       at = all.find("expected size ", at + 1)) {
+    const auto end = all.find(" at dim=", at);
+    if (end == std::string::npos) break;
+    const auto dim = util::digits_at(all, end + 8);
+    const auto body = std::string_view(all).substr(at + 14, end - at - 14);
+    const auto comma = body.find(", stride ");
+    if (comma == std::string_view::npos) continue;
+    const auto size = body.substr(0, comma);
+    const auto stride = body.substr(comma + 9);
+    const auto differ = [](std::string_view pair) {
+      const auto eq = pair.find("==");
+      return eq != std::string_view::npos && pair.substr(0, eq) != pair.substr(eq + 2);
+    };
+    const auto real = [](std::string_view pair) { return pair.substr(0, pair.find("==")); };
+    const auto compiled = [](std::string_view pair) {
+      const auto eq = pair.find("==");
+      return eq == std::string_view::npos ? pair : pair.substr(eq + 2);
+    };
+    if (differ(size))
+      out.push_back(fmt::format("dim {}: size {} where the graph expects {}", dim, real(size),
+                                compiled(size)));
+    else if (differ(stride))
+      out.push_back(fmt::format("dim {}: stride {} where the graph expects {}", dim, real(stride),
+                                compiled(stride)));
+  }
+  return out;
+}
+
+// Inductor's assert_size_stride on an op's output failed: the real kernel returned other sizes or
+// strides than the fake kernel promised when the graph was compiled. An op of torch's own (aten)
+// is left to the other checks: its meta function is torch's, not the user's.
+std::optional<Finding> from_size_stride_assert(const Case& c, const LogEvent& e) {
+  const auto [named, detail_index] = checked_op(e);
+  const bool custom = torch::is_custom_op_target(named);
+  if (!named.empty() && !custom) return std::nullopt;
+  const std::string op = custom ? parse_op_name(named).qualified() : "";
+  const auto differences = mismatches(e);
+  Finding f = new_finding(CustomopFakeMismatchCheck::k_info, Severity::error, custom ? 0.85 : 0.6);
+  f.explains_failure = true;
+  f.subject = custom ? "op " + op : "op (not named)";
+  f.title = custom ? fmt::format("The fake kernel of `{}` disagrees with its real kernel: {}", op,
+                                 differences.empty() ? "sizes or strides" : differences.front())
+                   : fmt::format("An op's real output disagrees with its fake kernel: {}",
+                                 differences.empty() ? "sizes or strides" : differences.front());
+  f.message = fmt::format(
+      "Line {} of {} is Inductor's check of {} output (`assert_size_stride`): the real kernel "
+      "returned {}, other than its fake (meta) kernel promised when the graph was compiled.{}",
+      e.where.line, e.where.artifact, custom ? "`" + named + "`'s" : "an op's",
+      differences.empty() ? "other sizes or strides" : join(differences, "; "),
+      custom ? "" : " The log does not name the op (torch adds `Error in op:` when it knows it).");
+  f.why =
+      "The compiled graph trusts the fake: later kernels index the output with the strides the "
+      "fake promised, so a mismatch reads the wrong elements or out of bounds. A fake that "
+      "allocates a fresh contiguous tensor for an op that returns a view or works in place is the "
+      "usual cause.";
+  f.evidence.push_back(event_evidence(e, "the size/stride check that failed"));
+  if (detail_index >= 0)
+    failures::add_detail_evidence(e, detail_index, 1, "the op it checked", f.evidence);
+  if (custom) {
+    f.next_steps = {opcheck_step(c, op, "check the fake against the real kernel"),
+                    {"make the fake return exactly the real kernel's sizes and strides (a view or "
+                     "the input itself where the kernel returns one)",
+                     fake_kernels::register_fake_stub(op), "python"}};
+  } else {
+    f.next_steps = {
+        {"run with the op named in the error (torch adds `Error in op:` from 2.5 on) "
+         "and check each custom op with torch.library.opcheck",
+         ""}};
+  }
+  return f;
+}
+
+}  // namespace
 
 std::vector<Finding> CustomopFakeMismatchCheck::run(const Case& c) const {
   std::vector<Finding> out;
@@ -59,6 +154,9 @@ std::vector<Finding> CustomopFakeMismatchCheck::run(const Case& c) const {
         opcheck_step(c, op, "check it")};
     out.push_back(std::move(f));
   }
+  for (const auto& e : c.log_events)
+    if (e.kind == LogEventKind::python_exception && e.problem == "size/stride assert")
+      if (auto f = from_size_stride_assert(c, e)) out.push_back(std::move(*f));
   return out;
 }
 

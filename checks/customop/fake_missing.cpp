@@ -70,10 +70,17 @@ Finding from_log(const Case& c, const LogEvent& e) {
   f.subject = "op " + (op.empty() ? cut(e.text, 60) : op);
   f.title = op.empty() ? std::string("A custom op has no fake (meta) kernel")
                        : fmt::format("Custom op {} has no fake (meta) kernel", name);
-  f.message = fmt::format(
-      "Tracing needed the output shape of {} without running it, and no fake kernel is registered "
-      "for it: the log reports `{}`.",
-      name, cut(e.text, 300));
+  f.message =
+      e.text.find("expected to contain only concrete integers") != std::string::npos
+          ? fmt::format(
+                "A C++ kernel that reads sizes as plain integers ran on the symbolic shapes of a "
+                "trace: with no fake or Meta kernel for {}, the kernel its registration names ran "
+                "instead (inferred from c10's check; the log reports `{}`).",
+                name, cut(e.text, 300))
+          : fmt::format(
+                "Tracing needed the output shape of {} without running it, and no fake kernel is "
+                "registered for it: the log reports `{}`.",
+                name, cut(e.text, 300));
   f.why =
       "Without a fake kernel the op cannot be traced with symbolic shapes: torch.compile and "
       "export fail on it.";

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "checks/support/commands.hpp"
+#include "checks/support/crash.hpp"
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
 #include "torch/subsystem.hpp"
@@ -39,12 +40,28 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent& e) {
   f.explains_failure = true;
   f.subject = "unclassified " + cut(e.text, 80);
   const LogFrame* user = fl::user_frame(e);
+  // Without a frame of the user's own, the innermost one of an installed package (a library's
+  // own check that raised).
+  const LogFrame* caller = user ? nullptr : fl::innermost_caller(e);
+  // The innermost native frame that did the work, not c10's error machinery building the
+  // exception (`std::function<...>::operator()`, `c10::Error::Error`, `torchCheckFail`).
   const LogFrame* native = nullptr;
+  for (const auto& frame : e.frames) {
+    if (!frame.native || frame.function == "<unknown function>") continue;
+    const std::string_view function = frame.function;
+    if (function.starts_with("std::function<") || function.starts_with("c10::Error::Error") ||
+        function.starts_with("c10::detail::torchCheckFail") ||
+        function.starts_with("c10::detail::torchInternalAssertFail"))
+      continue;
+    native = &frame;
+    break;
+  }
+  // The frames under it outside torch, CUDA and the runtimes: the program's or an extension's.
+  std::vector<const LogFrame*> program;
   for (const auto& frame : e.frames)
-    if (frame.native && frame.function != "<unknown function>") {
-      native = &frame;
-      break;
-    }
+    if (frame.native && program.size() < 2 && !frame.file.empty() && !frame.function.empty() &&
+        frame.function != "<unknown function>" && !is_known_library(frame.file) && &frame != native)
+      program.push_back(&frame);
   f.title = fl::is_cut_off(e) ? fmt::format(
                                     "The log shows a failure whose exception it does not include "
                                     "(raised in {})",
@@ -55,11 +72,25 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent& e) {
       "Line {} of {} {}{}{}.", e.where.line, artifact,
       fl::is_cut_off(e) ? "is the last line of a traceback: " + fl::cut_off_text(e)
                         : std::string("states the error that ended the run"),
-      user ? fmt::format("; it was raised from your code at {}:{}{}", user->file, user->line,
+      user     ? fmt::format("; it was raised from your code at {}:{}{}", user->file, user->line,
                          user->code.empty() ? "" : fmt::format(" (`{}`)", user->code))
-           : "",
-      native ? fmt::format("; the innermost native frame is `{}`{}", cut(native->function, 200),
-                           native->file.empty() ? "" : fmt::format(" in {}", native->file))
+          : caller ? fmt::format("; it was raised in `{}` at {}:{}{}", caller->function, caller->file,
+                                 caller->line,
+                             caller->code.empty() ? "" : fmt::format(" (`{}`)", caller->code))
+                   : "",
+      native ? fmt::format(
+                   "; the innermost native frame is `{}`{}{}", cut(native->function, 200),
+                   native->file.empty() ? "" : fmt::format(" in {}", native->file),
+                   program.empty()
+                       ? ""
+                       : fmt::format(", called from {} (outside torch and the system libraries)",
+                                     [&] {
+                                       std::vector<std::string> names;
+                                       for (const LogFrame* p : program)
+                                         names.push_back(fmt::format(
+                                             "`{}` ({})", cut(p->function, 120), p->file));
+                                       return join(names, " and ");
+                                     }()))
              : "");
   f.why =
       "No check of this tool explains this error yet, so it is reported as the log states it: the "
@@ -69,6 +100,17 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent& e) {
   if (native && !native->text.empty())
     f.evidence.push_back(
         fl::line_evidence(e, native->log_line, native->text, "the innermost native frame"));
+  if (e.orphan_code_line > 0)
+    f.evidence.push_back(
+        fl::line_evidence(e, e.orphan_code_line, e.orphan_code,
+                          "the code line above it (the log lost the `File` line of its frame)"));
+  for (const LogFrame* p : program)
+    if (!p->text.empty())
+      f.evidence.push_back(
+          fl::line_evidence(e, p->log_line, p->text, "a frame outside torch and the system"));
+  if (caller && !caller->text.empty())
+    f.evidence.push_back(
+        fl::line_evidence(e, caller->log_line, caller->text, "the frame that raised it"));
   // A wrapper whose line ends where the message starts (`backend='inductor' raised:`).
   if (e.kind == LogEventKind::python_exception && (e.value.empty() || e.value.ends_with(":")))
     fl::add_detail_evidence(e, 0, 1, "the exception's message", f.evidence);

@@ -11,6 +11,7 @@
 #include "checks/support/commands.hpp"
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
+#include "util/text.hpp"
 
 namespace aoti::checks {
 namespace {
@@ -66,6 +67,19 @@ std::string why_of(const std::string& type, const LogEvent& e) {
          "ExportedProgram and nothing to compile.";
 }
 
+// Dynamo's `Failed running call_function f(*(args...), **{...}):` wraps the error the call raised,
+// printed on the line after the call's arguments end (`):`): its index in e.detail, or -1.
+int wrapped_error_line(const LogEvent& e) {
+  if (!e.value.starts_with("Failed running call_")) return -1;
+  bool call_ended = e.value.ends_with("):");
+  for (std::size_t i = 0; i < e.detail.size(); ++i) {
+    const auto line = util::trim(e.detail[i]);
+    if (call_ended) return line.empty() ? -1 : static_cast<int>(i);
+    call_ended = line.ends_with("):");
+  }
+  return -1;
+}
+
 Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) {
   Finding f = new_finding(ExportFailedCheck::k_info, Severity::error, 0.8);
   f.explains_failure = true;
@@ -94,11 +108,26 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
                           type.empty() ? first_line(e.value, 140)
                                        : fmt::format("{}: {}", type, first_line(e.value, 140)));
     f.message = fmt::format("Tracing the model for export stopped with `{}`{}.", stated, at_frame);
+    if (const int wrapped = wrapped_error_line(e); wrapped >= 0) {
+      // The call's own error says what failed; the wrapper's line only which call.
+      const std::string error(util::trim(e.detail[static_cast<std::size_t>(wrapped)]));
+      // `call_function f(...)`, `call_method m(...)`, `call_module mod(...)`: the callee.
+      std::string call = first_line(e.value.substr(20), 200);
+      call = call.substr(std::min(call.size(), call.find(' ') + 1));
+      const std::string callee = call.substr(0, call.find('('));
+      f.title = fmt::format("Export failed running `{}`: `{}`", cut(callee, 80), cut(error, 160));
+      f.message =
+          fmt::format("Tracing the model for export ran `{}` on fake tensors and it raised `{}`{}.",
+                      cut(callee, 120), cut(error, 300), at_frame);
+    }
   }
   f.why = why_of(type, e);
   f.evidence.push_back(event_evidence(e, fl::is_cut_off(e)
                                              ? "the last line the log shows of the error"
                                              : "the exception that stopped export"));
+  if (const int wrapped = wrapped_error_line(e); wrapped >= 0)
+    fl::add_detail_evidence(e, static_cast<std::size_t>(wrapped), 1, "the error the call raised",
+                            f.evidence);
   // Dynamo's explanation and hints as it printed them, and FX's node that was running.
   for (std::size_t i = 0; i < e.detail.size() && f.evidence.size() < 6; ++i) {
     const std::string& line = e.detail[i];

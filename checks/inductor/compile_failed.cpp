@@ -94,6 +94,11 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
         "Inductor generated Triton code that this Triton version rejects: a version mismatch "
         "between torch and "
         "Triton, or a code-generation bug for an op of the model.";
+  } else if (fl::is_cut_off(e)) {
+    // Only the frames are in the log: say what they show.
+    f.confidence = 0.6;
+    f.title = "Inductor failed to compile the graph (the log does not show the exception)";
+    f.message = fmt::format("The compile stopped inside Inductor: {}.", fl::cut_off_text(e));
   } else {
     f.title =
         fmt::format("Inductor failed to compile the graph: `{}: {}`", inner, first_line(said, 120));
@@ -173,13 +178,27 @@ std::vector<Finding> InductorCompileFailedCheck::run(const Case& c) const {
   std::vector<Finding> out;
   for (const auto& artifact : fl::log_artifacts(c)) {
     const LogEvent* chosen = nullptr;
+    const LogEvent* cut = nullptr;  // a later traceback the log cut off (a subprocess's, often)
     bool compiler_output =
         false;  // the compiler's own errors: build.compile-failed explains the failure
     for (const LogEvent* e : fl::events_of(c, artifact)) {
       compiler_output |= e->kind == LogEventKind::compile_error;
-      if (fl::route_of(*e) == fl::Route::inductor && (!chosen || e->final)) chosen = e;
+      if (fl::route_of(*e) != fl::Route::inductor) continue;
+      // An exception the log states whole says more than a traceback cut off after it.
+      if (fl::is_cut_off(*e) && chosen && !fl::is_cut_off(*chosen)) {
+        cut = e;
+        continue;
+      }
+      if (!chosen || e->final || (fl::is_cut_off(*chosen) && !fl::is_cut_off(*e))) chosen = e;
     }
-    if (chosen && !compiler_output) out.push_back(from_log(c, artifact, *chosen));
+    if (chosen && !compiler_output) {
+      Finding f = from_log(c, artifact, *chosen);
+      if (cut && !cut->frames.empty())
+        f.evidence.push_back(fl::line_evidence(*cut, cut->frames.back().log_line,
+                                               cut->frames.back().text,
+                                               "the traceback after it, cut off here"));
+      out.push_back(std::move(f));
+    }
   }
   for (const auto& trace : c.traces)
     for (const auto& failure : trace.failures) {

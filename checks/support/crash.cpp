@@ -86,11 +86,11 @@ std::string module_name(std::string_view path) {
 }
 
 bool is_known_library(std::string_view path) {
-  static constexpr std::array<std::string_view, 24> k_prefixes = {
-      "libtorch",  "libc10",     "libcuda",   "libcudart",   "libcublas",   "libcudnn",
-      "libnv",     "libcufft",   "libcurand", "libcusparse", "libcusolver", "libnccl",
-      "libtriton", "libc.so",    "libc-",     "libm.so",     "libstdc++",   "libgcc_s",
-      "ld-linux",  "libpthread", "libpython", "libgomp",     "libomp",      "libiomp5"};
+  static constexpr std::array<std::string_view, 25> k_prefixes = {
+      "libtorch",  "libc10",   "libcaffe2", "libcuda",     "libcudart",   "libcublas", "libcudnn",
+      "libnv",     "libcufft", "libcurand", "libcusparse", "libcusolver", "libnccl",   "libtriton",
+      "libc.so",   "libc-",    "libm.so",   "libstdc++",   "libgcc_s",    "ld-linux",  "libpthread",
+      "libpython", "libgomp",  "libomp",    "libiomp5"};
   const std::string name = module_name(path);
   if (name.starts_with("python")) return true;
   return std::any_of(k_prefixes.begin(), k_prefixes.end(),

@@ -3,6 +3,7 @@
 #include "checks/support/crash.hpp"
 #include "checks/support/finding.hpp"
 #include "torch/error_messages.hpp"
+#include "util/text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -112,6 +113,14 @@ Route route_of(const LogEvent& e) {
   if (e.problem == "data-dependent guard" || e.problem == "constraint violation" ||
       e.problem == "missing fake" || e.problem == "fake mismatch")
     return Route::routed_elsewhere;
+  // customop.fake-mismatch's, unless it names an op of torch's own.
+  if (e.problem == "size/stride assert") {
+    std::string op = e.op;
+    for (const auto& line : e.detail)
+      if (op.empty() && line.find("Error in op: ") != std::string::npos)
+        op = std::string(aoti::util::trim(line.substr(line.find("Error in op: ") + 13)));
+    if (op.empty() || torch::is_custom_op_target(op)) return Route::routed_elsewhere;
+  }
   if (e.problem == "load failure" || e.problem == "op not registered") return Route::load;
   const auto types = exception_types(e);
   const std::string message = message_text(e);
@@ -290,7 +299,7 @@ Evidence line_evidence(const LogEvent& e, int line, const std::string& text, std
 }
 
 Evidence code_evidence(const LogEvent& e, const LogFrame& frame, std::string note) {
-  return line_evidence(e, frame.log_line + 1,
+  return line_evidence(e, frame.code_line > 0 ? frame.code_line : frame.log_line + 1,
                        frame.code_text.empty() ? frame.code : frame.code_text, std::move(note));
 }
 
@@ -414,7 +423,8 @@ void add_origin_evidence(const Case& c, const LogEvent& e, std::vector<Evidence>
       out.push_back(
           line_evidence(origin, frame->log_line, frame->text,
                         fmt::format("where it was raised ({})", torch::to_string(subsystem))));
-    if (!frame->code.empty() && !quoted(frame->log_line + 1))
+    if (!frame->code.empty() &&
+        !quoted(frame->code_line > 0 ? frame->code_line : frame->log_line + 1))
       out.push_back(code_evidence(origin, *frame, "the line that raised it"));
     const auto caller = std::next(frame);
     if (caller != origin.frames.rend() && !caller->native && &*caller != user_frame(origin) &&

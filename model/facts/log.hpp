@@ -66,6 +66,7 @@ struct LogFrame {
   bool native = false;  // a C++ frame (c10's `frame #4: f + 0x4c (... in lib.so)`, gdb's `#0  0x..
                         // in f (...)`): `function` is the symbol, `file` the library or source file
   std::string text;     // the frame's own line as the log holds it, trimmed
+  int code_line = 0;    // the log line of `code` when it is not the next one (IPython's `-->`)
 };
 
 struct LogEvent {
@@ -131,6 +132,16 @@ struct LogEvent {
   // compile_error / load_error / runtime_error: what kind of failure the line states ("missing
   // header", "undefined symbol", ...) is in `problem`; the library, header or op it names in
   // `subject`.
+
+  // python_exception without frames: the code line right above it, as the log holds it, when the
+  // paste kept a frame's code line but lost its `File "...", line N` line (`return
+  // torch.embedding(weight, input, ...)`); 0 / "" otherwise.
+  int orphan_code_line = 0;
+  std::string orphan_code;
+  // python_exception "size/stride assert": the op whose output was checked, as the generated
+  // code's call names it (`torch.ops.ns.op.default` in `assert_size_stride(buf6, (32, 4096),
+  // (4096, 1), 'torch.ops.ns.op.default')` on the line above); "" when not shown there.
+  std::string op;
 
   // Set by correlation: index into Case::models of the model this event concerns, none if unknown.
   std::optional<std::size_t> model;

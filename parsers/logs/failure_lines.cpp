@@ -450,8 +450,43 @@ std::optional<LoadFailure> load_failure(std::string_view line) {
   return std::nullopt;
 }
 
+// IPython's and Jupyter's frames: `File /x/cuda.py:216, in checkCUStatus(error)` (IPython 8) and
+// `/x/cuda.py in checkCUStatus(error)` / `<ipython-input-3-5e2c> in <module>` (older), whose line
+// comes later, on the listing's `--> 216` line.
+std::optional<PythonFrame> ipython_frame(std::string_view s) {
+  PythonFrame frame;
+  std::string_view where, call;
+  if (s.starts_with("File ") && !s.starts_with("File \"")) {
+    const auto in = s.find(", in ");
+    if (in == k_npos) return std::nullopt;
+    where = s.substr(5, in - 5);
+    call = s.substr(in + 5);
+    const auto colon = where.rfind(':');
+    const auto number = colon == k_npos ? std::string_view{} : where.substr(colon + 1);
+    if (number.empty() || util::digits_at(number, 0).size() != number.size()) return std::nullopt;
+    frame.line = util::to_int(number).value_or(0);
+    where = where.substr(0, colon);
+  } else {
+    const auto in = s.find(" in ");
+    if (in == k_npos) return std::nullopt;
+    where = s.substr(0, in);
+    call = s.substr(in + 4);
+    if (where.find(' ') != k_npos) return std::nullopt;
+  }
+  const bool notebook_cell = where.starts_with("<ipython-input-") && where.ends_with(">");
+  if (!where.ends_with(".py") && !notebook_cell) return std::nullopt;
+  const auto open = call.find('(');
+  frame.function = std::string(util::trim(call.substr(0, open)));
+  if (frame.function.empty() || frame.function.find(' ') != k_npos ||
+      (open == k_npos && frame.function != "<module>"))
+    return std::nullopt;
+  frame.file = std::string(where);
+  return frame;
+}
+
 std::optional<PythonFrame> python_frame(std::string_view line) {
   const auto s = util::trim(line);
+  if (auto frame = ipython_frame(s)) return frame;
   // torch.export.draft_export's report: `File /x/y.py, lineno 98, in _base_distribution`.
   if (s.starts_with("File ") && !s.starts_with("File \"")) {
     const auto at = s.find(", lineno ");
@@ -600,6 +635,26 @@ std::optional<NativeFrame> native_frame(std::string_view line) {
     body = body.substr(in + 4);
   }
   frame.from_gdb = true;
+  // A sanitizer's frame: `#0 0x1213f0cf0 in f(int)+0x30 (libomp.dylib:arm64+0x54cf0)`, or with
+  // debug information `#2 0x4f1a in f(int) /src/x.cpp:12:3` / `(/src/x.cpp:12:3)`.
+  if (const auto open = body.rfind(" ("); body.ends_with(')') && open != k_npos) {
+    auto inside = body.substr(open + 2, body.size() - open - 3);
+    const auto plus = inside.rfind("+0x");
+    if (plus != k_npos && plus > 0) {
+      auto module = inside.substr(0, plus);
+      // `libomp.dylib:arm64`, `libc.so.6:x86_64`: the architecture after the module.
+      if (const auto colon = module.rfind(':');
+          colon != k_npos && module.find('/', colon) == k_npos && colon + 1 < module.size() &&
+          util::is_identifier_char(module[colon + 1]))
+        module = module.substr(0, colon);
+      auto symbol = util::trim(body.substr(0, open));
+      if (const auto offset = symbol.rfind("+0x"); offset != k_npos)
+        symbol = symbol.substr(0, offset);
+      frame.symbol = std::string(symbol);
+      frame.module = std::string(module);
+      return frame.symbol.empty() ? std::nullopt : std::optional(frame);
+    }
+  }
   const auto args = body.find(" (");
   frame.symbol = std::string(util::trim(body.substr(0, args)));
   if (const auto at = body.rfind(" at "); at != k_npos && args != k_npos && at > args)

@@ -66,6 +66,7 @@ const util::AnchorSet& anchors() {
       {"Segmentation fault", a_segfault},
       {"SIGSEGV", a_sigsegv},
       {"stop reason = EXC_BAD_ACCESS", a_sigsegv},  // lldb: a Mach memory fault
+      {"Sanitizer: ", a_sigsegv},  // `==6330==ERROR: AddressSanitizer: SEGV on unknown address`
       {"Aborted (core dumped)", a_aborted},
       {"Fatal Python error: Aborted", a_fatal_abort},
       {"Bus error", a_bus_error},
@@ -114,6 +115,8 @@ const util::AnchorSet& anchors() {
       {": test", a_test_result},
       {" zip archive", a_package_loader},
       {"OMP: Error #", a_openmp_error},
+      // mkl-service's check of MKL's threading layer against the OpenMP runtime already loaded.
+      {"MKL_THREADING_LAYER=", a_openmp_error},
       {"unable to execute '", a_fatal_word},
       {"LLVM ERROR: ", a_fatal_word},
       {"Unsupported gpu architecture '", a_fatal_word},
@@ -121,7 +124,10 @@ const util::AnchorSet& anchors() {
       {"Failed building wheel for ", a_fatal_word},
       {" (most recent call first):", a_faulthandler},
       {".py\", line ", a_cut_frame},
-      {": in ", a_cut_frame},  // pytest's `path.py:164: in <module>`
+      {": in ", a_cut_frame},    // pytest's `path.py:164: in <module>`
+      {".py in ", a_cut_frame},  // IPython's `/x/cuda.py in checkCUStatus(error)`
+      {".py:", a_cut_frame},     // IPython 8's `File /x/cuda.py:216, in checkCUStatus(error)`
+      {"<ipython-input-", a_cut_frame},
       {"TORCHDYNAMO_VERBOSE=1", a_dynamo_footer},
       {"You can suppress this exception and fall back to eager", a_dynamo_footer},
       {"index out of bounds: ", a_index_check},
@@ -193,12 +199,14 @@ std::string_view strip_log_prefix(std::string_view line) {
         line.substr(close + 2, 96).find(" pid=") != std::string_view::npos)
       line.remove_prefix(close + 2);
   }
-  if (line.starts_with('(')) {
+  // Nested launchers tag a line once each: `(EngineCore_DP0 pid=26353) (Worker_TP7 pid=26373) `.
+  for (int tag = 0; tag < 4 && line.starts_with('('); ++tag) {
     const auto close = line.find(") ");
     const auto pid = line.find(" pid=");
-    if (close != std::string_view::npos && close < 96 && pid != std::string_view::npos &&
-        pid < close && util::is_digit(line[close - 1]))
-      line.remove_prefix(close + 2);
+    if (close == std::string_view::npos || close >= 96 || pid == std::string_view::npos ||
+        pid > close || !util::is_digit(line[close - 1]))
+      break;
+    line.remove_prefix(close + 2);
   }
   // torchrun's per-process prefix: `[rank7]: `, `[default0]:`.
   if (line.starts_with("[rank") || line.starts_with("[default")) {

@@ -203,6 +203,8 @@ void Scanner::cuda_error(std::uint64_t found) {
   value = util::trim(value);
   if (value.empty()) return;
   e.value = util::clean_text(value, k_max_field);
+  // `RuntimeError: CUDA error: ...` under the code line of a frame whose `File` line is lost.
+  if (!exception_type_at_start(util::trim(m_line)).empty()) take_orphan_code(e);
   const auto key = e.value;
   add(std::move(e), key);
 }
@@ -234,6 +236,21 @@ void Scanner::commit_terminate() {
 // One event per signal: a crash is often reported twice (Python's faulthandler, then the shell).
 void Scanner::crash_signal(std::uint64_t found) {
   auto e = event(LogEventKind::segfault);
+  if (const auto report = m_line.find("Sanitizer: "); report != std::string_view::npos) {
+    // A sanitizer's report of the fault it stopped the process on: `==6330==ERROR:
+    // AddressSanitizer: SEGV on unknown address 0x10 (pc ... T2)`, `... heap-use-after-free on
+    // address ...`. Its frames follow (`#0 0x.. in f (lib+0x..)`).
+    const auto error = m_line.rfind("ERROR: ", report);
+    if (error == std::string_view::npos) return;
+    auto stated = util::trim(m_line.substr(error + 7));
+    stated = stated.substr(0, stated.find(" (pc "));
+    const auto kind = util::trim(util::after(stated, "Sanitizer: "));
+    e.subject = kind.starts_with("SEGV") ? "SIGSEGV" : std::string(util::first_word(kind));
+    e.value = util::clean_text(stated, k_max_field);
+    const auto key = "sanitizer|" + e.subject;
+    add(std::move(e), key);
+    return;
+  }
   if ((found & a_sigsegv) &&
       m_line.find("stop reason = EXC_BAD_ACCESS") != std::string_view::npos) {
     // lldb: `* thread #3, stop reason = EXC_BAD_ACCESS (code=1, address=0x8)`, the Mach exception

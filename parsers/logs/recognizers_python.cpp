@@ -26,6 +26,24 @@ bool Scanner::continue_traceback() {
     set_code(m_frames, body);
     return false;
   }
+  // IPython's listing marks the frame's current line: `--> 216         raise RuntimeError(...)`.
+  if (body.starts_with("--") && !m_frames.empty()) {
+    const auto arrow = body.find_first_not_of('-');
+    if (arrow != std::string_view::npos && body[arrow] == '>') {
+      const auto rest = util::trim(body.substr(arrow + 1));
+      const auto number = util::digits_at(rest, 0);
+      if (!number.empty()) {
+        auto& frame = m_frames.back();
+        if (frame.line == 0) frame.line = util::to_int(number).value_or(0);
+        if (frame.code.empty()) {
+          frame.code = util::clean_text(util::trim(rest.substr(number.size())), k_max_field);
+          frame.code_text = line_text(m_raw);
+          frame.code_line = m_number;
+        }
+        return false;
+      }
+    }
+  }
   m_in_traceback = false;
   // pytest marks the exception's lines with `E   `: `E   RuntimeError: operator x does not exist`.
   if (body.starts_with("E   ") && body.size() > 4 && body[4] != ' ') body.remove_prefix(4);
@@ -150,6 +168,7 @@ void Scanner::classify_exception(LogEvent& e, std::string_view body) {
   if (const auto problem = torch::problem_in_message(body); !problem.empty()) {
     e.problem = std::string(problem);
     if (problem == "data-dependent guard") m_saw_data_dependent = true;
+    if (problem == "size/stride assert") e.op = checked_op();
   } else if (load_failure(body)) {
     e.problem = "load failure";
   } else if (const auto type = e.subject.substr(e.subject.rfind('.') + 1);
@@ -158,6 +177,20 @@ void Scanner::classify_exception(LogEvent& e, std::string_view body) {
     // `common_ops.cpython-312-x86_64-linux-gnu.so`), without dlerror's words.
     e.problem = "load failure";
   }
+}
+
+// The op named by the generated code's `assert_size_stride(buf, (sizes), (strides), 'op')` on the
+// line above the exception (a frame's code line, or the line a paste kept).
+std::string Scanner::checked_op() const {
+  const auto& [number, text] = m_recent[(m_recent_next + m_recent.size() - 1) % m_recent.size()];
+  if (number != m_number - 1) return {};
+  const std::string_view line = text;
+  const auto call = line.find("assert_size_stride(");
+  if (call == std::string_view::npos) return {};
+  const auto close = line.rfind('\'');
+  const auto open = close == std::string_view::npos ? close : line.rfind('\'', close - 1);
+  if (open == std::string_view::npos || open < call) return {};
+  return util::clean_text(line.substr(open + 1, close - open - 1), k_max_field);
 }
 
 void Scanner::exception_added(const LogEvent* e) {
@@ -189,6 +222,11 @@ void Scanner::push_frame(std::vector<model::LogFrame>& frames, const PythonFrame
 void Scanner::set_code(std::vector<model::LogFrame>& frames, std::string_view body) {
   const auto code = util::trim(body);
   if (frames.empty() || code.empty() || code.find_first_not_of("^~ ") == std::string_view::npos)
+    return;
+  // IPython's numbered listing around a frame's line (`    214 def f(...)`): context, not the
+  // line that ran (that one is marked `-->`).
+  if (const auto number = util::digits_at(code, 0);
+      !number.empty() && code.size() > number.size() && code[number.size()] == ' ')
     return;
   auto& frame = frames.back();
   if (frame.native || !frame.code.empty() || frame.log_line != m_number - 1) return;
@@ -398,6 +436,7 @@ void Scanner::bare_exception() {
   e.value = util::clean_text(
       repr_message.empty() ? util::trim(body.substr(type.size() + 1)) : repr_message, k_max_field);
   classify_exception(e, body);
+  if (start == 0) take_orphan_code(e);
   set_raised_in(e);
   link_to_chain(e);
   const auto key = e.subject + "|" + e.value;
@@ -405,6 +444,32 @@ void Scanner::bare_exception() {
   if (!added) return;
   m_last_exception = index_of(added);
   if (start == 0 && appended(added)) m_detail_event = index_of(added), m_detail_blank = 0;
+}
+
+// A statement on the line right above an exception that has no traceback: the code line of the
+// frame that raised, whose `File` line the paste lost. Only a line shaped like Python code (a
+// `return` / `raise` / `assert`, an assignment, or a call), not prose or another tool's output.
+void Scanner::take_orphan_code(LogEvent& e) const {
+  const auto& [number, text] = m_recent[(m_recent_next + m_recent.size() - 1) % m_recent.size()];
+  if (number != m_number - 1 || number <= 0) return;
+  const auto code = util::trim(strip_log_prefix(text));
+  if (code.empty() || code.size() > 400) return;
+  const bool statement = code.starts_with("return ") || code.starts_with("raise ") ||
+                         code.starts_with("assert ") || code.starts_with("yield ");
+  constexpr std::string_view k_name_chars =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.[]";
+  // `out = f(x)`: the call on the right of an assignment to a name.
+  auto rest = code;
+  if (const auto assign = code.find(" = ");
+      assign != std::string_view::npos && assign > 0 &&
+      code.substr(0, assign).find_first_not_of(k_name_chars) == std::string_view::npos)
+    rest = code.substr(assign + 3);
+  const auto open = rest.find('(');
+  const bool call = open != std::string_view::npos && open > 0 && rest.ends_with(")") &&
+                    rest.substr(0, open).find_first_not_of(k_name_chars) == std::string_view::npos;
+  if (!statement && !call) return;
+  e.orphan_code_line = number;
+  e.orphan_code = line_text(text);
 }
 
 // torch.fx's Interpreter adds `While executing %add_ : [...] = call_function[target=...](...)`

@@ -82,6 +82,23 @@ void Scanner::runtime_line(std::uint64_t found) {
 // `OMP: Error #15: Initializing libomp.dylib, but found libomp.dylib already initialized.` means a
 // second copy of the runtime started in a process that has one.
 void Scanner::openmp_error(std::uint64_t) {
+  if (const auto layer = m_line.find("MKL_THREADING_LAYER="); layer != std::string_view::npos) {
+    // mkl-service: `Error: mkl-service + Intel(R) MKL: MKL_THREADING_LAYER=INTEL is incompatible
+    // with libgomp.so.1 library.`: MKL's threading layer brings an OpenMP runtime (INTEL:
+    // libiomp5) other than the one the process already loaded.
+    const auto setting = util::first_word(m_line.substr(layer));
+    const auto loaded = util::between(m_line.substr(layer), " is incompatible with ", " library");
+    if (loaded.empty()) return;
+    auto e = event(LogEventKind::runtime_error);
+    e.source_file = "MKL";
+    e.problem = "threading layer conflict";
+    e.subject = util::clean_text(setting, k_max_field);
+    e.expected = util::clean_text(loaded, k_max_field);
+    e.value = util::clean_text(util::trim(m_line), k_max_field);
+    const auto key = e.problem + "|" + e.subject + "|" + e.expected;
+    add(std::move(e), key);
+    return;
+  }
   const auto at = m_line.find("OMP: Error #");
   const auto message = util::trim(m_line.substr(at));
   auto e = event(LogEventKind::runtime_error);
@@ -186,12 +203,16 @@ void Scanner::module_list_line(std::uint64_t) {
       return;
     const auto address = line.find(" 0x", close);
     if (address == std::string_view::npos) return;
-    path = util::trim(line.substr(line.find(' ', address + 1)));
+    const auto after_address = line.find(' ', address + 1);
+    if (after_address == std::string_view::npos) return;  // the address ends the line
+    path = util::trim(line.substr(after_address));
   } else if (line.starts_with("0x")) {
     auto yes = line.find("  Yes ");
     if (yes == std::string_view::npos) yes = line.find("  No ");
     if (yes == std::string_view::npos) return;
-    path = util::trim(line.substr(line.find(' ', yes + 2)));
+    const auto after_yes = line.find(' ', yes + 2);
+    if (after_yes == std::string_view::npos) return;
+    path = util::trim(line.substr(after_yes));
     if (path.starts_with("(*)")) path = util::trim(path.substr(3));
   } else {
     return;

@@ -214,6 +214,8 @@ class Scanner {
   void api_call_failed(std::uint64_t);
   void runtime_line(std::uint64_t found);
   void openmp_error(std::uint64_t);
+  std::string checked_op() const;
+  void take_orphan_code(model::LogEvent& e) const;
   void gpu_capability(std::uint64_t);
   static void find_glog_location(std::string_view line, std::string& file, int& number);
   void native_frame_line(std::uint64_t found);

@@ -66,3 +66,14 @@ TEST_CASE("cuda.illegal-memory-access from a library's own CUDA check names its 
   // The error printer's own frame (GetStackTrace in libk2_log.so) is not named as where it was.
   CHECK(found[0].message.find("GetStackTrace") == std::string::npos);
 }
+
+TEST_CASE("cuda.illegal-memory-access: a library's own report and torch's, one finding") {
+  const auto found = analyze_wild("flashinfer-1928-trtllm-gen-uninitialized-int-workspace");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "cuda.illegal-memory-access");
+  CHECK(mentions(found[0], "fmhaKernels.cuh"));
+  CHECK(mentions(found[0], "workspace_buffer"));
+  std::size_t ima = 0;
+  for (const auto& f : found) ima += f.check == "cuda.illegal-memory-access";
+  CHECK(ima == 1);
+}

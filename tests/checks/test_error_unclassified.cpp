@@ -50,3 +50,19 @@ TEST_CASE("error.unclassified: a kernel the driver refused is not called a build
   CHECK(mentions(found[0], "device kernel image is invalid"));
   CHECK(mentions(found[0], "fn_load_binary"));
 }
+
+TEST_CASE("error.unclassified names the frames outside torch, and a package's frame that raised") {
+  SUBCASE("a C++ program's frames under c10's error machinery") {
+    const auto found = analyze_wild("libtorch-yolov3-12-set-data-on-non-variable-blob");
+    REQUIRE(!found.empty());
+    CHECK(found[0].check == "error.unclassified");
+    CHECK(found[0].message.find("`torch::autograd::Variable::Impl::set_data") != std::string::npos);
+    CHECK(mentions(found[0], "Darknet::load_weights"));
+  }
+  SUBCASE("a notebook's traceback: the installed package's check that raised") {
+    const auto found = analyze_wild("BMInf-29-cpm-kernels-need-sm61-on-p100");
+    REQUIRE(!found.empty());
+    CHECK(found[0].message.find("raised in `checkCUStatus`") != std::string::npos);
+    CHECK(mentions(found[0], "cpm_kernels"));
+  }
+}

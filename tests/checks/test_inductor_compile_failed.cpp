@@ -58,3 +58,14 @@ TEST_CASE("inductor.compile-failed: Triton rejecting a line of the kernel Induct
   check_quotes(found, read_file(corpus_dir() /
                                 "wild/pytorch-104759-broadcast-to-constant-index/stderr.txt"));
 }
+
+TEST_CASE(
+    "inductor.compile-failed: a subprocess's traceback cut off after the error that carries it") {
+  const auto found = analyze_wild("pytorch-pr158277-flex-attention-sliced-blockmask-extra-strides");
+  REQUIRE(!found.empty());
+  const Finding& f = found[0];
+  CHECK(f.check == "inductor.compile-failed");
+  CHECK(f.title.find("SubprocException") != std::string::npos);
+  CHECK(mentions(f, "_worker_compile_triton"));
+  check_no_holes(f);
+}

@@ -30,6 +30,24 @@ TEST_CASE("runtime.openmp-conflict") {
     CHECK_FALSE(mentions(found[0], "LD_DEBUG"));
     CHECK_FALSE(mentions(found[0], "DYLD_PRINT_LIBRARIES"));
   }
+  SUBCASE("a sanitizer's crash inside the runtime, no library list: said as inferred") {
+    const auto found = analyze_wild("pytorch-136217-libtorch-two-openmp-runtimes-opencv");
+    REQUIRE(!found.empty());
+    const Finding& f = found[0];
+    CHECK(f.check == "runtime.openmp-conflict");
+    CHECK(f.title.find("`libomp.dylib`") != std::string::npos);
+    CHECK(f.message.find("Inferred, not shown by the log") != std::string::npos);
+    CHECK(f.confidence < 0.7);
+    check_no_holes(f);
+  }
+  SUBCASE("MKL's threading layer refused beside GNU OpenMP") {
+    const auto found = analyze_wild("pytorch-37377-mkl-intel-layer-vs-libgomp");
+    REQUIRE(!found.empty());
+    CHECK(found[0].check == "runtime.openmp-conflict");
+    CHECK(found[0].title.find("`MKL_THREADING_LAYER=INTEL`") != std::string::npos);
+    CHECK(found[0].title.find("`libgomp.so.1`") != std::string::npos);
+    check_no_holes(found[0]);
+  }
   SUBCASE("other OpenMP lines are not this error") {
     Case c;
     CHECK(run_check<RuntimeOpenmpConflictCheck>(c).empty());
