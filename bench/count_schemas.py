@@ -19,7 +19,9 @@ import subprocess
 import sys
 
 CPP_SUFFIXES = {".cpp", ".cc", ".cxx", ".cu", ".cuh", ".h", ".hpp"}
-BLOCK = re.compile(r"\b(?:STABLE_)?TORCH_LIBRARY(?:_FRAGMENT)?(?:_EXPAND)?\s*\(\s*(\w+)\s*,")
+# The namespace is a name, or a token-pasting CONCAT(a, b) of two (vLLM): a + b.
+BLOCK = re.compile(r"\b(?:STABLE_)?TORCH_LIBRARY(?:_FRAGMENT)?(?:_EXPAND)?\s*\(\s*"
+                   r"(?:(\w+)|\w*CONCAT\(\s*(\w+)\s*,\s*(\w+)\s*\))\s*,")
 DEF = re.compile(r"\.def\(\s*((?:\"(?:[^\"\\\n]|\\.)*\"\s*)+)")
 LITERAL = re.compile(r"\"((?:[^\"\\\n]|\\.)*)\"")
 PY_DEFINE = re.compile(r"torch\.library\.define\(\s*[\"']([\w.]+::[\w.]+)[\"']")
@@ -30,7 +32,7 @@ PY_CUSTOM_OP = re.compile(r"@(?:torch\.library\.)?custom_op\(\s*[\"']([\w.]+::[\
 
 def cpp_schemas(text):
     """(qualified op name, line) for each .def schema, qualified by the block it follows."""
-    blocks = [(m.start(), m.group(1)) for m in BLOCK.finditer(text)]
+    blocks = [(m.start(), m.group(1) or m.group(2) + m.group(3)) for m in BLOCK.finditer(text)]
     out = []
     for m in DEF.finditer(text):
         schema = "".join(LITERAL.findall(m.group(1)))

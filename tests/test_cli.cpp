@@ -644,3 +644,28 @@ TEST_CASE("a project's *_EXPAND registration macros: schemas and a Meta kernel t
     flagged = flagged || f["check"] == "customop.meta-not-symint";
   CHECK(flagged);
 }
+
+TEST_CASE("a block whose namespace is a token-pasting macro, after code that stopped clang") {
+  // vLLM's csrc/torch_bindings.cpp: `TORCH_LIBRARY_EXPAND(CONCAT(TORCH_EXTENSION_NAME,
+  // _cache_ops), cache_ops)` after more than 50 compile errors (a missing header's cascade), where
+  // clang stops: the schemas are read from the block's text, the namespace pasted as CONCAT does.
+  TempDir tree;
+  std::string broken;
+  for (int i = 0; i < 60; ++i) broken += "  STD_TORCH_CHECK(x" + std::to_string(i) + ");\n";
+  write_file(
+      tree.path / "bindings.cpp",
+      "#include <torch/library.h>\n#define _CONCAT(A, B) A##B\n"
+      "#define CONCAT(A, B) _CONCAT(A, B)\n"
+      "#define TORCH_LIBRARY_EXPAND(NAME, MODULE) TORCH_LIBRARY(NAME, MODULE)\n"
+      "void checks() {\n" +
+          broken +
+          "}\n"
+          "TORCH_LIBRARY_EXPAND(CONCAT(TORCH_EXTENSION_NAME, _cache_ops), cache_ops) {\n"
+          "  cache_ops.def(\n      \"swap_blocks(Tensor src, Tensor! dst,\"\n"
+          "      \"            int block_size_in_bytes, Tensor block_mapping) -> ()\");\n}\n");
+  const auto run = run_cli("--format json " + shell_quote(tree.path.string()));
+  REQUIRE(run.exit_code == 0);
+  const auto report = json::parse(run.out);
+  REQUIRE(report["ops"].size() == 1);
+  CHECK(report["ops"][0]["name"] == "TORCH_EXTENSION_NAME_cache_ops::swap_blocks");
+}

@@ -34,19 +34,38 @@ std::optional<Block> block_at(std::string_view text, unsigned offset) {
       macro != "TORCH_LIBRARY")
     return std::nullopt;
   const std::size_t open = s.find('(', spelled.size());
-  const std::size_t close = s.find(')', spelled.size());
-  if (open == std::string_view::npos || close == std::string_view::npos || close < open)
-    return std::nullopt;
+  if (open == std::string_view::npos) return std::nullopt;
+  // The arguments, each whole with its own parentheses: vLLM's namespace
+  // `CONCAT(TORCH_EXTENSION_NAME, _cache_ops)`.
   std::vector<std::string> args;
   std::string current;
-  for (char ch : s.substr(open + 1, close - open - 1)) {
-    if (ch == ',') {
+  int depth = 0;
+  bool closed = false;
+  for (std::size_t i = open + 1; i < s.size() && !closed; ++i) {
+    const char ch = s[i];
+    if (ch == '(') ++depth;
+    if (ch == ')' && depth-- == 0) closed = true;
+    if (closed) break;
+    if (ch == ',' && depth == 0) {
       args.push_back(current);
       current.clear();
-    } else if (!std::isspace(static_cast<unsigned char>(ch)))
+    } else if (!std::isspace(static_cast<unsigned char>(ch))) {
       current += ch;
+    }
   }
+  if (!closed) return std::nullopt;
   args.push_back(current);
+  // A token-pasting macro as the namespace (`CONCAT(A, B)`, `_CONCAT(A,B)`: A##B), pasted as it
+  // would be; the names stay as written (TORCH_EXTENSION_NAME is the build's -D, unknown here).
+  if (const auto paren = args[0].find('(');
+      paren != std::string::npos && args[0].ends_with(")") &&
+      args[0].substr(0, paren).find("CONCAT") != std::string::npos) {
+    const std::string inner = args[0].substr(paren + 1, args[0].size() - paren - 2);
+    if (const auto comma = inner.find(',');
+        comma != std::string::npos && inner.find_first_of("(),", comma + 1) == std::string::npos)
+      args[0] = inner.substr(0, comma) + inner.substr(comma + 1);
+  }
+  if (args[0].find_first_of("()") != std::string::npos) return std::nullopt;
   if (args.size() < 2 || args[0].empty()) return std::nullopt;
   Block b{args[0], {}};
   if (macro == "TORCH_LIBRARY_IMPL") {
@@ -420,8 +439,14 @@ void add_text_schemas(std::string_view text, std::vector<model::SourceOp>& ops) 
       if (util::trim(text.substr(line_start, at - line_start)).starts_with("#")) continue;
       const auto block = block_at(text, static_cast<unsigned>(at));
       if (!block || !block->key.empty()) continue;  // an IMPL block defines no schema
-      // `MACRO(ns, m) {`: the body's brace right after the arguments.
-      const auto args_end = text.find(')', at);
+      // `MACRO(ns, m) {`: the body's brace right after the arguments, which may hold parentheses
+      // of their own (`CONCAT(TORCH_EXTENSION_NAME, _cache_ops)`).
+      auto args_end = text.find('(', at);
+      for (int depth = 0; args_end < text.size(); ++args_end) {
+        if (text[args_end] == '(') ++depth;
+        if (text[args_end] == ')' && --depth == 0) break;
+      }
+      if (args_end >= text.size()) args_end = std::string_view::npos;
       const auto open = args_end == std::string_view::npos ? args_end : text.find('{', args_end);
       if (open == std::string_view::npos ||
           !util::trim(text.substr(args_end + 1, open - args_end - 1)).empty())
