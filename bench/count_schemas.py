@@ -22,7 +22,8 @@ CPP_SUFFIXES = {".cpp", ".cc", ".cxx", ".cu", ".cuh", ".h", ".hpp"}
 # The namespace is a name, or a token-pasting CONCAT(a, b) of two (vLLM): a + b.
 BLOCK = re.compile(r"\b(?:STABLE_)?TORCH_LIBRARY(?:_FRAGMENT)?(?:_EXPAND)?\s*\(\s*"
                    r"(?:(\w+)|\w*CONCAT\(\s*(\w+)\s*,\s*(\w+)\s*\))\s*,")
-DEF = re.compile(r"\.def\(\s*((?:\"(?:[^\"\\\n]|\\.)*\"\s*)+)")
+# `.def("schema")`, also wrapped as torch does for selective builds: `.def(TORCH_SELECTIVE_SCHEMA("..."))`.
+DEF = re.compile(r"\.def\(\s*(?:TORCH_SELECTIVE_SCHEMA\(\s*)?((?:\"(?:[^\"\\\n]|\\.)*\"\s*)+)")
 LITERAL = re.compile(r"\"((?:[^\"\\\n]|\\.)*)\"")
 PY_DEFINE = re.compile(r"torch\.library\.define\(\s*[\"']([\w.]+::[\w.]+)[\"']")
 PY_LIBRARY = re.compile(r"(\w+)\s*=\s*(?:torch\.library\.)?Library\(\s*[\"'](\w+)[\"']\s*,\s*[\"'](?:DEF|FRAGMENT)[\"']")
