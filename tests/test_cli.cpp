@@ -668,4 +668,31 @@ TEST_CASE("a block whose namespace is a token-pasting macro, after code that sto
   const auto report = json::parse(run.out);
   REQUIRE(report["ops"].size() == 1);
   CHECK(report["ops"][0]["name"] == "TORCH_EXTENSION_NAME_cache_ops::swap_blocks");
+  CHECK(report["ops"][0]["condition"].is_null());
+}
+
+TEST_CASE("a schema in a preprocessor branch the parse did not take is named with its branch") {
+  TempDir tree;
+  write_file(tree.path / "ops.cpp",
+             "#include <torch/library.h>\n"
+             "TORCH_LIBRARY(ext, m) {\n"
+             "  m.def(\"both(Tensor x) -> Tensor\");\n"
+             "#ifdef USE_ROCM\n"
+             "  m.def(\"rocm_only(Tensor x) -> Tensor\");\n"
+             "#else\n"
+             "  m.def(\"cuda_only(Tensor x) -> Tensor\");\n"
+             "#endif\n"
+             "}\n");
+  const auto run = run_cli("--format json " + shell_quote(tree.path.string()));
+  REQUIRE(run.exit_code == 0);
+  const auto report = json::parse(run.out);
+  std::map<std::string, json> ops;
+  for (const auto& op : report["ops"]) ops[op["name"]] = op;
+  REQUIRE(ops.size() == 3);
+  CHECK(ops["ext::both"]["condition"].is_null());
+  CHECK(ops["ext::cuda_only"]["condition"].is_null());  // the branch the parse took: read from it
+  CHECK(ops["ext::rocm_only"]["condition"] == "#ifdef USE_ROCM");
+  const auto text = run_cli(shell_quote(tree.path.string()));
+  CHECK(text.out.find("ext::rocm_only defined at ops.cpp:5 (under `#ifdef USE_ROCM`)") !=
+        std::string::npos);
 }

@@ -346,6 +346,7 @@ std::vector<OpInventoryEntry> op_inventory(const model::Case& c) {
         entry.schema = op.schema;
         entry.defined_in = source.artifact;
         entry.defined_line = op.line;
+        entry.condition = op.condition;
       }
     }
     for (const auto& kernel : source.kernels) {

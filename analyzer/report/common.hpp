@@ -76,6 +76,7 @@ struct OpInventoryEntry {
   std::string schema;      // "" when the sources hold no schema for it (or it is inferred)
   std::string defined_in;  // the file that defines it, "" when none of the sources does
   int defined_line = 0;
+  std::string condition;  // the preprocessor branch its definition was read in (SourceOp), or ""
   std::vector<OpKernelPlace> kernels;
   bool fake = false;
 };

@@ -37,6 +37,7 @@ std::string render_json(const model::Case& c, const std::vector<model::Finding>&
                    {"schema", op.schema},
                    {"defined_in", op.defined_in.empty() ? Json() : Json(op.defined_in)},
                    {"defined_line", op.defined_line},
+                   {"condition", op.condition.empty() ? Json() : Json(op.condition)},
                    {"kernels", std::move(kernels)},
                    {"fake_or_meta", op.fake}});
   }

@@ -388,11 +388,13 @@ void write_ops(TextReport& out, const model::Case& c) {
     for (const auto& k : op.kernels)
       kernels += fmt::format("{}{} {}", kernels.empty() ? "" : ", ", k.dispatch_key,
                              place(k.artifact, k.line));
-    return fmt::format("{}{}{}", op.name,
-                       op.defined_in.empty()
-                           ? " (not defined in the sources)"
-                           : " defined at " + place(op.defined_in, op.defined_line),
-                       kernels.empty() ? "; no kernel registered" : "; kernels: " + kernels);
+    return fmt::format(
+        "{}{}{}", op.name,
+        op.defined_in.empty()
+            ? " (not defined in the sources)"
+            : " defined at " + place(op.defined_in, op.defined_line) +
+                  (op.condition.empty() ? "" : fmt::format(" (under `{}`)", op.condition)),
+        kernels.empty() ? "; no kernel registered" : "; kernels: " + kernels);
   };
   if (ops.size() <= k_max_listed_ops) {
     for (const auto& op : ops) out.field(4, 0, "", sanitize(describe(op)));

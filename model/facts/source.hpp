@@ -23,6 +23,10 @@ struct SourceOp {
   std::string schema;  // "op(Tensor x, SymInt n) -> Tensor", empty when inferred
   std::vector<SchemaArg> args;
   int line = 0;
+  // The preprocessor branch the definition sits in, as written (`#ifdef USE_ROCM`, `#else of #if
+  // defined(X)`), for a definition read from the file's text rather than the parse (a branch the
+  // parse did not take, or code clang dropped): a build may or may not compile it. "" otherwise.
+  std::string condition;
 };
 
 // How a C++ kernel parameter can carry a size: what the dispatcher does with it depends on the

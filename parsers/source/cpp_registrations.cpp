@@ -1,6 +1,7 @@
 #include "parsers/source/cpp_registrations.hpp"
 
 #include "util/text.hpp"
+#include "util/utf8.hpp"
 
 #include <algorithm>
 #include <array>
@@ -363,7 +364,7 @@ class Collector {
       const ParsedSchema schema = parse_schema(*first);
       op_name = qualify(block.ns, schema.name);
       if (first->find('(') != std::string::npos) {
-        m_ops.push_back({op_name, *first, schema.args, where.line});
+        m_ops.push_back({op_name, *first, schema.args, where.line, ""});
         m_found.schema_literals.push_back(
             {m_ops.size() - 1, clang_Cursor_getArgument(call, 0), schema});
       }
@@ -427,6 +428,34 @@ std::optional<std::string> literals_at(std::string_view text, std::size_t at) {
 // text, read from the text: clang drops a call with an argument it cannot resolve (FBGEMM's
 // `m.def("op(...) -> Tensor", {PT2_COMPLIANT_TAG})` when the tag's header is missing), and the
 // schema, a plain literal, does not need it. Ops already read from the AST are kept as they are.
+// The innermost preprocessor branch open at `offset`: its opening directive (`#ifdef USE_ROCM`),
+// prefixed with `#else of ` / `#elif ... of ` when the offset is in a later branch of it; "" at
+// the top level.
+std::string condition_at(std::string_view text, std::size_t offset) {
+  struct Branch {
+    std::string opening;  // `#ifdef USE_ROCM`
+    std::string current;  // the opening, or `#else of #ifdef USE_ROCM`
+  };
+  std::vector<Branch> open;
+  for (std::size_t at = 0; at < offset && at < text.size();) {
+    auto end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    const auto line = util::trim(text.substr(at, end - at));
+    at = end + 1;
+    if (!line.starts_with("#")) continue;
+    const std::string directive = "#" + std::string(util::trim(line.substr(1)));
+    if (directive.starts_with("#if")) {
+      open.push_back({directive, directive});
+    } else if (directive.starts_with("#el") && !open.empty()) {
+      const std::string keyword = directive.starts_with("#elif") ? directive : "#else";
+      open.back().current = keyword + " of " + open.back().opening;
+    } else if (directive.starts_with("#endif") && !open.empty()) {
+      open.pop_back();
+    }
+  }
+  return open.empty() ? "" : util::clean_text(open.back().current, 200);
+}
+
 void add_text_schemas(std::string_view text, std::vector<model::SourceOp>& ops) {
   {
     for (auto found = text.find("TORCH_LIBRARY"); found != std::string_view::npos;
@@ -472,7 +501,8 @@ void add_text_schemas(std::string_view text, std::vector<model::SourceOp>& ops) 
         const auto offset = open + def;
         const int line = 1 + static_cast<int>(std::count(
                                  text.begin(), text.begin() + static_cast<long>(offset), '\n'));
-        ops.push_back({name, *schema, parsed.args, line});
+        // Read here, not in the AST: a branch the parse did not take is named as written.
+        ops.push_back({name, *schema, parsed.args, line, condition_at(text, offset)});
       }
     }
   }

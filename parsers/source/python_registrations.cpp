@@ -123,7 +123,7 @@ class Collector {
     if (!name || !impl || impl->kind != Kind::name) return;
     for (std::size_t i = 0; i + 1 < s.exprs.size(); ++i)
       if (s.exprs[i]->kind == Kind::name) m_custom_ops[s.exprs[i]->text] = *name;
-    m_ops.push_back({*name, "", {}, value.line});
+    m_ops.push_back({*name, "", {}, value.line, ""});
     add_kernel(*name, "CompositeExplicitAutograd", impl->text, value.line, nullptr);
   }
 
@@ -183,7 +183,7 @@ class Collector {
     if (method == "custom_op" && !args.empty()) {
       if (const auto name = string_value(*args[0])) {
         m_custom_ops[def.name] = *name;
-        model::SourceOp op{*name, "", {}, def.line};
+        model::SourceOp op{*name, "", {}, def.line, ""};
         for (const py::Param& p : def.params) op.args.push_back({p.name, p.annotation});
         m_ops.push_back(std::move(op));
         add_kernel(*name, "CompositeExplicitAutograd", def.name, d.line, &def);
@@ -291,7 +291,7 @@ class Collector {
   // A schema string: the op, and the literal for C5.
   void add_op(const std::string& name, const std::string& schema, const Expr& literal) {
     ParsedSchema parsed = parse_schema(schema);
-    m_ops.push_back({name, schema, parsed.args, literal.line});
+    m_ops.push_back({name, schema, parsed.args, literal.line, ""});
     m_found.schema_strings.push_back({name, &literal, std::move(parsed)});
   }
 
