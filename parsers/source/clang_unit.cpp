@@ -263,6 +263,11 @@ std::vector<std::string> functions_with_errors(CXTranslationUnit tu, const std::
   const auto visit = [&](auto& self, CXCursor parent, int depth) -> void {
     if (depth > k_max_ast_depth) return;
     for (CXCursor c : children(parent)) {
+      // Only what the main file declares: the headers' declarations (most of a unit) are not
+      // walked.
+      CXFile where = nullptr;
+      clang_getExpansionLocation(clang_getCursorLocation(c), &where, nullptr, nullptr, nullptr);
+      if (!clang_File_isEqual(where, main_file)) continue;
       const CXCursorKind kind = clang_getCursorKind(c);
       if (kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec ||
           kind == CXCursor_ClassDecl || kind == CXCursor_StructDecl ||
