@@ -635,8 +635,9 @@ std::optional<NativeFrame> native_frame(std::string_view line) {
     body = body.substr(in + 4);
   }
   frame.from_gdb = true;
-  // A sanitizer's frame: `#0 0x1213f0cf0 in f(int)+0x30 (libomp.dylib:arm64+0x54cf0)`, or with
-  // debug information `#2 0x4f1a in f(int) /src/x.cpp:12:3` / `(/src/x.cpp:12:3)`.
+  // A sanitizer's frame without debug information: `#0 0x1213f0cf0 in f(int)+0x30
+  // (libomp.dylib:arm64+0x54cf0)`, the module and offset in the last parentheses. (With debug
+  // information, `#2 0x4f1a in f(int) /src/x.cpp:12:3`, the gdb reading below applies.)
   if (const auto open = body.rfind(" ("); body.ends_with(')') && open != k_npos) {
     auto inside = body.substr(open + 2, body.size() - open - 3);
     const auto plus = inside.rfind("+0x");
