@@ -16,16 +16,6 @@ using namespace aoti::model;
 
 namespace {
 
-// The op of a size/stride assert: the generated code's call on the line above, else the `Error in
-// op: torch.ops.ns.op.default` line torch adds under the message.
-std::pair<std::string, int> checked_op(const LogEvent& e) {
-  if (!e.op.empty()) return {e.op, -1};
-  for (std::size_t i = 0; i < e.detail.size(); ++i)
-    if (const auto at = e.detail[i].find("Error in op: "); at != std::string::npos)
-      return {std::string(util::trim(e.detail[i].substr(at + 13))), static_cast<int>(i)};
-  return {"", -1};
-}
-
 // The dims where the real output differs from what the graph was compiled for, as torch's message
 // states them: `expected size 32==32, stride 6144==4096 at dim=0` is (real)==(compiled).
 std::vector<std::string> mismatches(const LogEvent& e) {
@@ -65,7 +55,7 @@ std::vector<std::string> mismatches(const LogEvent& e) {
 // strides than the fake kernel promised when the graph was compiled. An op of torch's own (aten)
 // is left to the other checks: its meta function is torch's, not the user's.
 std::optional<Finding> from_size_stride_assert(const Case& c, const LogEvent& e) {
-  const auto [named, detail_index] = checked_op(e);
+  const auto [named, detail_index] = failures::checked_op(e);
   const bool custom = torch::is_custom_op_target(named);
   if (!named.empty() && !custom) return std::nullopt;
   const std::string op = custom ? parse_op_name(named).qualified() : "";

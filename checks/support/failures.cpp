@@ -115,10 +115,7 @@ Route route_of(const LogEvent& e) {
     return Route::routed_elsewhere;
   // customop.fake-mismatch's, unless it names an op of torch's own.
   if (e.problem == "size/stride assert") {
-    std::string op = e.op;
-    for (const auto& line : e.detail)
-      if (op.empty() && line.find("Error in op: ") != std::string::npos)
-        op = std::string(aoti::util::trim(line.substr(line.find("Error in op: ") + 13)));
+    const std::string op = checked_op(e).first;
     if (op.empty() || torch::is_custom_op_target(op)) return Route::routed_elsewhere;
   }
   if (e.problem == "load failure" || e.problem == "op not registered") return Route::load;
@@ -314,6 +311,14 @@ void add_detail_evidence(const LogEvent& e, std::size_t first, std::size_t count
                                 text.substr(start, text.find_last_not_of(' ') - start + 1),
                                 i == first ? note : note + ", continued"));
   }
+}
+
+std::pair<std::string, int> checked_op(const LogEvent& e) {
+  if (!e.op.empty()) return {e.op, -1};
+  for (std::size_t i = 0; i < e.detail.size(); ++i)
+    if (const auto at = e.detail[i].find("Error in op: "); at != std::string::npos)
+      return {std::string(aoti::util::trim(e.detail[i].substr(at + 13))), static_cast<int>(i)};
+  return {"", -1};
 }
 
 const LogFrame* user_frame(const LogEvent& e) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/case.hpp"
@@ -105,6 +106,11 @@ void add_user_frame_evidence(const model::LogEvent& e, std::vector<model::Eviden
 // own, and the generated model's frame that made the call, quoted at their lines.
 void add_native_path_evidence(const model::Case& c, const model::LogEvent& e,
                               std::vector<model::Evidence>& out);
+// The op of a "size/stride assert": the generated code's call on the line above (LogEvent::op),
+// else torch's `Error in op: torch.ops.ns.op.default` line under the message, with its index in
+// e.detail (-1 when from the call); "" when neither names one.
+std::pair<std::string, int> checked_op(const model::LogEvent& e);
+
 const model::LogFrame* user_frame(const model::LogEvent& e);
 // The native frames under `e` (innermost first, at most `max`) that lie in a shared library that
 // is neither torch's, CUDA's, Triton's nor the system's: an extension's own code. The library's
