@@ -311,6 +311,11 @@ void Scanner::scan(std::string_view line, int number) {
   remember_line();
 }
 
+std::string_view Scanner::line_above() const {
+  const auto& [number, text] = m_recent[(m_recent_next + m_recent.size() - 1) % m_recent.size()];
+  return number > 0 && number == m_number - 1 ? std::string_view(text) : std::string_view();
+}
+
 // Keeps the last few lines as the log holds them (for messages that name the line above).
 void Scanner::remember_line() {
   m_recent[m_recent_next] = {m_number, std::string(m_raw.substr(0, k_max_text))};

@@ -113,10 +113,8 @@ void Scanner::load_line(std::uint64_t) {
   // The loader's message broken after the library's name by a paste or a terminal
   // (`ImportError: /x/ext.so:` then `  undefined symbol: _ZN3c10...`): read as one line.
   if (!failure && util::trim(m_line).starts_with("undefined symbol: ")) {
-    const auto& [number, previous] =
-        m_recent[(m_recent_next + m_recent.size() - 1) % m_recent.size()];
-    const auto head = util::trim(strip_log_prefix(previous));
-    if (number == m_number - 1 && head.ends_with(".so:"))
+    const auto head = util::trim(strip_log_prefix(line_above()));
+    if (head.ends_with(".so:"))
       failure = load_failure(std::string(head) + " " + std::string(util::trim(m_line)));
   }
   if (!failure) return;

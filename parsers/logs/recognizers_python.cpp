@@ -182,9 +182,7 @@ void Scanner::classify_exception(LogEvent& e, std::string_view body) {
 // The op named by the generated code's `assert_size_stride(buf, (sizes), (strides), 'op')` on the
 // line above the exception (a frame's code line, or the line a paste kept).
 std::string Scanner::checked_op() const {
-  const auto& [number, text] = m_recent[(m_recent_next + m_recent.size() - 1) % m_recent.size()];
-  if (number != m_number - 1) return {};
-  const std::string_view line = text;
+  const std::string_view line = line_above();
   const auto call = line.find("assert_size_stride(");
   if (call == std::string_view::npos) return {};
   const auto close = line.rfind('\'');
@@ -450,8 +448,7 @@ void Scanner::bare_exception() {
 // frame that raised, whose `File` line the paste lost. Only a line shaped like Python code (a
 // `return` / `raise` / `assert`, an assignment, or a call), not prose or another tool's output.
 void Scanner::take_orphan_code(LogEvent& e) const {
-  const auto& [number, text] = m_recent[(m_recent_next + m_recent.size() - 1) % m_recent.size()];
-  if (number != m_number - 1 || number <= 0) return;
+  const std::string_view text = line_above();
   const auto code = util::trim(strip_log_prefix(text));
   if (code.empty() || code.size() > 400) return;
   const bool statement = code.starts_with("return ") || code.starts_with("raise ") ||
@@ -468,7 +465,7 @@ void Scanner::take_orphan_code(LogEvent& e) const {
   const bool call = open != std::string_view::npos && open > 0 && rest.ends_with(")") &&
                     rest.substr(0, open).find_first_not_of(k_name_chars) == std::string_view::npos;
   if (!statement && !call) return;
-  e.orphan_code_line = number;
+  e.orphan_code_line = m_number - 1;
   e.orphan_code = line_text(text);
 }
 

@@ -214,6 +214,8 @@ class Scanner {
   void api_call_failed(std::uint64_t);
   void runtime_line(std::uint64_t found);
   void openmp_error(std::uint64_t);
+  // The log's line right above the current one, as the log holds it; "" when not remembered.
+  std::string_view line_above() const;
   std::string checked_op() const;
   void take_orphan_code(model::LogEvent& e) const;
   void gpu_capability(std::uint64_t);
