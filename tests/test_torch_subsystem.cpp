@@ -41,6 +41,17 @@ TEST_CASE("a frame's subsystem from its path and function") {
         Subsystem::unknown);
   // A user's folder that only ends in "torch" is not torch.
   CHECK(subsystem_of("/home/me/mytorch/model.py", "forward") == Subsystem::user);
+  // Code Inductor generated: its cache folder, or its code-hash file names wherever they are.
+  CHECK(subsystem_of("/tmp/torchinductor_me/7q/"
+                     "c7qimro7rryowl6fbgxobggppym6ux4mwk4x5htmdqso66ydxlb3.py",
+                     "call") == Subsystem::generated);
+  CHECK(
+      is_generated_file("/cache/ab/cabcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrs.main.cpp"));
+  CHECK(is_generated_file("/tmp/torchinductor_root/xy/triton_poi_fused_0.py"));
+  CHECK_FALSE(is_generated_file("/home/me/cache.py"));
+  CHECK_FALSE(
+      is_generated_file("/home/me/c7qimro7rryowl6fbgxobggppym6ux4mwk4x5htmdqso66yDXLB3.py"));
+  CHECK(is_framework_file("/tmp/torchinductor_me/7q/c7q.py"));
   CHECK(is_torch(Subsystem::inductor_build));
   CHECK_FALSE(is_torch(Subsystem::third_party));
 }

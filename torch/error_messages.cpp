@@ -164,4 +164,10 @@ std::string_view problem_in_message(std::string_view text) {
   return "";
 }
 
+bool is_illegal_memory_access(std::string_view text) {
+  return text.find("illegal memory access") != std::string_view::npos ||
+         text.find("cudaErrorIllegalAddress") != std::string_view::npos ||
+         text.find("CUDA_ERROR_ILLEGAL_ADDRESS") != std::string_view::npos;
+}
+
 }  // namespace aoti::torch

@@ -34,4 +34,10 @@ std::string_view problem_in_message(std::string_view text);
 // was not loaded); "" for any other text.
 std::string_view unregistered_op_in(std::string_view text);
 
+// Whether a text reports a CUDA illegal memory access, in any of the forms the stack prints it:
+// c10's `CUDA error: an illegal memory access was encountered`, the runtime enum
+// `cudaErrorIllegalAddress`, the driver API's `CUDA_ERROR_ILLEGAL_ADDRESS`. A kernel that ran
+// faulted, whichever phase launched it (a model run, Inductor's autotuning or CUDA-graph warm-up).
+bool is_illegal_memory_access(std::string_view text);
+
 }  // namespace aoti::torch

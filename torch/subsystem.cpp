@@ -51,6 +51,15 @@ bool in_package(std::string_view file, std::string_view package) {
   return false;
 }
 
+// Inductor's code hash: `c` and the first 51 characters of a base32 SHA-256, lower case
+// (torch/_inductor/codecache.py's code_hash).
+bool is_code_hash_name(std::string_view name) {
+  if (name.size() < 53 || name[0] != 'c' || name[52] != '.') return false;
+  for (std::size_t i = 1; i < 52; ++i)
+    if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '2' && name[i] <= '7'))) return false;
+  return true;
+}
+
 }  // namespace
 
 std::string_view to_string(Subsystem subsystem) {
@@ -101,20 +110,30 @@ std::string_view to_string(Subsystem subsystem) {
       return "torch.utils.cpp_extension";
     case Subsystem::cuda:
       return "torch.cuda";
+    case Subsystem::generated:
+      return "Inductor-generated code";
     case Subsystem::torch_other:
       return "torch";
   }
   return "unknown";
 }
 
+bool is_generated_file(std::string_view file) {
+  const auto slash = file.find_last_of("/\\");
+  const std::string_view name = slash == k_npos ? file : file.substr(slash + 1);
+  return has(file, "/torchinductor_") || file.starts_with("torchinductor_") ||
+         is_code_hash_name(name) || (name == "output_code.py" && has(file, "torch_compile_debug/"));
+}
+
 bool is_framework_file(std::string_view file) {
-  return file.empty() || file.front() == '<' || has(file, "/site-packages/") ||
-         has(file, "/dist-packages/") || has(file, "/torch/") || has(file, "/lib/python3") ||
-         file.starts_with("torch/");
+  return file.empty() || file.front() == '<' || is_generated_file(file) ||
+         has(file, "/site-packages/") || has(file, "/dist-packages/") || has(file, "/torch/") ||
+         has(file, "/lib/python3") || file.starts_with("torch/");
 }
 
 Subsystem subsystem_of(std::string_view file, std::string_view function) {
   if (file.empty() || file.front() == '<') return Subsystem::unknown;
+  if (is_generated_file(file)) return Subsystem::generated;
   // Windows paths read like POSIX ones for the rules below (copied only when they are Windows').
   std::string normalized;
   std::string_view path = file;

@@ -34,14 +34,21 @@ enum class Subsystem : std::uint8_t {
   cpp_extension,  // torch/utils/cpp_extension.py: building and loading C++ extensions
   cuda,           // torch/cuda
   torch_other,    // anywhere else in torch
+  generated,      // code Inductor generated for a model (its compiled module, kernels, wrapper)
 };
 std::string_view to_string(Subsystem subsystem);
 
 // The subsystem of one Python frame. `function` is the frame's function name ("" if unknown).
 Subsystem subsystem_of(std::string_view file, std::string_view function);
 
-// Files of PyTorch, of installed packages and of the Python runtime: not the user's code.
+// Files of PyTorch, of installed packages, of the Python runtime and the code Inductor generated:
+// not the user's code.
 bool is_framework_file(std::string_view file);
+
+// A file Inductor generated: under its cache directory (`/tmp/torchinductor_<user>/`, the default
+// TORCHINDUCTOR_CACHE_DIR) or named by its code hash (`c` and 51 base32 characters:
+// `c7qimro...lb3.py`, `<hash>.wrapper.cpp`, `<hash>.main.cpp`), or a debug dump's output_code.py.
+bool is_generated_file(std::string_view file);
 
 // Whether a subsystem is part of torch or Triton (not the user's, a third party's or Python's).
 bool is_torch(Subsystem subsystem);

@@ -17,6 +17,8 @@
 #include "checks/support/finding.hpp"
 #include "checks/support/kernels.hpp"
 #include "model/describe.hpp"
+#include "torch/error_messages.hpp"
+#include "torch/subsystem.hpp"
 
 namespace aoti::checks {
 namespace {
@@ -24,10 +26,7 @@ using namespace aoti::model;
 
 bool is_illegal_access(const LogEvent& e) {
   return e.kind == LogEventKind::cuda_error &&
-         (e.value.find("illegal memory access") != std::string::npos ||
-          e.value.find("cudaErrorIllegalAddress") != std::string::npos ||
-          // the driver API's name, as libraries' own checks print it
-          e.value.find("CUDA_ERROR_ILLEGAL_ADDRESS") != std::string::npos ||
+         (torch::is_illegal_memory_access(e.value) ||
           e.text.find("illegal memory access") != std::string::npos);
 }
 
@@ -300,6 +299,21 @@ std::vector<Finding> CudaIllegalMemoryAccessCheck::run(const Case& c) const {
     for (const auto& other : c.log_events)
       if (other.kind == LogEventKind::python_exception &&
           other.where.artifact == e.where.artifact && fault_lines.count(other.where.line)) {
+        // The line of Inductor's generated code the error came out of: where the host noticed
+        // (the next allocation or synchronization), after the kernels launched above it.
+        for (auto frame = other.frames.rbegin(); frame != other.frames.rend(); ++frame) {
+          if (frame->native || !torch::is_generated_file(frame->file)) continue;
+          f.message += fmt::format(
+              " The host noticed it in the code Inductor generated (`{}`, line {} of {}); the "
+              "kernels that compiled code launched before that line are the suspects.",
+              frame->function, frame->line, module_name(frame->file));
+          f.evidence.push_back(failures::line_evidence(
+              other, frame->log_line, frame->text, "the generated code's frame it surfaced in"));
+          if (!frame->code.empty())
+            f.evidence.push_back(failures::code_evidence(
+                other, *frame, "its line: where the host noticed, after the kernels above it"));
+          break;
+        }
         failures::add_user_frame_evidence(other, f.evidence);
         break;
       }

@@ -116,8 +116,26 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
     f.message +=
         fmt::format(" It was raised in Inductor's `{}` ({}:{}).", inside->function,
                     inside->file.substr(inside->file.find("torch/_inductor/")), inside->line);
-  f.evidence.push_back(event_evidence(e, "the exception that stopped the compile"));
-  if (inside)
+  // The op lowering it was in, when the exception names no target: torch/_inductor/kernel/ holds
+  // one lowering per template op (mm.py's tuned_mm, flex_attention.py's flex_attention).
+  const LogFrame* lowering = nullptr;
+  if (target.empty())
+    for (const auto& frame : e.frames)
+      if (!frame.native && frame.file.find("torch/_inductor/kernel/") != std::string::npos) {
+        lowering = &frame;
+        break;
+      }
+  if (lowering)
+    f.message +=
+        fmt::format(" It was lowering `{}` ({}:{}).", lowering->function,
+                    lowering->file.substr(lowering->file.find("torch/_inductor/")), lowering->line);
+  f.evidence.push_back(event_evidence(
+      e, fl::is_cut_off(e) ? "the last line the log shows of the error (cut off after it)"
+                           : "the exception that stopped the compile"));
+  if (lowering && lowering != inside)
+    f.evidence.push_back(
+        fl::line_evidence(e, lowering->log_line, lowering->text, "the op lowering it was in"));
+  if (inside && inside->log_line != e.where.line)
     f.evidence.push_back(
         fl::line_evidence(e, inside->log_line, inside->text, "the innermost Inductor frame"));
   if (target_index >= 0) {

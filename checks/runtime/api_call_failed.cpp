@@ -2,11 +2,16 @@
 // line, the model code it implements, and the custom op when it is a proxy-executor call.
 #include "checks/runtime/api_call_failed.hpp"
 
+#include <algorithm>
+#include <string_view>
+
 #include <fmt/format.h>
 
 #include "checks/support/commands.hpp"
+#include "checks/support/crash.hpp"
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
+#include "util/text.hpp"
 
 namespace aoti::checks {
 namespace {
@@ -116,15 +121,76 @@ Finding explain(const Case& c, const LogEvent& e, const ModelFacts& model, const
   return f;
 }
 
+// What a call of the generated code does, read from the AOTI shim's naming
+// (torch/csrc/inductor/aoti_torch/c/shim.h): "" when the name says nothing.
+std::string call_purpose(std::string_view call) {
+  if (call == "aoti_torch_empty_strided" || call.starts_with("aoti_torch_create_tensor_from_blob"))
+    return "allocates a buffer";
+  if (call == "aoti_torch_proxy_executor_call_function")
+    return "runs a custom op through the proxy executor";
+  for (const std::string_view device : {"cuda", "cpu", "mps", "xpu"})
+    if (const auto prefix = fmt::format("aoti_torch_{}_", device); call.starts_with(prefix))
+      return fmt::format("runs ATen's `{}` (a fallback op) on {}", call.substr(prefix.size()),
+                         device == "cuda"  ? "CUDA"
+                         : device == "cpu" ? "the CPU"
+                                           : device);
+  return "";
+}
+
+// The generated code's failed call, read from the log alone (no package or generated file among
+// the inputs): the call, its line and the runtime's error before it when the log has one.
+Finding from_log(const Case& c, const LogEvent& e) {
+  Finding f = new_finding(RuntimeApiCallFailedCheck::k_info, Severity::error, 0.65);
+  f.explains_failure = true;
+  std::vector<const LogEvent*> events;
+  for (const auto& other : c.log_events)
+    if (other.where.artifact == e.where.artifact) events.push_back(&other);
+  const LogEvent* cause = failures::runtime_cause_before(events, e);
+  const std::string file = module_name(e.source_file);
+  // The call as the log shows it, `aoti_torch_empty_strided(3, int_array_74, ...)`: its name.
+  const std::string name(util::trim(std::string_view(e.subject).substr(0, e.subject.find('('))));
+  const std::string purpose = call_purpose(name);
+  f.subject = "generated call " + name;
+  f.title = fmt::format("The generated code's call `{}` failed at line {} of {}", name,
+                        e.source_line, file);
+  f.message = fmt::format(
+      "`{}`{} returned an error at line {} of `{}`, the C++ Inductor generated for the model (the "
+      "call is one the generated code makes, not one of the runner's).{} The generated file is "
+      "not among the inputs, so the model code that line implements is not known here.",
+      name, purpose.empty() ? "" : " (it " + purpose + ")", e.source_line, file,
+      cause ? fmt::format(" The runtime's error before it: `{}`.", cut(cause->text, 200)) : "");
+  f.why =
+      purpose == "allocates a buffer"
+          ? "An allocation in the generated code fails when the device has no room for the "
+            "buffer (out of memory: larger inputs or batch than before, or memory held elsewhere "
+            "in the process); the runtime's or allocator's message before it says which."
+          : "The failing line names the operation and the buffers it was given; the error text "
+            "before this line in the log says why it failed.";
+  f.evidence.push_back(event_evidence(e, "the failed call of the generated code"));
+  if (cause) f.evidence.push_back(event_evidence(*cause, "the runtime's error before it"));
+  f.next_steps = {
+      {"on the machine that ran the model (while its compile cache still holds the file), read "
+       "the generated code around the failing line",
+       fmt::format("sed -n '{},{}p' {}", std::max(1, e.source_line - 15), e.source_line + 5,
+                   shell_word(e.source_file))},
+      rerun_step(c, "re-run with C++ stack traces", "TORCH_SHOW_CPP_STACKTRACES=1")};
+  if (purpose == "allocates a buffer")
+    f.next_steps.push_back({"see how much device memory is in use, and by which processes",
+                            "nvidia-smi --query-gpu=memory.used,memory.total --format=csv"});
+  return f;
+}
+
 }  // namespace
 
 std::vector<Finding> RuntimeApiCallFailedCheck::run(const Case& c) const {
   std::vector<Finding> out;
   for (const auto& e : c.log_events) {
-    if (e.kind != LogEventKind::api_call_failed) continue;
+    if (!failures::is_generated_code_call(e)) continue;
     const ModelFacts* model = model_of(c, e);
-    if (!model || !model->wrapper || !e.source_file.ends_with(".wrapper.cpp")) continue;
-    out.push_back(explain(c, e, *model, *model->wrapper));
+    if (model && model->wrapper && e.source_file.ends_with(".wrapper.cpp"))
+      out.push_back(explain(c, e, *model, *model->wrapper));
+    else
+      out.push_back(from_log(c, e));
   }
   for (const auto& e : c.log_events)
     if (e.kind == LogEventKind::runtime_error && e.problem == "device guard")

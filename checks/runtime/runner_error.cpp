@@ -18,9 +18,6 @@ using namespace aoti::model;
 
 namespace fl = failures;
 
-// How far before a failed call the runtime's own error line may be.
-constexpr int k_cause_window = 40;
-
 std::string basename_of(std::string_view path) {
   const auto slash = path.find_last_of('/');
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
@@ -87,33 +84,14 @@ bool explained_by_other_checks(const Case& c, const std::vector<const LogEvent*>
             e->value == "device-side assert triggered")
           return true;
         break;
-      case LogEventKind::api_call_failed:
-        if (e->source_file.ends_with(".wrapper.cpp")) {
-          const ModelFacts* model = model_of(c, *e);
-          if (model && model->wrapper) return true;
-        }
+      case LogEventKind::api_call_failed:  // runtime.api-call-failed's
+        if (fl::is_generated_code_call(*e)) return true;
         break;
       default:
         break;
     }
   }
   return false;
-}
-
-// The runtime's own error line before the failed call: `Error: <what>` (interface.cpp prints it
-// before returning a failure code), the shim's `Exception in aoti_torch: ...`, or a CUDA error.
-const LogEvent* cause_before(const std::vector<const LogEvent*>& events, const LogEvent& anchor) {
-  const LogEvent* cause = nullptr;
-  for (const LogEvent* e : events) {
-    if (e->where.line > anchor.where.line || anchor.where.line - e->where.line > k_cause_window)
-      continue;
-    if ((e->kind == LogEventKind::runtime_error &&
-         (e->problem == "error" || e->problem == "shim exception" ||
-          e->problem == "unknown exception")) ||
-        e->kind == LogEventKind::cuda_error)
-      cause = e;
-  }
-  return cause;
 }
 
 std::string explain(const std::string& call, const std::string& what) {
@@ -319,8 +297,7 @@ std::vector<Finding> RuntimeRunnerErrorCheck::run(const Case& c) const {
         nullptr;                       // `Error: expected inputs vector size to be 2, but got 3`
     const LogEvent* loader = nullptr;  // an exception out of the package loader
     for (const LogEvent* e : events) {
-      if (e->kind == LogEventKind::api_call_failed && !e->source_file.ends_with(".wrapper.cpp") &&
-          !call)
+      if (e->kind == LogEventKind::api_call_failed && !fl::is_generated_code_call(*e) && !call)
         call = e;
       if (e->kind == LogEventKind::runtime_error && e->problem == "error" &&
           e->value.find(" vector size to be ") != std::string::npos)
@@ -345,7 +322,7 @@ std::vector<Finding> RuntimeRunnerErrorCheck::run(const Case& c) const {
       if (folder_of(e.where.artifact) == folder) run_events.push_back(&e);
     if (explained_by_other_checks(c, run_events)) continue;
     const LogEvent* anchor = size_error ? size_error : call ? call : loader;
-    const LogEvent* cause = size_error ? size_error : cause_before(events, *anchor);
+    const LogEvent* cause = size_error ? size_error : fl::runtime_cause_before(events, *anchor);
     if (cause && explained_elsewhere(*cause)) continue;
     out.push_back(report(c, artifact, events, call, cause, loader, size_error != nullptr));
   }

@@ -119,6 +119,9 @@ Route route_of(const LogEvent& e) {
     if (op.empty() || torch::is_custom_op_target(op)) return Route::routed_elsewhere;
   }
   if (e.problem == "load failure" || e.problem == "op not registered") return Route::load;
+  // A kernel that ran faulted (cuda.illegal-memory-access's), whichever phase launched it: Inductor
+  // benchmarking or warming up a compiled graph runs its kernels too.
+  if (torch::is_illegal_memory_access(own_message(e))) return Route::routed_elsewhere;
   const auto types = exception_types(e);
   const std::string message = message_text(e);
   // The build: Inductor's compile errors, a compiler that could not run, or an error raised while
@@ -319,6 +322,26 @@ std::pair<std::string, int> checked_op(const LogEvent& e) {
     if (const auto at = e.detail[i].find("Error in op: "); at != std::string::npos)
       return {std::string(aoti::util::trim(e.detail[i].substr(at + 13))), static_cast<int>(i)};
   return {"", -1};
+}
+
+bool is_generated_code_call(const LogEvent& e) {
+  return e.kind == LogEventKind::api_call_failed &&
+         (e.source_file.ends_with(".wrapper.cpp") || torch::is_generated_file(e.source_file));
+}
+
+const LogEvent* runtime_cause_before(const std::vector<const LogEvent*>& events,
+                                     const LogEvent& anchor) {
+  constexpr int k_window = 40;
+  const LogEvent* cause = nullptr;
+  for (const LogEvent* e : events) {
+    if (e->where.line > anchor.where.line || anchor.where.line - e->where.line > k_window) continue;
+    if ((e->kind == LogEventKind::runtime_error &&
+         (e->problem == "error" || e->problem == "shim exception" ||
+          e->problem == "unknown exception")) ||
+        e->kind == LogEventKind::cuda_error)
+      cause = e;
+  }
+  return cause;
 }
 
 const LogFrame* user_frame(const LogEvent& e) {

@@ -112,6 +112,15 @@ void add_native_path_evidence(const model::Case& c, const model::LogEvent& e,
 std::pair<std::string, int> checked_op(const model::LogEvent& e);
 
 const model::LogFrame* user_frame(const model::LogEvent& e);
+
+// A failed AOTI call (`... API call failed at F, line N`) made by code Inductor generated (the
+// model's wrapper, or a cpp_wrapper module's .main.cpp): F is generated, not the runner's source.
+bool is_generated_code_call(const model::LogEvent& e);
+// The runtime's own error line before a failed call (`anchor`), within 40 lines: `Error: <what>`
+// (interface.cpp prints it before returning a failure code), the shim's `Exception in aoti_torch:
+// ...`, or a CUDA error; nullptr if none.
+const model::LogEvent* runtime_cause_before(const std::vector<const model::LogEvent*>& events,
+                                            const model::LogEvent& anchor);
 // The native frames under `e` (innermost first, at most `max`) that lie in a shared library that
 // is neither torch's, CUDA's, Triton's nor the system's: an extension's own code. The library's
 // error printer at the top (a GetStackTrace / backtrace helper) is skipped.

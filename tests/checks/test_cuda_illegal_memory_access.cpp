@@ -77,3 +77,27 @@ TEST_CASE("cuda.illegal-memory-access: a library's own report and torch's, one f
   for (const auto& f : found) ima += f.check == "cuda.illegal-memory-access";
   CHECK(ima == 1);
 }
+
+TEST_CASE(
+    "cuda.illegal-memory-access raised while Inductor ran its compiled graph, not a compile") {
+  // torchdynamo#1821 as posted: the IMA surfaced in cudagraphify's warm-up run of the compiled
+  // module, at its next allocation. A kernel faulted; Inductor's frames are only who launched it.
+  const auto found = analyze_log(
+      "Traceback (most recent call last):\n"
+      "  File \"/scratch/u/pytorch/torch/_inductor/compile_fx.py\", line 257, in "
+      "cudagraphify_impl\n"
+      "    model(list(static_inputs))\n"
+      "  File \"/tmp/torchinductor_u/7q/c7qimro7rryowl6fbgxobggppym6ux4mwk4x5htmdqso66ydxlb3.py\", "
+      "line 691, in call\n"
+      "    buf3 = empty_strided((4096, 64, 56, 56), (200704, 3136, 56, 1), device='cuda', "
+      "dtype=torch.int64)\n"
+      "RuntimeError: CUDA error: an illegal memory access was encountered\n");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "cuda.illegal-memory-access");
+  CHECK(mentions(found[0], "buf3 = empty_strided((4096, 64, 56, 56)"));
+  CHECK(found[0].message.find("the code Inductor generated (`call`, line 691") !=
+        std::string::npos);
+  // The generated module is not the user's own code.
+  for (const auto& e : found[0].evidence) CHECK(e.note.find("your own code") == std::string::npos);
+  for (const auto& f : found) CHECK(f.check != "inductor.compile-failed");
+}

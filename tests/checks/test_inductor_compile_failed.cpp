@@ -69,3 +69,26 @@ TEST_CASE(
   CHECK(mentions(f, "_worker_compile_triton"));
   check_no_holes(f);
 }
+
+TEST_CASE("inductor.compile-failed: a traceback cut off in autotuning names the op lowering") {
+  // nixpkgs#432046 as posted (its last lines): the paste stops inside select_algorithm's frames.
+  const std::string prefix =
+      "> [rank5]:   File \"/nix/store/9kyf-python3.13-torch-2.7.1/lib/python3.13/site-packages/"
+      "torch/_inductor/";
+  const auto found =
+      analyze_log(prefix + "kernel/flex_attention.py\", line 1565, in flex_attention\n" +
+                  "> [rank5]:     autotune_select_algorithm(\n" + prefix +
+                  "select_algorithm.py\", line 2350, in autotune_select_algorithm\n" +
+                  "> [rank5]:     return _ALGORITHM_SELECTOR_CACHE(*args, **kwargs)\n" + prefix +
+                  "select_algorithm.py\", line 1985, in __call__\n" +
+                  "> [rank5]:     timings = do_autotuning(precompile_fn)\n");
+  REQUIRE(!found.empty());
+  const Finding& f = found[0];
+  CHECK(f.check == "inductor.compile-failed");
+  CHECK(f.message.find("It was lowering `flex_attention` "
+                       "(torch/_inductor/kernel/flex_attention.py:1565)") != std::string::npos);
+  // The cut-off traceback's last line is a frame: not quoted as an exception.
+  REQUIRE(!f.evidence.empty());
+  CHECK(f.evidence[0].note == "the last line the log shows of the error (cut off after it)");
+  for (const auto& e : f.evidence) CHECK(e.note != "the exception that stopped the compile");
+}

@@ -48,3 +48,22 @@ TEST_CASE("runtime.api-call-failed from the log alone: a CUDA shim call that got
   CHECK(found[0].title == "A CUDA shim call of the generated wrapper got cpu tensors");
   CHECK(found[0].evidence[0].where.line == 1);
 }
+
+TEST_CASE("runtime.api-call-failed from the log alone: an allocation of the generated code") {
+  // SimpleTuner#3176 as posted: a cpp_wrapper module's buffer allocation failed (the GPU was out
+  // of memory); the generated .main.cpp is not among the inputs.
+  const auto found = analyze_log(
+      "RuntimeError: aoti_torch_empty_strided(3, int_array_74, int_array_75, "
+      "cached_torch_dtype_bfloat16, cached_torch_device_type_cuda, 0, &buf80_handle) API call "
+      "failed at /tmp/torchinductor_root/3s/"
+      "c3s5nzq5wml3qmnxnrzxcocica22lya7dpc5itngrdphwnqdrhnr.main.cpp, line 3311\n");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "runtime.api-call-failed");
+  CHECK(found[0].title.find("`aoti_torch_empty_strided` failed at line 3311") != std::string::npos);
+  CHECK(found[0].message.find("allocates a buffer") != std::string::npos);
+  REQUIRE(!found[0].next_steps.empty());
+  CHECK(found[0].next_steps[0].command ==
+        "sed -n '3296,3316p' "
+        "/tmp/torchinductor_root/3s/c3s5nzq5wml3qmnxnrzxcocica22lya7dpc5itngrdphwnqdrhnr.main.cpp");
+  for (const auto& f : found) CHECK(f.check != "runtime.runner-error");
+}
