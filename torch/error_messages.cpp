@@ -102,6 +102,10 @@ Subsystem subsystem_of_message(std::string_view text) {
   // only happens while a graph is traced (torch.compile, export).
   if (has("Cannot access data pointer of Tensor that doesn't have storage"))
     return Subsystem::fake_tensor;
+  // torch/_dynamo: the compiler backend raised on the graph Dynamo captured (BackendCompilerFailed,
+  // whose graph-break record reads `Backend compiler `inductor` failed with <error>`).
+  if (has("Backend compiler `inductor` failed") || has("backend='inductor' raised"))
+    return Subsystem::inductor;
   return Subsystem::unknown;
 }
 

@@ -254,10 +254,27 @@ Why explain(const LogEvent& e, const std::string& file, const LogEvent* command,
           {"find which library defines the symbol", fmt::format("c++filt {}", shell(e.subject))}};
     return why;
   }
+  // ptxas's `Feature '.bf16' requires .target sm_80 or higher`: the PTX uses an instruction or
+  // type that the GPU it is assembled for (an older one) does not have.
+  if (const auto requires_at = e.value.find("' requires .target ");
+      e.problem == "assembler error" && e.value.starts_with("Feature '") &&
+      requires_at != std::string::npos) {
+    const std::string feature = e.value.substr(9, requires_at - 9);
+    const std::string target =
+        e.value.substr(requires_at + 19, e.value.find(' ', requires_at + 19) - requires_at - 19);
+    why.text = fmt::format(
+        "The kernel's PTX uses `{}`, which needs a GPU of {} or newer, and ptxas assembled it for "
+        "an older GPU's target: the kernel was generated with a feature this GPU lacks (most often "
+        "a dtype, such as bfloat16 below sm_80, chosen because the GPU was reported to support "
+        "it). Run the model in a dtype this GPU supports, or on a GPU of {} or newer.",
+        feature, target, target);
+    why.steps = {{"see the GPU's compute capability",
+                  "nvidia-smi --query-gpu=name,compute_cap --format=csv"}};
+    return why;
+  }
   if (e.problem == "assembler error") {
     why.text =
-        "ptxas assembles the PTX that Triton generated for each kernel into the package's CUDA "
-        "binaries. It "
+        "ptxas assembles the PTX that Triton generated for each kernel into CUDA binaries. It "
         "refused it: when the message names two architectures, the PTX was generated for one GPU "
         "target and "
         "the build asked for another, so the torch and Triton versions disagree about this GPU.";

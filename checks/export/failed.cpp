@@ -94,6 +94,18 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
       frame ? fmt::format(", at {}:{}{}", frame->file, frame->line,
                           frame->code.empty() ? "" : fmt::format(": `{}`", frame->code))
             : "";
+  // Whether the log shows torch.export at work (its frames, its exception classes): otherwise the
+  // trace may as well be torch.compile's (Dynamo traces for both), and the finding says only that.
+  const bool exporting = fl::raised_in(e, "torch/export/") || fl::raised_in(e, "torch/_export/") ||
+                         e.subject.starts_with("torch._export.") ||
+                         e.subject.starts_with("torch.export.") || type == "UserError" ||
+                         std::any_of(e.frames.begin(), e.frames.end(), [](const LogFrame& frame) {
+                           return frame.code.find("torch.export.") != std::string::npos ||
+                                  frame.code.find("draft_export(") != std::string::npos;
+                         });
+  const std::string failed = exporting ? "Export failed" : "Tracing the model failed";
+  const std::string tracing = exporting ? "Tracing the model for export"
+                                        : "Tracing the model (torch.export or torch.compile)";
   if (fl::is_cut_off(e)) {
     // Only the frames (or the end of Dynamo's message) are in the log: say what they show.
     f.confidence = 0.6;
@@ -104,10 +116,10 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
                             at_frame, fl::cut_off_text(e));
   } else {
     f.subject = "export " + (type.empty() ? first_line(e.value, 60) : type);
-    f.title = fmt::format("Export failed: `{}`",
+    f.title = fmt::format("{}: `{}`", failed,
                           type.empty() ? first_line(e.value, 140)
                                        : fmt::format("{}: {}", type, first_line(e.value, 140)));
-    f.message = fmt::format("Tracing the model for export stopped with `{}`{}.", stated, at_frame);
+    f.message = fmt::format("{} stopped with `{}`{}.", tracing, stated, at_frame);
     if (const int wrapped = wrapped_error_line(e); wrapped >= 0) {
       // The call's own error says what failed; the wrapper's line only which call.
       const std::string error(util::trim(e.detail[static_cast<std::size_t>(wrapped)]));
@@ -115,16 +127,17 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
       std::string call = first_line(e.value.substr(20), 200);
       call = call.substr(std::min(call.size(), call.find(' ') + 1));
       const std::string callee = call.substr(0, call.find('('));
-      f.title = fmt::format("Export failed running `{}`: `{}`", cut(callee, 80), cut(error, 160));
-      f.message =
-          fmt::format("Tracing the model for export ran `{}` on fake tensors and it raised `{}`{}.",
-                      cut(callee, 120), cut(error, 300), at_frame);
+      f.title = fmt::format("{} running `{}`: `{}`", failed, cut(callee, 80), cut(error, 160));
+      f.message = fmt::format("{} ran `{}` on fake tensors and it raised `{}`{}.", tracing,
+                              cut(callee, 120), cut(error, 300), at_frame);
     }
   }
   f.why = why_of(type, e);
-  f.evidence.push_back(event_evidence(e, fl::is_cut_off(e)
-                                             ? "the last line the log shows of the error"
-                                             : "the exception that stopped export"));
+  f.evidence.push_back(event_evidence(
+      e, fl::is_cut_off(e) ? "the last line the log shows of the error"
+         : type.empty()    ? "the error's message (the log does not show its exception line)"
+         : exporting       ? "the exception that stopped export"
+                           : "the exception that stopped the trace"));
   if (const int wrapped = wrapped_error_line(e); wrapped >= 0)
     fl::add_detail_evidence(e, static_cast<std::size_t>(wrapped), 1, "the error the call raised",
                             f.evidence);

@@ -53,8 +53,12 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
   const std::string said = fl::own_message(e);
   // The exception as the log states it: its type and message, or, for a wrapper whose message is
   // the exception it wraps (on the next line), that line alone.
-  const std::string stated =
-      said == e.value ? e.subject + ": " + first_line(e.value, 300) : first_line(said, 300);
+  // A graph-break record (no exception type, the break's type as its message) states the error in
+  // its explanation.
+  const std::string stated = !e.explanation.empty() && e.subject.empty() ? e.explanation
+                             : said == e.value && !e.subject.empty()
+                                 ? e.subject + ": " + first_line(e.value, 300)
+                                 : first_line(said, 300);
   const bool missing_lowering = message.find("missing lowering") != std::string::npos;
   const bool missing_decomposition = message.find("missing decomposition") != std::string::npos;
   f.subject = "inductor " + (target.empty() ? inner : target);
@@ -101,8 +105,10 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
     f.message = fmt::format("The compile stopped inside Inductor: {}.", fl::cut_off_text(e));
   } else {
     f.title =
-        fmt::format("Inductor failed to compile the graph: `{}: {}`", inner, first_line(said, 120));
-    f.message = fmt::format("The compile stopped inside Inductor with `{}`.", stated);
+        fmt::format("Inductor failed to compile the graph: {}",
+                    e.subject.empty() ? code_span(stated, 120)
+                                      : fmt::format("`{}: {}`", inner, first_line(said, 120)));
+    f.message = fmt::format("The compile stopped inside Inductor with {}.", code_span(stated, 300));
     f.why =
         "The error was raised by Inductor itself while it lowered the graph or generated code: an "
         "Inductor "
@@ -129,8 +135,10 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
     f.message +=
         fmt::format(" It was lowering `{}` ({}:{}).", lowering->function,
                     lowering->file.substr(lowering->file.find("torch/_inductor/")), lowering->line);
+  const bool graph_break = e.subject.empty() && !e.explanation.empty();
   f.evidence.push_back(event_evidence(
       e, fl::is_cut_off(e) ? "the last line the log shows of the error (cut off after it)"
+         : graph_break     ? "Dynamo's graph-break record: the break's type"
                            : "the exception that stopped the compile"));
   if (lowering && lowering != inside)
     f.evidence.push_back(
@@ -138,7 +146,14 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
   if (inside && inside->log_line != e.where.line)
     f.evidence.push_back(
         fl::line_evidence(e, inside->log_line, inside->text, "the innermost Inductor frame"));
-  if (target_index >= 0) {
+  const auto [node_index, node] = fl::graph_node(e);
+  if (graph_break) {
+    f.evidence.push_back(fl::line_evidence(
+        e, e.explanation_line,
+        std::string(
+            util::trim(e.detail[static_cast<std::size_t>(e.explanation_line - e.where.line - 1)])),
+        "Dynamo's explanation"));
+  } else if (target_index >= 0) {
     // The exception a wrapper's line stands for (the title quotes it), on the line under it.
     if (said != e.value && target_index > 0)
       fl::add_detail_evidence(e, 0, 1, "the exception it wraps", f.evidence);
@@ -160,6 +175,22 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
                                              std::string(util::trim(e.detail[i + 1])),
                                              "Triton's error"));
     break;
+  }
+  // `.item()` / `.tolist()` on a tensor of the graph: ATen's _local_scalar_dense reads a value
+  // from the device into a Python scalar, which a compiled graph holds only as an unbacked symbol.
+  if (node == "item" || node == "tolist" ||
+      stated.find("aten._local_scalar_dense") != std::string::npos)
+    f.why =
+        "The graph reads a tensor's value into a Python number (`.item()`, `.tolist()`: ATen's "
+        "`_local_scalar_dense`). Compiled graphs hold such a value only as a data-dependent "
+        "symbol, when Dynamo is told to capture it (torch._dynamo.config.capture_scalar_outputs = "
+        "True); otherwise keep the read out of the compiled region.";
+  if (node_index >= 0 && target_index < 0) {
+    if (!node.empty())
+      f.message += fmt::format(" It happened while running the graph node `{}`.", node);
+    if (graph_break || node_index >= 2)
+      fl::add_detail_evidence(e, static_cast<std::size_t>(node_index), 1,
+                              "the graph node that was running", f.evidence);
   }
   fl::add_origin_evidence(c, e, f.evidence);
   fl::add_user_frame_evidence(e, f.evidence);

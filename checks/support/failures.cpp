@@ -324,6 +324,19 @@ std::pair<std::string, int> checked_op(const LogEvent& e) {
   return {"", -1};
 }
 
+std::pair<int, std::string> graph_node(const LogEvent& e) {
+  for (std::size_t i = 0; i < e.detail.size(); ++i) {
+    const std::string& line = e.detail[i];
+    if (line.find("While executing %") == std::string::npos) continue;
+    const auto target = line.find("target=");
+    return {static_cast<int>(i),
+            target == std::string::npos
+                ? ""
+                : line.substr(target + 7, line.find_first_of("]( ", target + 7) - target - 7)};
+  }
+  return {-1, ""};
+}
+
 bool is_generated_code_call(const LogEvent& e) {
   return e.kind == LogEventKind::api_call_failed &&
          (e.source_file.ends_with(".wrapper.cpp") || torch::is_generated_file(e.source_file));

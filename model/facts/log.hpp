@@ -143,6 +143,12 @@ struct LogEvent {
   // (4096, 1), 'torch.ops.ns.op.default')` on the line above); "" when not shown there.
   std::string op;
 
+  // python_exception: Dynamo's graph-break record (torch 2.7+: the break's type on the exception
+  // line, then `Explanation: ...`, `Hint: ...`, `Developer debug context: ...`): the explanation's
+  // text and its log line; "" / 0 when the message has none.
+  std::string explanation;
+  int explanation_line = 0;
+
   // Set by correlation: index into Case::models of the model this event concerns, none if unknown.
   std::optional<std::size_t> model;
 };

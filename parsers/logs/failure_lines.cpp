@@ -162,6 +162,23 @@ std::optional<CompilerDiagnostic> compiler_diagnostic(std::string_view line) {
       const auto rest = util::trim(s.substr(tool.size()));
       const auto level = util::first_word(rest);
       const auto colon_part = util::trim(rest.substr(level.size()));
+      // ptxas on a line of the PTX it assembles: `ptxas /tmp/compile-ptx-src-38292b, line 336;
+      // error   : Feature '.bf16' requires .target sm_80 or higher`.
+      const auto comma = rest.find(", line ");
+      const auto semicolon = rest.find("; ");
+      if (tool == "ptxas" && comma != k_npos && semicolon != k_npos && comma < semicolon) {
+        const auto located = util::trim(rest.substr(semicolon + 2));
+        const auto located_level = util::first_word(located);
+        const auto tail = util::trim(located.substr(located_level.size()));
+        if ((located_level == "error" || located_level == "fatal") && tail.starts_with(':')) {
+          d.tool = "ptxas";
+          d.file = std::string(rest.substr(0, comma));
+          d.line = util::to_int(util::digits_at(rest, comma + 7)).value_or(0);
+          d.message = std::string(util::trim(tail.substr(1)));
+          d.problem = "assembler error";
+          return d;
+        }
+      }
       if ((level == "fatal" || level == "error") && colon_part.starts_with(':')) {
         d.tool = std::string(tool);
         d.message = std::string(util::trim(colon_part.substr(1)));

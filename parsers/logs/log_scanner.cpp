@@ -129,6 +129,7 @@ const util::AnchorSet& anchors() {
       {".py:", a_cut_frame},     // IPython 8's `File /x/cuda.py:216, in checkCUStatus(error)`
       {"<ipython-input-", a_cut_frame},
       {"TORCHDYNAMO_VERBOSE=1", a_dynamo_footer},
+      {"Set torch._dynamo.config.verbose=True", a_dynamo_footer},  // torch 2.0, 2.1
       {"You can suppress this exception and fall back to eager", a_dynamo_footer},
       {"index out of bounds: ", a_index_check},
       {" with CUDA capability sm_", a_gpu_capability},
@@ -170,6 +171,27 @@ std::size_t torch_log_prefix_length(std::string_view line) {
       util::digits_at(line, colon + 1).size() != close - colon - 1 || close == colon + 1)
     return 0;
   return close + 1 < line.size() && line[close + 1] == ' ' ? close + 2 : close + 1;
+}
+
+// What torch's log formatter puts after its prefix (torch/_logging/_internal.py): the trace id of
+// the compile the record belongs to (`[5/0_2] `: frame 5, its compile 0, attempt 2; `[!0/0/1] `
+// under compiled autograd) and an artifact's tag (`[__graph_breaks] `).
+std::string_view strip_trace_tags(std::string_view line) {
+  if (line.starts_with('[')) {
+    const auto close = line.find(']');
+    const auto id =
+        close == std::string_view::npos ? std::string_view() : line.substr(1, close - 1);
+    if (!id.empty() && id.find('/') != std::string_view::npos &&
+        id.find_first_not_of("0123456789/_!") == std::string_view::npos) {
+      line.remove_prefix(close + 1);
+      if (line.starts_with(' ')) line.remove_prefix(1);
+    }
+  }
+  if (line.starts_with("[__")) {
+    const auto close = line.find("] ");
+    if (close != std::string_view::npos && close < 64) line.remove_prefix(close + 2);
+  }
+  return line;
 }
 
 }  // namespace
@@ -214,7 +236,8 @@ std::string_view strip_log_prefix(std::string_view line) {
     if (close != std::string_view::npos && close < 16 && util::is_digit(line[close - 1]))
       line.remove_prefix(close + 2 + (line.size() > close + 2 && line[close + 2] == ' '));
   }
-  if (const auto length = torch_log_prefix_length(line); length > 0) return line.substr(length);
+  if (const auto length = torch_log_prefix_length(line); length > 0)
+    return strip_trace_tags(line.substr(length));
   if (line.size() > 2 && line[0] == '[' && util::is_digit(line[1])) {
     const auto close = line.find("] ");
     if (close != std::string_view::npos && close < 48) line.remove_prefix(close + 2);
@@ -277,6 +300,7 @@ const Scanner::Recognizer Scanner::k_recognizers[] = {
     {0, &Scanner::draft_export_continuation},
     {0, &Scanner::native_frame_line},
     {0, &Scanner::module_list_line},
+    {0, &Scanner::from_user_code},
     {a_dynamo_footer, &Scanner::dynamo_footer},
     {a_faulthandler, &Scanner::faulthandler_stack},
     {0, &Scanner::exception_outside_traceback},
@@ -309,6 +333,12 @@ void Scanner::scan(std::string_view line, int number) {
     if (recognizer.anchors == 0 || (found & recognizer.anchors) != 0)
       (this->*recognizer.recognize)(found);
   remember_line();
+}
+
+std::string_view Scanner::recent_line(int number) const {
+  for (const auto& [at, text] : m_recent)
+    if (at == number && number > 0) return text;
+  return {};
 }
 
 std::string_view Scanner::line_above() const {

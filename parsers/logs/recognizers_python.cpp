@@ -322,9 +322,31 @@ void Scanner::dynamo_footer(std::uint64_t) {
   e.complete = false;
   e.raised_in = torch::Subsystem::dynamo;
   if (!m_cut_frames.empty()) take_cut_frames(e);
+  // The message above its `from user code:` section: the error, without its type line.
+  if (m_dynamo_message_line > 0 && m_number - m_dynamo_message_line <= 64) {
+    e.complete = true;
+    e.where.line = m_dynamo_message_line;
+    e.text = line_text(m_dynamo_message);
+    e.value = util::clean_text(util::trim(strip_log_prefix(m_dynamo_message)), k_max_field);
+  }
   link_to_chain(e);
   const LogEvent* added = add(std::move(e), "dynamo footer");
   if (added) m_last_exception = index_of(added);
+}
+
+// Dynamo's `from user code:` outside any exception's message: the nearest line with text above it
+// (within three) is the end of the message whose exception line the paste lost.
+void Scanner::from_user_code(std::uint64_t) {
+  if (m_detail_event >= 0 || m_message_line || util::trim(m_line) != "from user code:") return;
+  for (int number = m_number - 1; number >= m_number - 3 && number > 0; --number) {
+    const auto text = recent_line(number);
+    const auto body = util::trim(strip_log_prefix(text));
+    if (body.empty()) continue;
+    if (python_frame(body) || body.starts_with("Traceback ")) return;
+    m_dynamo_message_line = number;
+    m_dynamo_message = std::string(text);
+    return;
+  }
 }
 
 // The lines after an exception line that continue its message, until the next traceback, the next
@@ -350,6 +372,7 @@ bool Scanner::continue_detail(std::uint64_t found) {
     m_detail_blank = 0;
   }
   e.detail.push_back(util::clean_text(m_raw, k_max_text));
+  note_explanation(e, body, m_number);
   // A message whose first line is a wrapper's (`RuntimeError when making fake tensor call`) states
   // its failure further down.
   if (e.problem.empty()) classify_exception(e, body);
@@ -361,6 +384,14 @@ bool Scanner::continue_detail(std::uint64_t found) {
     set_code(e.frames, body);
   }
   return true;
+}
+
+// Dynamo's graph-break record: `  Explanation: <text>` under the break's type.
+void Scanner::note_explanation(LogEvent& e, std::string_view body, int number) {
+  const auto text = util::trim(body);
+  if (!e.explanation.empty() || !text.starts_with("Explanation: ")) return;
+  e.explanation = util::clean_text(text.substr(13), k_max_field);
+  e.explanation_line = number;
 }
 
 // The message ends: blank lines before whatever stopped it are not part of it.
@@ -480,17 +511,27 @@ void Scanner::while_executing(std::uint64_t) {
     return;
   int message_line = 0;
   std::string message;
-  for (const auto& [number, text] : m_recent)
-    if (number < m_number && number >= m_number - 3 && !util::trim(text).empty())
-      message_line = number, message = text;
+  // The message: the nearest line above, within three, with text after the log prefix; for a
+  // graph-break record, the break's type on the line above its `Explanation:`.
+  const auto text_at = [&](int number) { return strip_log_prefix(recent_line(number)); };
+  for (int number = m_number - 1; number >= m_number - 3 && message_line == 0; --number)
+    if (!util::trim(text_at(number)).empty()) message_line = number;
+  if (message_line > 1 && util::trim(text_at(message_line)).starts_with("Explanation: ") &&
+      !util::trim(text_at(message_line - 1)).empty())
+    --message_line;
+  message = recent_line(message_line);
   if (message_line == 0) return;
   auto e = event(LogEventKind::python_exception);
   e.where.line = message_line;
   e.text = line_text(message);
   e.value = util::clean_text(util::trim(strip_log_prefix(message)), k_max_field);
-  for (const auto& [number, text] : m_recent)
-    if (number > message_line && number < m_number)
-      e.detail.push_back(util::clean_text(text, k_max_text));
+  // The ring keeps the last lines in no fixed order: the message's further lines, in order.
+  for (int number = message_line + 1; number < m_number; ++number)
+    for (const auto& [at, text] : m_recent)
+      if (at == number) {
+        e.detail.push_back(util::clean_text(text, k_max_text));
+        note_explanation(e, strip_log_prefix(text), number);
+      }
   e.detail.push_back(util::clean_text(m_raw, k_max_text));
   const auto key = "|" + e.value;
   exception_added(add(std::move(e), key));

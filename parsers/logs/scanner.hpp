@@ -216,6 +216,10 @@ class Scanner {
   void openmp_error(std::uint64_t);
   // The log's line right above the current one, as the log holds it; "" when not remembered.
   std::string_view line_above() const;
+  // A line among the last few, as the log holds it; "" when it is not kept.
+  std::string_view recent_line(int number) const;
+  void from_user_code(std::uint64_t);
+  static void note_explanation(LogEvent& e, std::string_view body, int number);
   std::string checked_op() const;
   void take_orphan_code(model::LogEvent& e) const;
   void gpu_capability(std::uint64_t);
@@ -247,6 +251,10 @@ class Scanner {
   model::ExceptionLink m_pending_link = model::ExceptionLink::none;
   int m_chain_from = -1;
   bool m_saw_dynamo_footer = false;
+  // The message above a `from user code:` section that no exception line precedes (a paste that
+  // kept only the end of Dynamo's message): its log line, 0 when none.
+  int m_dynamo_message_line = 0;
+  std::string m_dynamo_message;
   // faulthandler's `Current thread 0x... (most recent call first):`: the crash its frames belong
   // to.
   int m_faulthandler_event = -1;

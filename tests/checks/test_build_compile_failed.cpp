@@ -39,6 +39,19 @@ TEST_CASE("build.compile-failed") {
     CHECK(
         !first_of(found, "inductor.compile-failed"));  // Inductor's error only carried the build's
   }
+  SUBCASE("ptxas on a line of the PTX: a feature the GPU's target lacks") {
+    // unsloth#501 as posted: bf16 PTX assembled for a T4 (sm_75).
+    const auto found = analyze_log(
+        "ptxas /tmp/compile-ptx-src-38292b, line 336; error   : Feature '.bf16' requires .target "
+        "sm_80 or higher\n"
+        "ptxas /tmp/compile-ptx-src-38292b, line 336; error   : Feature 'cvt.bf16.f32' requires "
+        ".target sm_80 or higher\n");
+    REQUIRE(!found.empty());
+    CHECK(found[0].check == "build.compile-failed");
+    CHECK(found[0].title.starts_with("ptxas rejected the PTX of a kernel"));
+    CHECK(found[0].why.find("uses `.bf16`, which needs a GPU of sm_80 or newer") !=
+          std::string::npos);
+  }
   SUBCASE("no compiler output, only the exception: CUDA_HOME") {
     const auto found = analyze_wild("pytorch-197765-cuda-home-unset");
     REQUIRE(!found.empty());

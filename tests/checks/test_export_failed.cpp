@@ -37,7 +37,9 @@ TEST_CASE("export.failed") {
     const auto found = analyze_wild("ao-1381-quant-bias-inplace-frozen");
     REQUIRE(!found.empty());
     CHECK(found[0].check == "export.failed");
-    CHECK(found[0].title == "Export failed: `cannot mutate tensors with frozen storage`");
+    // The paste shows no sign of torch.export (no frame, no exception class): it says tracing.
+    CHECK(found[0].title ==
+          "Tracing the model failed: `cannot mutate tensors with frozen storage`");
     CHECK(mentions(found[0], "torch.ops.aten.add_.Tensor"));
   }
   SUBCASE(
@@ -103,4 +105,29 @@ TEST_CASE("export.failed from what a paste kept of a Dynamo error") {
     CHECK(found[0].check == "export.failed");
     CHECK(mentions(found[0], "UserDefinedObjectVariable(some_method)"));
   }
+}
+
+TEST_CASE("export.failed: the end of torch 2.0's Dynamo message, without its exception line") {
+  // diffusers#3933 as posted: the message's last line, `from user code:` and the 2.0 footer.
+  const std::string log =
+      "in skipfiles: Logger.info  | info /usr/lib/python3.9/logging/__init__.py\n"
+      "\n"
+      "from user code:\n"
+      "   File \"/x/.venv/lib/python3.9/site-packages/diffusers/models/unet_2d_condition.py\", "
+      "line 730, in forward\n"
+      "    logger.info(\"Forward upsample size to force interpolation output size.\")\n"
+      "\n"
+      "Set torch._dynamo.config.verbose=True for more information\n";
+  const auto found = analyze_log(log);
+  REQUIRE(!found.empty());
+  const Finding& f = found[0];
+  CHECK(f.check == "export.failed");
+  CHECK(f.title ==
+        "Tracing the model failed: `in skipfiles: Logger.info  | info "
+        "/usr/lib/python3.9/logging/__init__.py`");
+  REQUIRE(!f.evidence.empty());
+  CHECK(f.evidence[0].where.line == 1);
+  CHECK(f.evidence[0].note == "the error's message (the log does not show its exception line)");
+  CHECK(mentions(f, "unet_2d_condition.py"));
+  check_quotes(found, log);
 }

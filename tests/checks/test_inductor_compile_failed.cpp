@@ -92,3 +92,25 @@ TEST_CASE("inductor.compile-failed: a traceback cut off in autotuning names the 
   CHECK(f.evidence[0].note == "the last line the log shows of the error (cut off after it)");
   for (const auto& e : f.evidence) CHECK(e.note != "the exception that stopped the compile");
 }
+
+TEST_CASE("inductor.compile-failed from Dynamo's graph-break record in torch's log format") {
+  // prime-rl#999 as posted: a warning record (compile id `[5/0_2]` after the log prefix) whose
+  // explanation says Inductor failed, and FX's node that was running; no exception line at all.
+  const std::string prefix =
+      "[rank0]:W0924 02:40:50.243000 546904 torch/_dynamo/exc.py:525] [5/0_2] ";
+  const std::string log =
+      prefix + "Backend compiler exception\n" + prefix +
+      "  Explanation: Backend compiler `inductor` failed with aten._local_scalar_dense.default\n" +
+      prefix + "\n" + prefix +
+      "    While executing %item : [num_users=2] = call_method[target=item](args = (%getitem,), "
+      "kwargs = {})\n";
+  const auto found = analyze_log(log);
+  REQUIRE(!found.empty());
+  const Finding& f = found[0];
+  CHECK(f.check == "inductor.compile-failed");
+  CHECK(f.title.find("aten._local_scalar_dense.default") != std::string::npos);
+  CHECK(f.message.find("the graph node `item`") != std::string::npos);
+  CHECK(f.why.find("capture_scalar_outputs") != std::string::npos);
+  CHECK(mentions(f, "While executing %item"));
+  check_quotes(found, log);
+}
