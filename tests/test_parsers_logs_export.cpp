@@ -147,7 +147,10 @@ TEST_CASE("draft_export's report: a guard that fixes a dim, a mismatched fake ke
       "2. Guard Added.\n"
       "    Specifically, this guard was added: Eq(s0, 8), where {s0: [\"L['x'].size()[0]\"]}.\n"
       "3. Guard Added.\n"
-      "    Specifically, this guard was added: s0 <= 1024, where {s0: [\"L['x'].size()[0]\"]}.\n",
+      "    Specifically, this guard was added: s0 <= 1024, where {s0: [\"L['x'].size()[0]\"]}.\n"
+      "4. Guard Added.\n"
+      "    Specifically, this guard was added: Eq(Mod(s21*s5, 2560), 0), where {'s5': "
+      "\"L['t'].size()[0]\", 's21': \"L['t'].size()[1]\"}.\n",
       "log");
   const auto mismatch = of_kind(scan, LogEventKind::python_exception);
   REQUIRE(mismatch.size() == 1);
@@ -155,9 +158,12 @@ TEST_CASE("draft_export's report: a guard that fixes a dim, a mismatched fake ke
   CHECK(mismatch[0].value == "torch.ops.mylib.foo.default");
   REQUIRE(mismatch[0].detail.size() == 1);
   CHECK(mismatch[0].detail[0].starts_with("The reason for the mismatch is: Shapes"));
-  // Only the guard that fixes the dim to a value is a specialization.
+  // Only the guard that fixes the dim to a value is a specialization; a bound is left out; a
+  // divisibility over a product of dims is kept as a guard (its sides split at the top level).
   const auto specialized = of_kind(scan, LogEventKind::export_specialized);
-  REQUIRE(specialized.size() == 1);
+  REQUIRE(specialized.size() == 2);
   CHECK(specialized[0].subject == "L['x'].size()[0]");
   CHECK(specialized[0].value == "8");
+  CHECK(specialized[1].problem == "guard added");
+  CHECK(specialized[1].subject == "Eq(Mod(s21*s5, 2560), 0)");
 }

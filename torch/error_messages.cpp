@@ -165,6 +165,13 @@ std::string_view problem_in_message(std::string_view text) {
   // composite kernel ran on the symbolic shapes of a trace.
   if (has("expected to contain only concrete integers") && !has("RegisterMeta"))
     return "missing fake";
+  // ATen's and autograd's own statements that a tensor holds NaN or Inf: torch.multinomial's
+  // check of its probabilities (ATen/native/Distributions.cpp), anomaly mode's check of a
+  // backward function's output, clip_grad_norm_'s check of the total norm.
+  if (has("probability tensor contains either `inf`, `nan` or element < 0") ||
+      (has("' returned nan values in its ") && has("th output")) ||
+      has("is non-finite, so it cannot be clipped"))
+    return "non-finite values";
   return "";
 }
 

@@ -12,8 +12,9 @@ constexpr auto k_npos = std::string_view::npos;
 bool has(std::string_view text, std::string_view part) { return text.find(part) != k_npos; }
 
 // Path parts below torch/ (or triton/), most specific first: the first that the file holds wins.
-constexpr std::array<std::pair<std::string_view, Subsystem>, 29> k_paths = {{
+constexpr std::array<std::pair<std::string_view, Subsystem>, 30> k_paths = {{
     {"torch/_inductor/package/", Subsystem::aoti_package},
+    {"torch/_export/serde/", Subsystem::export_serialize},
     {"torch/export/pt2_archive/", Subsystem::aoti_package},
     {"torch/_inductor/cpp_builder.py", Subsystem::inductor_build},
     {"torch/_inductor/select_algorithm.py", Subsystem::inductor_autotune},
@@ -74,6 +75,8 @@ std::string_view to_string(Subsystem subsystem) {
       return "the Python runtime";
     case Subsystem::export_:
       return "torch.export";
+    case Subsystem::export_serialize:
+      return "torch.export's serializer";
     case Subsystem::dynamo:
       return "Dynamo";
     case Subsystem::aot_autograd:

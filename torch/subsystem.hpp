@@ -15,6 +15,7 @@ enum class Subsystem : std::uint8_t {
   third_party,        // another installed package (transformers, vllm, ...)
   python_runtime,     // Python's standard library (subprocess, contextlib, importlib, ...)
   export_,            // torch/export, torch/_export
+  export_serialize,   // torch/_export/serde: writing or reading an ExportedProgram
   dynamo,             // torch/_dynamo
   aot_autograd,       // torch/_functorch
   fx,                 // torch/fx (tracing, the Interpreter)

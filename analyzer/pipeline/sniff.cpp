@@ -198,8 +198,14 @@ SniffedInput sniff(const fs::path& path, std::string display, bool named) {
   }
   // Documentation and JSON documents (a case's README, a saved report) are not error logs:
   // reading them as logs would turn their prose into false events.
+  // A JSON object's first key is double-quoted; a Python dict a program printed (`{'loss': nan,
+  // ...}`, a training loop's metrics) is output.
   const auto first = head.find_first_not_of(" \t\r\n");
-  if (has_extension(path, {".md", ".rst"}) || (first != std::string::npos && head[first] == '{')) {
+  const auto key =
+      first == std::string::npos ? first : head.find_first_not_of(" \t\r\n", first + 1);
+  const bool json_object = first != std::string::npos && head[first] == '{' &&
+                           (key == std::string::npos || head[key] == '"' || head[key] == '}');
+  if (has_extension(path, {".md", ".rst"}) || json_object) {
     input.what = has_extension(path, {".md", ".rst"}) ? "documentation" : "JSON document";
     return input;
   }

@@ -103,9 +103,16 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
                            return frame.code.find("torch.export.") != std::string::npos ||
                                   frame.code.find("draft_export(") != std::string::npos;
                          });
-  const std::string failed = exporting ? "Export failed" : "Tracing the model failed";
-  const std::string tracing = exporting ? "Tracing the model for export"
-                                        : "Tracing the model (torch.export or torch.compile)";
+  // torch/_export/serde: the program was traced; writing it out (torch.export.save, packaging) is
+  // what failed.
+  const bool saving = e.raised_in == torch::Subsystem::export_serialize;
+  const std::string failed = saving      ? "Saving the exported program failed"
+                             : exporting ? "Export failed"
+                                         : "Tracing the model failed";
+  const std::string tracing =
+      saving      ? "Serializing the exported program (torch.export.save, or packaging it)"
+      : exporting ? "Tracing the model for export"
+                  : "Tracing the model (torch.export or torch.compile)";
   if (fl::is_cut_off(e)) {
     // Only the frames (or the end of Dynamo's message) are in the log: say what they show.
     f.confidence = 0.6;
@@ -132,7 +139,10 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
                               cut(callee, 120), cut(error, 300), at_frame);
     }
   }
-  f.why = why_of(type, e);
+  f.why = saving ? "The model was traced; torch.export's serializer met something in the graph "
+                   "it cannot write (its message names the node): a gap of this torch version, "
+                   "which a newer torch may close."
+                 : why_of(type, e);
   f.evidence.push_back(event_evidence(
       e, fl::is_cut_off(e) ? "the last line the log shows of the error"
          : type.empty()    ? "the error's message (the log does not show its exception line)"
@@ -164,9 +174,22 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
   // A message that says more on its next lines than Dynamo's labelled ones: its first lines.
   if (f.evidence.size() == 1)
     fl::add_detail_evidence(e, 0, 3, "the exception's message", f.evidence);
+  if (const LogEvent* wrapper = fl::wrapping_exception(c, e)) {
+    f.message += fmt::format(" It was caught and reported inside `{}`.",
+                             cut(wrapper->subject + ": " + first_line(wrapper->value, 200), 240));
+    f.evidence.push_back(event_evidence(*wrapper,
+                                        "the exception that wraps it (its message holds "
+                                        "this traceback)"));
+  }
   fl::add_origin_evidence(c, e, f.evidence);
   fl::add_user_frame_evidence(e, f.evidence);
   const std::string script = fl::script_command(c, artifact);
+  if (saving) {
+    f.next_steps = {{"see the torch version that wrote it; a newer one may serialize this graph",
+                     "python -c \"import torch; print(torch.__version__)\""}};
+    f.chain = {"torch.export.save", type, "not written"};
+    return f;
+  }
   f.next_steps.push_back(
       {"see every problem export finds at once, each with its user frame",
        "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)", "python"});

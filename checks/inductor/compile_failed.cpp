@@ -104,16 +104,24 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
     f.title = "Inductor failed to compile the graph (the log does not show the exception)";
     f.message = fmt::format("The compile stopped inside Inductor: {}.", fl::cut_off_text(e));
   } else {
-    f.title =
-        fmt::format("Inductor failed to compile the graph: {}",
-                    e.subject.empty() ? code_span(stated, 120)
-                                      : fmt::format("`{}: {}`", inner, first_line(said, 120)));
+    f.title = fmt::format("Inductor failed to compile the graph: {}",
+                          e.subject.empty() ? code_span(stated, 120)
+                          : said.starts_with(inner + ": ")
+                              ? fmt::format("`{}`", first_line(said, 120))
+                              : fmt::format("`{}: {}`", inner, first_line(said, 120)));
     f.message = fmt::format("The compile stopped inside Inductor with {}.", code_span(stated, 300));
     f.why =
         "The error was raised by Inductor itself while it lowered the graph or generated code: an "
         "Inductor "
         "limitation or bug for something in this graph, not an error in the model's code.";
   }
+  // An assert without a message: the statement that failed is the raising frame's code line.
+  if (std::any_of(types.begin(), types.end(),
+                  [](const std::string& t) { return t == "AssertionError"; }) &&
+      util::trim(said).ends_with("AssertionError:") && !e.frames.empty() &&
+      !e.frames.back().code.empty())
+    f.message += fmt::format(" The assertion has no message; the line Python shows for it is `{}`.",
+                             e.frames.back().code);
   // Where in Inductor it was raised: the innermost frame under torch/_inductor.
   const LogFrame* inside = nullptr;
   for (const auto& frame : e.frames)
@@ -157,8 +165,20 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
     // The exception a wrapper's line stands for (the title quotes it), on the line under it.
     if (said != e.value && target_index > 0)
       fl::add_detail_evidence(e, 0, 1, "the exception it wraps", f.evidence);
-    fl::add_detail_evidence(e, static_cast<std::size_t>(target_index), 3,
-                            "the op and its arguments", f.evidence);
+    fl::add_detail_evidence(e, static_cast<std::size_t>(target_index), 1, "the op being lowered",
+                            f.evidence);
+    // Each argument's layout (`FixedLayout('cuda:0', torch.float32, size=[], stride=[])`): the
+    // devices, dtypes and sizes the lowering was given, under its `args[N]:` line.
+    std::string argument;
+    for (std::size_t i = static_cast<std::size_t>(target_index) + 1;
+         i < e.detail.size() && f.evidence.size() < 12; ++i) {
+      const std::string line = trimmed(e.detail[i]);
+      if (line.starts_with("args[") || line.starts_with("kwargs"))
+        argument = line.substr(0, line.find(':'));
+      if (line.find("layout=") == std::string::npos || argument.empty()) continue;
+      fl::add_detail_evidence(e, i, 1, fmt::format("{}: its layout", argument), f.evidence);
+      argument.clear();
+    }
   } else
     fl::add_detail_evidence(e, 0, 2, "the exception's message", f.evidence);
   // Triton's CompilationError shows the generated kernel's source up to a caret under the

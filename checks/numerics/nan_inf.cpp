@@ -374,6 +374,78 @@ std::optional<Finding> printer_finding(const Case& c, const DebugRunFacts& facts
   return std::nullopt;
 }
 
+// The next steps for a NaN or Inf seen only in a posted log: find the first op that makes one.
+std::vector<NextStep> localize_steps(const Case& c, const std::string& artifact) {
+  const std::string script = failures::script_command(c, artifact);
+  return {{"find the first operation that makes a NaN or Inf: run the step with anomaly detection "
+           "(the backward function that first returns NaN is named)",
+           "torch.autograd.set_detect_anomaly(True)", "python"},
+          {"with a compiled model, make each kernel check its outputs for NaN and Inf",
+           failures::with_env("TORCHINDUCTOR_NAN_ASSERTS=1", script)}};
+}
+
+// torch's own statement that a tensor reaching an op held NaN or Inf (torch.multinomial's check of
+// its probabilities, anomaly mode, clip_grad_norm_): the op that noticed, not the one that made it.
+Finding from_exception(const Case& c, const LogEvent& e) {
+  Finding f = new_finding(NumericsNanInfCheck::k_info, Severity::error, 0.7);
+  f.explains_failure = true;
+  // The call that raised it: the innermost frame's code line (`torch.multinomial(probs,`).
+  const LogFrame* raised = nullptr;
+  for (auto frame = e.frames.rbegin(); frame != e.frames.rend(); ++frame)
+    if (!frame->native && !frame->code.empty()) {
+      raised = &*frame;
+      break;
+    }
+  f.subject = "non-finite values " + e.subject;
+  f.title = fmt::format("A NaN or Inf reached an op that checks its input: {}",
+                        code_span(e.subject + ": " + e.value, 140));
+  f.message = fmt::format(
+      "torch reported that a tensor held NaN or Inf where it must be finite: `{}`{}. The op that "
+      "noticed is not the one that made the values: an earlier computation (an overflow in a "
+      "low-precision dtype, a division by a zero scale or temperature, a log or sqrt outside its "
+      "domain) did.",
+      cut(e.value, 300),
+      raised ? fmt::format(", raised at {}:{} (`{}`)", raised->file, raised->line, raised->code)
+             : "");
+  f.why =
+      "NaN and Inf spread through every op they touch; the first op whose inputs were finite and "
+      "whose output is not is the cause. Low-precision dtypes (float16, bfloat16, fp8) overflow "
+      "to Inf far sooner than float32.";
+  f.evidence.push_back(event_evidence(e, "torch's statement that the values are not finite"));
+  if (raised && raised != failures::user_frame(e))
+    f.evidence.push_back(failures::code_evidence(e, *raised, "the call that checked them"));
+  failures::add_user_frame_evidence(e, f.evidence);
+  f.next_steps = localize_steps(c, e.where.artifact);
+  f.chain = {"NaN/Inf made earlier", raised ? raised->function : e.subject, "check failed"};
+  return f;
+}
+
+// Values a program printed as NaN or Inf (a training loop's metrics): the first line that shows
+// them, and how often they recur.
+Finding from_printed(const Case& c, const LogEvent& e, int more_lines) {
+  Finding f = new_finding(NumericsNanInfCheck::k_info, Severity::error, 0.6);
+  f.explains_failure = true;
+  std::string names = "`";
+  for (const char ch : e.subject) names += ch == ',' ? std::string("`, `") : std::string(1, ch);
+  names += "`";
+  f.subject = "printed non-finite " + e.subject;
+  f.title = fmt::format("The run printed {} as {}", names, e.value);
+  f.message = fmt::format(
+      "Line {} of the log prints {} as `{}`{}. A value that is NaN or Inf from its first print "
+      "on was made so by the computation before it: the forward pass, the loss or the "
+      "optimizer's update.",
+      e.where.line, names, e.value,
+      more_lines > 0 ? fmt::format(", and {} more lines print them so", more_lines) : "");
+  f.why =
+      "NaN and Inf spread through every op they touch; the first op whose inputs were finite and "
+      "whose output is not is the cause (an overflow in a low-precision dtype, a division by a "
+      "zero scale, a log or sqrt outside its domain).";
+  f.evidence.push_back(event_evidence(e, "the first line that prints them"));
+  f.next_steps = localize_steps(c, e.where.artifact);
+  f.chain = {"NaN/Inf made", e.subject, "printed"};
+  return f;
+}
+
 }  // namespace
 
 std::vector<Finding> NumericsNanInfCheck::run(const Case& c) const {
@@ -410,6 +482,32 @@ std::vector<Finding> NumericsNanInfCheck::run(const Case& c) const {
       }
     }
     out.push_back(assert_finding(c, message, call, kind.empty() ? "NaN or Inf" : kind, buffer));
+  }
+  // torch's own statements and printed values, in logs the asserts did not already explain.
+  for (const auto& artifact : failures::log_artifacts(c)) {
+    const bool explained = std::any_of(out.begin(), out.end(), [&](const Finding& f) {
+      return !f.evidence.empty() && f.evidence.front().where.artifact == artifact;
+    });
+    if (explained) continue;
+    for (const LogEvent* e : failures::events_of(c, artifact)) {
+      if (e->kind == LogEventKind::python_exception && e->problem == "non-finite values") {
+        out.push_back(from_exception(c, *e));
+        break;
+      }
+      // NaN is never a setting; Inf is one (`max_norm=inf`) unless it recurs.
+      const bool nan =
+          e->value.find("nan") != std::string::npos || e->value.find("NaN") != std::string::npos;
+      if (e->kind != LogEventKind::printed_nonfinite) continue;
+      int more_lines = e->repeats - 1;
+      for (const LogEvent* other : failures::events_of(c, artifact))
+        if (other != e && other->kind == LogEventKind::printed_nonfinite &&
+            other->subject == e->subject)
+          more_lines += other->repeats;
+      if (nan || more_lines > 0) {
+        out.push_back(from_printed(c, *e, more_lines));
+        break;
+      }
+    }
   }
   // The printer's values, for runs the asserts did not already explain (one folder, one run).
   const std::size_t asserts = out.size();

@@ -5,12 +5,14 @@
 #include "checks/runtime/runner_error.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "checks/support/commands.hpp"
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
+#include "util/text.hpp"
 
 namespace aoti::checks {
 namespace {
@@ -227,6 +229,9 @@ const LogFrame* runner_entry_frame(const LogEvent& e) {
       "torch::inductor::AOTIModelPackageLoader::",
       "torch::inductor::AOTIModelContainerRunner",
       "torch::load(",
+      // The archive reader every load of a saved module, tensor file or package goes through:
+      // the load call, when the frames under the error stop before the program's own.
+      "caffe2::serialize::PyTorchStreamReader::",
   };
   // Innermost first: the outermost entry point is the program's own call.
   const LogFrame* entry = nullptr;
@@ -244,7 +249,7 @@ Finding report_uncaught(const Case& c, const LogEvent& e, const LogFrame& entry)
   f.explains_failure = true;
   const std::string call = entry.function.substr(0, entry.function.find('('));
   f.subject = "runner " + call;
-  f.title = fmt::format("The program's call `{}` threw `{}`{}", call, e.subject,
+  f.title = fmt::format("torch's `{}` threw `{}`{}", call, e.subject,
                         e.value.empty() ? "" : fmt::format(": `{}`", cut(e.value, 100)));
   // The frame after the entry point (further out) is the program's own.
   const LogFrame* caller = nullptr;
@@ -267,7 +272,7 @@ Finding report_uncaught(const Case& c, const LogEvent& e, const LogFrame& entry)
   f.evidence.push_back(event_evidence(e, "the uncaught exception"));
   fl::add_detail_evidence(e, 0, 1, "its message (what())", f.evidence);
   f.evidence.push_back(fl::line_evidence(e, entry.log_line, entry.text,
-                                         "the runner call that threw, among the native frames"));
+                                         "torch's loader or runner frame it was thrown in"));
   if (caller)
     f.evidence.push_back(
         fl::line_evidence(e, caller->log_line, caller->text, "the program's frame that called it"));
@@ -283,6 +288,93 @@ Finding report_uncaught(const Case& c, const LogEvent& e, const LogFrame& entry)
        "traces",
        fl::with_env("TORCH_SHOW_CPP_STACKTRACES=1", "")});
   f.chain = {caller ? cut(caller->function, 40) : "program", call, "terminate"};
+  return f;
+}
+
+// A nonzero exit stated after a command (GitHub Actions' `Error: Process completed with exit code
+// 1.`, make's `Error 1`, `exit status 2`).
+bool states_failed_exit(const LogEvent& e) {
+  for (std::string_view words : {"exit code ", "exit status "}) {
+    const auto at = e.text.find(words);
+    if (at != std::string::npos && at + words.size() < e.text.size() &&
+        e.text[at + words.size()] >= '1' && e.text[at + words.size()] <= '9')
+      return true;
+  }
+  return false;
+}
+
+// A runner program the log shows being run on a model (a shell's `+ ./aoti_run model.so ...`)
+// that failed: an uncaught exception or a crash among its output, or a nonzero exit after it. The
+// error it printed: that exception, else its first output line. nullptr when it did not fail.
+struct FailedRun {
+  const LogEvent* run = nullptr;
+  const LogEvent* error = nullptr;  // a terminate / crash in its output; nullptr: its first line
+};
+std::optional<FailedRun> failed_run(const std::vector<const LogEvent*>& events,
+                                    const LogEvent& run) {
+  const int last_output = run.where.line + static_cast<int>(run.detail.size()) + 1;
+  bool failed = false;
+  FailedRun out{&run, nullptr};
+  for (const LogEvent* e : events) {
+    if (e->where.line <= run.where.line) continue;
+    if (e->kind == LogEventKind::program_run) break;
+    if (e->where.line <= last_output &&
+        (e->kind == LogEventKind::terminate || e->kind == LogEventKind::segfault)) {
+      failed = true;
+      if (!out.error) out.error = e;
+    }
+    failed |= states_failed_exit(*e);
+  }
+  if (!failed || (run.detail.empty() && !out.error)) return std::nullopt;
+  return out;
+}
+
+Finding report_run(const Case& c, const FailedRun& failed) {
+  const LogEvent& run = *failed.run;
+  Finding f = new_finding(RuntimeRunnerErrorCheck::k_info, Severity::error, 0.65);
+  f.explains_failure = true;
+  // What the program said: the exception it died of, else its first output line.
+  const std::string said =
+      failed.error ? failed.error->subject.empty()
+                         ? failed.error->text
+                         : fmt::format("{}: {}", failed.error->subject, failed.error->value)
+                   : std::string(util::trim(run.detail.front()));
+  const std::string command(util::trim(util::after(run.text, "+ ")));
+  f.subject = "runner run " + run.subject;
+  f.title = fmt::format("The runner `{}` failed on `{}`: {}", basename_of(run.subject), run.value,
+                        code_span(said, 120));
+  f.message = fmt::format(
+      "The log runs `{}`, a program given the model `{}`, and it failed: {}.", cut(command, 300),
+      run.value,
+      failed.error
+          ? fmt::format("it ended on `{}`", cut(said, 300))
+          : fmt::format("its output starts with `{}` and the run exited nonzero", cut(said, 300)));
+  f.why =
+      "The runner stopped on its own error, in its own words (quoted below): the files and "
+      "options on its command line are the first suspects (a path that does not exist on this "
+      "machine, an option that does not fit the model or its tokenizer).";
+  f.evidence.push_back(event_evidence(run, "the command that ran the model"));
+  if (failed.error)
+    f.evidence.push_back(event_evidence(*failed.error, "how the program ended"));
+  else
+    fl::add_detail_evidence(run, 0, 1, "the program's first output line", f.evidence);
+  // The command's file arguments: each must exist where it runs.
+  std::vector<std::string> paths;
+  for (std::size_t at = command.find(' '); at != std::string::npos && paths.size() < 6;) {
+    const auto start = command.find_first_not_of(' ', at);
+    if (start == std::string::npos) break;
+    const auto end = std::min(command.find(' ', start), command.size());
+    const std::string word = command.substr(start, end - start);
+    if (word.find('/') != std::string::npos && word.front() != '-' &&
+        word.find_first_of("'\"<>|;&$`") == std::string::npos)
+      paths.push_back(word);
+    at = end;
+  }
+  if (!paths.empty())
+    f.next_steps.push_back({"check that every file the command names exists where it runs",
+                            "ls -l " + join(paths, " ")});
+  f.next_steps.push_back({"run the command again, as the log shows it", command});
+  f.chain = {basename_of(run.subject), run.value, "failed"};
   return f;
 }
 
@@ -307,6 +399,14 @@ std::vector<Finding> RuntimeRunnerErrorCheck::run(const Case& c) const {
         loader = e;
     }
     if (!call && !size_error && !loader) {
+      bool reported = false;
+      for (const LogEvent* e : events)
+        if (e->kind == LogEventKind::program_run)
+          if (const auto failed = failed_run(events, *e)) {
+            out.push_back(report_run(c, *failed));
+            reported = true;
+          }
+      if (reported) continue;
       for (const LogEvent* e : events)
         if (e->kind == LogEventKind::terminate)
           if (const LogFrame* entry = runner_entry_frame(*e)) {

@@ -3,6 +3,9 @@
 #include "checks/shape/dim_specialized.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -146,12 +149,84 @@ Finding report(const Case& c, const Specialized& s) {
   return f;
 }
 
+// `where {'s5': "L['args'][0][0]['dht_table'].size()[0]", ...}` (draft_export's report): each
+// symbol with the input dim it stands for.
+std::vector<std::pair<std::string, std::string>> guard_sources(std::string_view where) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::size_t at = where.find('\''); at != std::string_view::npos && out.size() < 8;) {
+    const auto close = where.find('\'', at + 1);
+    const auto open = where.find('"', close);
+    const auto end = open == std::string_view::npos ? open : where.find('"', open + 1);
+    if (close == std::string_view::npos || end == std::string_view::npos) break;
+    out.emplace_back(where.substr(at + 1, close - at - 1), where.substr(open + 1, end - open - 1));
+    at = where.find('\'', where.find_first_of(",}", end));
+  }
+  return out;
+}
+
+// The input a source names, as the user called it: `L['args'][0][0]['dht_table'].size()[0]` ->
+// "dht_table"; "" when the source names none.
+std::string input_of(std::string_view source) {
+  const auto size = source.find(".size()");
+  const auto head = source.substr(0, size);
+  const auto close = head.rfind("']");
+  if (size == std::string_view::npos || close == std::string_view::npos) return "";
+  const auto open = head.rfind("['", close);
+  return open == std::string_view::npos ? "" : std::string(head.substr(open + 2, close - open - 2));
+}
+
+// draft_export's `Guard Added.` item whose guard ties dims together or to a multiple of a constant
+// (`Eq(Mod(s21*s5*s89, 2560), 0)`, from a reshape): a dim under such a guard cannot take every
+// value, so a named Dim fails and Dim.AUTO leaves it static.
+Finding report_guard(const Case& c, const LogEvent& e) {
+  Finding f = new_finding(ShapeDimSpecializedCheck::k_info, Severity::warning, 0.7);
+  f.explains_failure = true;
+  const auto sources = guard_sources(e.value);
+  std::vector<std::string> named, inputs;
+  for (const auto& [symbol, source] : sources) {
+    named.push_back(fmt::format("`{}` = `{}`", symbol, source));
+    if (const auto input = input_of(source);
+        !input.empty() && std::find(inputs.begin(), inputs.end(), input) == inputs.end())
+      inputs.push_back(input);
+  }
+  const LogFrame* frame = failures::user_frame(e);
+  f.subject = "guard " + e.subject;
+  f.title = fmt::format("Export added the guard `{}` on the dims of {}", cut(e.subject, 100),
+                        inputs.empty() ? "the inputs" : "`" + join(inputs, "`, `") + "`");
+  f.message = fmt::format(
+      "draft_export reports that tracing added the guard `{}`{}{}. A dim under a guard that ties "
+      "it to other dims or to a multiple of a constant cannot take every size: a named Dim for it "
+      "fails export, and Dim.AUTO leaves it static (specialized) without saying so.",
+      e.subject, named.empty() ? "" : fmt::format(" ({})", join(named, ", ")),
+      frame ? fmt::format(", at {}:{}{}", frame->file, frame->line,
+                          frame->code.empty() ? "" : fmt::format(": `{}`", frame->code))
+            : "");
+  f.why =
+      "Code that combines or reshapes dims (`reshape([batch, -1])`, a view over a product of "
+      "dims) makes export record what must hold for it to be valid; dims that hold only at some "
+      "sizes become constants or violate their Dim.";
+  f.evidence.push_back(event_evidence(e, "the guard draft_export reports"));
+  failures::add_user_frame_evidence(e, f.evidence);
+  f.next_steps = {
+      rerun_step(c, "print each guard with the user line that added it", "TORCH_LOGS=\"+dynamic\""),
+      {"see the dims export could not keep dynamic, with a fix for each",
+       "ep = torch.export.draft_export(model, args, dynamic_shapes=dynamic_shapes)", "python"}};
+  f.chain = {"guard " + cut(e.subject, 40),
+             frame ? fmt::format("{}:{}", frame->file, frame->line) : "traced code",
+             "dim not dynamic"};
+  return f;
+}
+
 }  // namespace
 
 std::vector<Finding> ShapeDimSpecializedCheck::run(const Case& c) const {
   std::vector<Specialized> all;
+  std::vector<Finding> out;
   for (const auto& e : c.log_events)
-    if (e.kind == LogEventKind::export_specialized) all.push_back({&e, nullptr, nullptr, true});
+    if (e.kind == LogEventKind::export_specialized && e.problem == "guard added")
+      out.push_back(report_guard(c, e));
+    else if (e.kind == LogEventKind::export_specialized)
+      all.push_back({&e, nullptr, nullptr, true});
   for (const auto& trace : c.traces)
     for (const auto& spec : trace.specializations) {
       const bool failed = export_failed(trace, spec);
@@ -164,7 +239,6 @@ std::vector<Finding> ShapeDimSpecializedCheck::run(const Case& c) const {
       else
         all.push_back({nullptr, &spec, &trace, failed});
     }
-  std::vector<Finding> out;
   for (const auto& s : all) out.push_back(report(c, s));
   return out;
 }

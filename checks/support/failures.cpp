@@ -111,7 +111,8 @@ std::string own_message(const LogEvent& e) {
 Route route_of(const LogEvent& e) {
   if (e.kind != LogEventKind::python_exception) return Route::none;
   if (e.problem == "data-dependent guard" || e.problem == "constraint violation" ||
-      e.problem == "missing fake" || e.problem == "fake mismatch")
+      e.problem == "missing fake" || e.problem == "fake mismatch" ||
+      e.problem == "non-finite values")  // numerics.nan-inf's
     return Route::routed_elsewhere;
   // customop.fake-mismatch's, unless it names an op of torch's own.
   if (e.problem == "size/stride assert") {
@@ -180,6 +181,7 @@ Route route_of(const LogEvent& e) {
   switch (origin) {
     case torch::Subsystem::dynamo:
     case torch::Subsystem::export_:
+    case torch::Subsystem::export_serialize:
     case torch::Subsystem::aot_autograd:
       return Route::export_;
     case torch::Subsystem::inductor:
@@ -267,10 +269,11 @@ bool is_shape_error(std::string_view text) {
 }
 
 bool is_error(const LogEvent& e) {
-  // A deprecation, a command line, a printed size or a loaded library is what happened, not an
-  // error.
+  // A deprecation, a command line, a printed size, a loaded library or a program run is what
+  // happened, not an error.
   return e.kind != LogEventKind::deprecated_api && e.kind != LogEventKind::compile_command &&
-         e.kind != LogEventKind::observed_shape && e.kind != LogEventKind::loaded_module;
+         e.kind != LogEventKind::observed_shape && e.kind != LogEventKind::loaded_module &&
+         e.kind != LogEventKind::program_run && e.kind != LogEventKind::printed_nonfinite;
 }
 
 std::vector<const LogEvent*> events_of(const Case& c, const std::string& artifact) {
@@ -322,6 +325,15 @@ std::pair<std::string, int> checked_op(const LogEvent& e) {
     if (const auto at = e.detail[i].find("Error in op: "); at != std::string::npos)
       return {std::string(aoti::util::trim(e.detail[i].substr(at + 13))), static_cast<int>(i)};
   return {"", -1};
+}
+
+const LogEvent* wrapping_exception(const Case& c, const LogEvent& e) {
+  if (e.link != ExceptionLink::inside_message || e.chained_from_line <= 0) return nullptr;
+  for (const auto& other : c.log_events)
+    if (other.kind == LogEventKind::python_exception && other.where.artifact == e.where.artifact &&
+        other.where.line == e.chained_from_line)
+      return &other;
+  return nullptr;
 }
 
 std::pair<int, std::string> graph_node(const LogEvent& e) {

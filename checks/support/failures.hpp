@@ -93,6 +93,9 @@ void add_detail_evidence(const model::LogEvent& e, std::size_t first, std::size_
 // The exception this one was raised `from`, followed back to the first of the chain (the same
 // artifact's events, by the line Python printed it at); nullptr when it has no direct cause.
 const model::LogEvent* root_cause(const model::Case& c, const model::LogEvent& e);
+// The exception whose message holds `e`'s traceback (a wrapper that quotes the error it caught,
+// printed before it), nullptr when none.
+const model::LogEvent* wrapping_exception(const model::Case& c, const model::LogEvent& e);
 // Where the failure began: the root cause's exception line (when there is one), then the
 // innermost frame that raised it with its code line (torch's, Triton's, a package's or the
 // user's, but not Python's own modules). Each is a quote of its log line.

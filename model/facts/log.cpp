@@ -42,6 +42,10 @@ std::string_view to_string(LogEventKind kind) {
       return "test-failure";
     case LogEventKind::loaded_module:
       return "loaded-module";
+    case LogEventKind::printed_nonfinite:
+      return "printed-nonfinite";
+    case LogEventKind::program_run:
+      return "program-run";
     case LogEventKind::observed_shape:
       return "observed-shape";
   }
@@ -60,6 +64,8 @@ std::string_view to_string(ExceptionLink link) {
       return "direct cause";
     case ExceptionLink::during_handling:
       return "during handling";
+    case ExceptionLink::inside_message:
+      return "inside the message of";
   }
   return "none";
 }

@@ -15,7 +15,10 @@ namespace aoti::model {
 // `The above exception was the direct cause of the following exception:` (`raise ... from`, its
 // __cause__) or `During handling of the above exception, another exception occurred:`
 // (__context__).
-enum class ExceptionLink { none, direct_cause, during_handling };
+// How an exception is tied to the one printed before it: Python's chain words, or its traceback
+// printed inside that exception's message (`SerializeError: ... Original exception Traceback (most
+// recent call last):`), which makes the earlier one a wrapper of this one.
+enum class ExceptionLink { none, direct_cause, during_handling, inside_message };
 std::string_view to_string(ExceptionLink link);
 
 enum class LogEventKind {
@@ -43,14 +46,19 @@ enum class LogEventKind {
                     // / nvcc line)
   load_error,  // dlopen / ImportError / OSError: undefined symbol, cannot open shared object file,
                // ...
-  runtime_error,   // the AOTI runtime's `Error: <what>`, the shim's `Exception in aoti_torch: ...`
-  test_failure,    // unittest's `ERROR: test_x (module.Class.test_x)` / `FAIL: ...`: the test that
-                   // failed
-  loaded_module,   // a library a debugger lists as loaded in the process (lldb's `image list`,
-                   // gdb's `info sharedlibrary`): subject = its path
-  observed_shape,  // a result's size the program printed (`torch.Size([4096, 8])`, value "4096,
-                   // 8"), or ATen's Resize.cpp warning that an output was resized (problem
-                   // "resized": expected = the shape it had, value = the shape required)
+  runtime_error,  // the AOTI runtime's `Error: <what>`, the shim's `Exception in aoti_torch: ...`
+  test_failure,   // unittest's `ERROR: test_x (module.Class.test_x)` / `FAIL: ...`: the test that
+                  // failed
+  loaded_module,  // a library a debugger lists as loaded in the process (lldb's `image list`,
+                  // gdb's `info sharedlibrary`): subject = its path
+  program_run,    // a shell's trace of a command given a model file (`+ ./aoti_run model.so -i
+                  // ...`, set -x): subject = the program, value = the model argument, detail =
+                  // the lines the program printed after it
+  printed_nonfinite,  // values a program printed as NaN or Inf (`{'loss': nan, 'grad_norm': nan}`,
+                      // `loss=inf`): subject = their names, comma-separated; value = the first
+  observed_shape,     // a result's size the program printed (`torch.Size([4096, 8])`, value "4096,
+                      // 8"), or ATen's Resize.cpp warning that an output was resized (problem
+                      // "resized": expected = the shape it had, value = the shape required)
 };
 std::string_view to_string(LogEventKind kind);
 

@@ -63,6 +63,10 @@ const util::AnchorSet& anchors() {
       {"CUBLAS_STATUS_", a_cublas},
       {"Triton Error [CUDA]: ", a_triton_error},
       {"terminate called", a_terminate},
+      // libc++abi (macOS, clang's runtime): `libc++abi: terminating due to uncaught exception of
+      // type std::invalid_argument: <what>`.
+      {"uncaught exception of type ", a_terminate},
+      {"Abort trap: 6", a_aborted},  // macOS shells' report of SIGABRT
       {"Segmentation fault", a_segfault},
       {"SIGSEGV", a_sigsegv},
       {"stop reason = EXC_BAD_ACCESS", a_sigsegv},  // lldb: a Mach memory fault
@@ -213,6 +217,9 @@ std::string line_text(std::string_view raw) {
 std::string_view strip_log_prefix(std::string_view line) {
   // A post's Markdown quote (`> ` before every line), not a doctest prompt (`>>> `).
   if (line.starts_with("> ")) line.remove_prefix(2);
+  // pytest's failure report marks the exception's lines with `E` in a margin of its own
+  // (`E       torch._inductor.exc.InductorError: ...`).
+  if (line.starts_with("E   ")) line.remove_prefix(line.find_first_not_of(' ', 1));
   // Ray's and vLLM's worker prefix: `(EngineCore_DP0 pid=73386) `, `(RayWorkerWrapper pid=12) `,
   // also behind a harness's bracketed tag (`[test 1] (EngineCore pid=2328) `).
   if (line.starts_with('[')) {
@@ -301,6 +308,8 @@ const Scanner::Recognizer Scanner::k_recognizers[] = {
     {0, &Scanner::native_frame_line},
     {0, &Scanner::module_list_line},
     {0, &Scanner::from_user_code},
+    {0, &Scanner::shell_trace},
+    {0, &Scanner::printed_values},
     {a_dynamo_footer, &Scanner::dynamo_footer},
     {a_faulthandler, &Scanner::faulthandler_stack},
     {0, &Scanner::exception_outside_traceback},

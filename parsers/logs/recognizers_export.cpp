@@ -2,6 +2,9 @@
 // data-dependent guards and draft_export's report.
 #include "parsers/logs/scanner.hpp"
 
+#include <algorithm>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "util/text.hpp"
@@ -29,6 +32,32 @@ void Scanner::deprecated_frame() {
 }
 
 // Export's messages about one symbol come on several lines; they merge into one event per symbol.
+namespace {
+
+// The two sides of a sympy `Eq(lhs, rhs)`, split at its top-level comma (sides have parentheses
+// and commas of their own: `Eq(Mod(s21*s5*s89, 2560), 0)`); {"", ""} for any other text.
+std::pair<std::string_view, std::string_view> eq_sides(std::string_view guard) {
+  if (!guard.starts_with("Eq(") || !guard.ends_with(')')) return {};
+  const auto inside = guard.substr(3, guard.size() - 4);
+  int depth = 0;
+  for (std::size_t i = 0; i < inside.size(); ++i) {
+    const char c = inside[i];
+    if (c == '(' || c == '[') ++depth;
+    if (c == ')' || c == ']') --depth;
+    if (c == ',' && depth == 0)
+      return {util::trim(inside.substr(0, i)), util::trim(inside.substr(i + 1))};
+  }
+  return {};
+}
+
+// A symbol of its own (`s0`, `batch`), not an expression of several.
+bool is_symbol(std::string_view text) {
+  return !text.empty() && !util::is_digit(text[0]) &&
+         std::all_of(text.begin(), text.end(), util::is_identifier_char);
+}
+
+}  // namespace
+
 LogEvent* Scanner::specialized(std::string_view symbol) {
   const auto name = util::clean_text(symbol, k_max_field);
   if (auto it = m_specialized.find(name); it != m_specialized.end()) return &m_events[it->second];
@@ -154,23 +183,35 @@ void Scanner::data_dependent(std::uint64_t) {
 void Scanner::draft_export_failure(std::uint64_t found) {
   const auto line = util::trim(m_line);
   // `Guard Added.` ... `Specifically, this guard was added: Eq(s0, 8), where {s0: [...]}.`: a
-  // guard that fixes a dim to a value is that dim specialized; other guards narrow a range.
+  // guard that fixes a dim to a value is that dim specialized; any other guard on the inputs' dims
+  // (`Eq(Mod(s21*s5*s89, 2560), 0)`: a product of dims a multiple of a constant) ties them, and is
+  // kept with its sources and the user frame under it.
   if (const auto at = line.find("Specifically, this guard was added: ");
       at != std::string_view::npos) {
-    const auto guard = line.substr(at + 36);
-    if (!guard.starts_with("Eq(")) return;
-    const auto inside = util::between(guard, "Eq(", ")");
-    const auto comma = inside.find(", ");
-    if (comma == std::string_view::npos) return;
-    const auto symbol = util::trim(inside.substr(0, comma));
-    const auto value = util::trim(inside.substr(comma + 2));
-    if (symbol.empty() || util::digits_at(value, value.starts_with('-') ? 1 : 0).size() !=
-                              value.size() - (value.starts_with('-') ? 1 : 0))
+    const auto text = line.substr(at + 36);
+    const auto where = text.find(", where {");
+    const auto guard = util::trim(text.substr(0, where));
+    // The symbols' sources, as the report names them: `where {'s5': "L['x'].size()[0]", ...}` (or
+    // `{s0: ["L['x'].size()[0]"]}`): the first one.
+    const auto sources = where == std::string_view::npos ? std::string_view() : text.substr(where);
+    const auto [symbol, value] = eq_sides(guard);
+    const bool constant =
+        !value.empty() && util::digits_at(value, value.starts_with('-') ? 1 : 0).size() ==
+                              value.size() - (value.starts_with('-') ? 1 : 0);
+    if (constant && is_symbol(symbol)) {
+      const auto source = util::between(sources, "[\"", "\"]");
+      set_constant(specialized(source.empty() ? symbol : source), value);
       return;
-    // The source of the symbol, as the report names it: `where {s0: ["L['x'].size()[0]"]}`.
-    const auto sources = util::between(guard, "where {", "}");
-    const auto source = util::between(sources, "[\"", "\"]");
-    set_constant(specialized(source.empty() ? symbol : source), value);
+    }
+    // A bound (`s0 <= 1024`) only narrows the range; an equation or a divisibility excludes sizes
+    // inside it.
+    if (!guard.starts_with("Eq(") && guard.find("Mod(") == std::string_view::npos) return;
+    auto e = event(LogEventKind::export_specialized);
+    e.problem = "guard added";
+    e.subject = util::clean_text(guard, k_max_field);
+    e.value = util::clean_text(sources, k_max_field);
+    const LogEvent* added = add(std::move(e), "guard|" + std::string(guard));
+    m_draft_event = appended(added) ? index_of(added) : -1;
     return;
   }
   auto e = event(LogEventKind::python_exception);

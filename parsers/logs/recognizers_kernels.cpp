@@ -213,6 +213,17 @@ void Scanner::cuda_error(std::uint64_t found) {
 //   what():  CUDA error: device-side assert triggered
 void Scanner::terminate(std::uint64_t) {
   auto e = event(LogEventKind::terminate);
+  // libc++abi states the type and what() on its one line.
+  if (const auto at = m_line.find("uncaught exception of type "); at != std::string_view::npos) {
+    const auto rest = m_line.substr(at + 27);
+    const auto colon = rest.find(": ");
+    e.subject = util::clean_text(rest.substr(0, colon), k_max_field);
+    if (colon != std::string_view::npos)
+      e.value = util::clean_text(util::trim(rest.substr(colon + 2)), k_max_field);
+    const auto key = e.subject + "|" + e.value;
+    add(std::move(e), key);
+    return;
+  }
   e.subject = util::clean_text(util::between(m_line, "an instance of '", "'"), k_max_field);
   e.text = line_text(m_raw);  // added only once the next line is read
   m_pending_terminate = std::move(e);
@@ -277,6 +288,54 @@ void Scanner::crash_signal(std::uint64_t found) {
     e.value = "Bus error";
   }
   const auto key = e.subject;
+  add(std::move(e), key);
+}
+
+// Named values a program printed as NaN or Inf: a metrics dict (`{'loss': nan, 'grad_norm': nan}`),
+// `loss: nan`, `loss=inf`. A name then `: ` or `=`, then the value as Python or C++ print it.
+void Scanner::printed_values(std::uint64_t) {
+  if (m_line.find("nan") == std::string_view::npos &&
+      m_line.find("inf") == std::string_view::npos &&
+      m_line.find("NaN") == std::string_view::npos && m_line.find("Inf") == std::string_view::npos)
+    return;
+  std::vector<std::string_view> names;
+  std::string_view first;
+  for (std::string_view token : {"nan", "-nan", "inf", "-inf", "NaN", "Inf", "-Inf"}) {
+    for (auto at = m_line.find(token); at != std::string_view::npos;
+         at = m_line.find(token, at + 1)) {
+      const auto end = at + token.size();
+      if (end < m_line.size() &&
+          std::string_view(",} )]\t").find(m_line[end]) == std::string_view::npos)
+        continue;
+      // `name: ` / `'name': ` / `name=` right before the value.
+      auto before = m_line.substr(0, at);
+      if (before.ends_with(": "))
+        before.remove_suffix(2);
+      else if (before.ends_with('='))
+        before.remove_suffix(1);
+      else
+        continue;
+      if (before.ends_with('\'') || before.ends_with('"')) before.remove_suffix(1);
+      auto start = before.size();
+      while (start > 0 && util::is_identifier_char(before[start - 1])) --start;
+      const auto name = before.substr(start);
+      if (name.empty() || util::is_digit(name.front())) continue;
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      if (first.empty() || at < static_cast<std::size_t>(first.data() - m_line.data()))
+        first = m_line.substr(at, token.size());
+    }
+  }
+  if (names.empty()) return;
+  // The names in the order the line prints them.
+  std::sort(names.begin(), names.end(),
+            [](std::string_view a, std::string_view b) { return a.data() < b.data(); });
+  auto e = event(LogEventKind::printed_nonfinite);
+  std::string joined;
+  for (const auto name : names) joined += (joined.empty() ? "" : ",") + std::string(name);
+  e.subject = util::clean_text(joined, k_max_field);
+  e.value = std::string(first);
+  // Folded only with identical lines: lines that differ elsewhere (the step, the rate) stay apart.
+  const auto key = "nonfinite|" + std::string(m_line);
   add(std::move(e), key);
 }
 

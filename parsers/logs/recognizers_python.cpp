@@ -246,6 +246,16 @@ void Scanner::start_traceback(std::uint64_t) {
   m_traceback_header = true;
   m_traceback_prefix = m_line.substr(0, m_line.find("Traceback "));
   m_frames.clear();
+  // Words before `Traceback` on the line right after an exception's message: the traceback is part
+  // of that message (a wrapper quoting the error it caught), and its exception is what it wraps.
+  if (m_pending_link == model::ExceptionLink::none && !util::trim(m_traceback_prefix).empty() &&
+      m_last_exception >= 0) {
+    const auto& last = m_events[static_cast<std::size_t>(m_last_exception)];
+    if (last.where.line + static_cast<int>(last.detail.size()) + 1 == m_number) {
+      m_pending_link = model::ExceptionLink::inside_message;
+      m_chain_from = m_last_exception;
+    }
+  }
   m_detail_event = -1;
 }
 

@@ -226,4 +226,48 @@ void Scanner::module_list_line(std::uint64_t) {
   add(std::move(e), key);
 }
 
+// A shell's trace of the command it runs (`set -x`: `+ cmake-out/aoti_run model.so -z tok.model -l
+// 3`), when the command is a program given a model file (.so, .pt2, .pte): a runner's run. The
+// lines it printed, up to the next traced command, are kept as its output.
+void Scanner::shell_trace(std::uint64_t) {
+  const auto line = util::trim(m_line);
+  if (!line.starts_with("+ ")) {
+    if (m_program_run < 0) return;
+    auto& run = m_events[static_cast<std::size_t>(m_program_run)];
+    if (run.detail.size() >= 8 || m_number - run.where.line > 40)
+      m_program_run = -1;
+    else if (!line.empty())
+      run.detail.push_back(util::clean_text(m_raw, k_max_text));
+    return;
+  }
+  m_program_run = -1;
+  const auto command = util::trim(line.substr(2));
+  const auto program = util::first_word(command);
+  // Builtins and assignments are the script's own steps, not a program it runs.
+  if (program.empty() || program.find('=') != std::string_view::npos || program == "echo" ||
+      program == "printf" || program == "cd" || program == "export" || program == "set" ||
+      program == "[" || program == "[[" || program == "test" || program == "python" ||
+      program.starts_with("python3"))
+    return;
+  std::string_view model;
+  for (std::size_t at = program.size(); at < command.size();) {
+    const auto start = command.find_first_not_of(' ', at);
+    if (start == std::string_view::npos) break;
+    const auto end = std::min(command.find(' ', start), command.size());
+    const auto word = command.substr(start, end - start);
+    if (word.ends_with(".so") || word.ends_with(".pt2") || word.ends_with(".pte")) {
+      model = word;
+      break;
+    }
+    at = end;
+  }
+  if (model.empty()) return;
+  auto e = event(LogEventKind::program_run);
+  e.subject = util::clean_text(program, k_max_field);
+  e.value = util::clean_text(model, k_max_field);
+  const auto key = fmt::format("run|{}|{}", m_number, e.subject);
+  const LogEvent* added = add(std::move(e), key);
+  m_program_run = appended(added) ? index_of(added) : -1;
+}
+
 }  // namespace aoti::parsers::logs

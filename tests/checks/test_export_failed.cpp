@@ -131,3 +131,15 @@ TEST_CASE("export.failed: the end of torch 2.0's Dynamo message, without its exc
   CHECK(mentions(f, "unet_2d_condition.py"));
   check_quotes(found, log);
 }
+
+TEST_CASE("export.failed: saving the program, the error quoted inside the serializer's own") {
+  // pytorch#142167: SerializeError's message holds the original traceback (`Original exception
+  // Traceback`); the AssertionError is its cause, raised in torch/_export/serde.
+  const auto found = analyze_wild("pytorch-142167-serialize-symint-subgraph-input");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "export.failed");
+  CHECK(found[0].title.starts_with("Saving the exported program failed"));
+  CHECK(mentions(found[0], "wrap_with_set_grad_enabled"));
+  for (const auto& step : found[0].next_steps)
+    CHECK(step.command.find("draft_export") == std::string::npos);
+}

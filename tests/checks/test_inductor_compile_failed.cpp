@@ -114,3 +114,16 @@ TEST_CASE("inductor.compile-failed from Dynamo's graph-break record in torch's l
   CHECK(mentions(f, "While executing %item"));
   check_quotes(found, log);
 }
+
+TEST_CASE("inductor.compile-failed: pytest's E margin, a lowering's argument layouts") {
+  const auto pytest = analyze_wild("pytorch-167187-triton36-kernelmetadata-no-cluster-dims");
+  REQUIRE(!pytest.empty());
+  CHECK(pytest[0].check == "inductor.compile-failed");
+  CHECK(pytest[0].title ==
+        "Inductor failed to compile the graph: `AttributeError: 'KernelMetadata' object has no "
+        "attribute 'cluster_dims'`");
+  const auto lowering = analyze_wild("sglang-16356-fp8-scale-rank-mismatch-scaled-mm");
+  REQUIRE(!lowering.empty());
+  CHECK(mentions(lowering[0], "size=[], stride=[]"));
+  CHECK(lowering[0].message.find("the line Python shows for it") != std::string::npos);
+}

@@ -87,3 +87,20 @@ TEST_CASE("numerics.nan-inf: the printer's values: the first launch after which 
   c.debug_runs[0].runs[0].values.pop_back();
   CHECK(run_check<NumericsNanInfCheck>(c).empty());
 }
+
+TEST_CASE("numerics.nan-inf from a posted log: torch's own check, and printed metrics") {
+  // aici#19: torch.multinomial's check of its probabilities; the op that noticed is named.
+  const auto checked = analyze_wild("aici-19-low-temperature-fp16-logit-overflow-nan");
+  REQUIRE(!checked.empty());
+  CHECK(checked[0].check == "numerics.nan-inf");
+  CHECK(mentions(checked[0], "torch.multinomial(probs,"));
+  // ao#3356: a training loop's metrics dicts (a Python repr, not JSON: read as a log).
+  const auto printed = analyze_wild("ao-3356-fp8-rowwise-zero-scale-nan");
+  REQUIRE(!printed.empty());
+  CHECK(printed[0].check == "numerics.nan-inf");
+  CHECK(printed[0].title == "The run printed `loss`, `grad_norm` as nan");
+  CHECK(printed[0].message.find("3 more lines print them so") != std::string::npos);
+  // A setting printed as inf once is not a symptom.
+  for (const auto& f : analyze_log("config: max_norm=inf, lr=0.1\n"))
+    CHECK(f.check != "numerics.nan-inf");
+}

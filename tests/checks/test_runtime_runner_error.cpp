@@ -53,3 +53,27 @@ TEST_CASE("runtime.runner-error: a C++ program's uncaught exception out of torch
       "frame #1: main + 0x81 (0x55c9231d5861 in ./prog)\n");
   CHECK(!first_of(other, "runtime.runner-error"));
 }
+
+TEST_CASE("runtime.runner-error: a runner a CI script ran on a model (set -x), and how it ended") {
+  // torchchat#678: the runner's own message, then the CI's nonzero exit.
+  const auto missing = analyze_wild("torchchat-678-runner-tokenizer-path-not-downloaded");
+  REQUIRE(!missing.empty());
+  CHECK(missing[0].check == "runtime.runner-error");
+  CHECK(missing[0].title.starts_with(
+      "The runner `aoti_run` failed on `exportedModels/stories15M.so`"));
+  REQUIRE(!missing[0].next_steps.empty());
+  CHECK(missing[0].next_steps[0].command.starts_with("ls -l exportedModels/stories15M.so "));
+  // torchchat#703: libc++abi's uncaught exception (macOS), its type and what() on one line.
+  const auto thrown = analyze_wild("torchchat-703-llama3-tokenizer-flag-on-sentencepiece");
+  REQUIRE(!thrown.empty());
+  CHECK(thrown[0].check == "runtime.runner-error");
+  CHECK(mentions(thrown[0], "std::invalid_argument: invalid encoder line"));
+  CHECK(mentions(thrown[0], "-l 3"));
+}
+
+TEST_CASE("runtime.runner-error: torch's archive reader threw in a C++ program") {
+  const auto found = analyze_wild("pytorch-20356-torch-save-file-read-by-cpp-torch-load");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "runtime.runner-error");
+  CHECK(found[0].title.starts_with("torch's `caffe2::serialize::PyTorchStreamReader::init` threw"));
+}

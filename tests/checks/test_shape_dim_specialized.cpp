@@ -18,3 +18,15 @@ TEST_CASE("shape.dim-specialized") {
     CHECK(run_check<ShapeDimSpecializedCheck>(corpus("healthy-cuda-dynamic")).empty());
   }
 }
+
+TEST_CASE(
+    "shape.dim-specialized: draft_export's guard over a product of dims, with its user line") {
+  // pytorch#151094: a reshape's divisibility guard; not read as a dim fixed to 2560.
+  const auto found = analyze_wild("pytorch-151094-reshape-guard-specializes-batch");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "shape.dim-specialized");
+  CHECK(found[0].title ==
+        "Export added the guard `Eq(Mod(s21*s5*s89, 2560), 0)` on the dims of `dht_table`");
+  CHECK(mentions(found[0], "dht_table = dht_table.reshape([batch_size, -1])"));
+  CHECK(found[0].message.find("constant 2560") == std::string::npos);
+}
