@@ -11,6 +11,8 @@
 #include "checks/support/failures.hpp"
 #include "checks/support/finding.hpp"
 #include "torch/error_messages.hpp"
+#include "torch/subsystem.hpp"
+#include "util/text.hpp"
 
 namespace aoti::checks {
 namespace {
@@ -283,14 +285,20 @@ Why explain(const LogEvent& e, const std::string& file, const LogEvent* command,
     return why;
   }
   // PyTorch's headers refuse older standards themselves (c10/macros: `#error You need C++17 to
-  // compile PyTorch`).
-  if (e.value.find("C++17") != std::string::npos) {
-    why.text =
-        "PyTorch's headers need C++17, and this compile ran with an older standard: an old "
-        "compiler whose "
-        "default is older, or flags that ask for one (`-std=c++14`). Build with a compiler that "
-        "supports C++17 "
-        "and with `-std=c++17` (or newer).";
+  // compile PyTorch`; ATen.h from torch 2.10 on: `#error C++20 or later compatible compiler is
+  // required to use ATen.`): the standard the message names.
+  if (const auto at = e.value.find("C++");
+      at != std::string::npos && util::digits_at(e.value, at + 3).size() == 2 &&
+      (e.problem == "error directive" || e.value.find("#error") != std::string::npos ||
+       e.value.find("You need C++") != std::string::npos)) {
+    const std::string standard = "C++" + std::string(util::digits_at(e.value, at + 3));
+    std::string flag = "-std=c++" + standard.substr(3);
+    why.text = fmt::format(
+        "PyTorch's headers need {}, and this compile ran with an older standard: the build's own "
+        "setting (CMAKE_CXX_STANDARD, a `-std=` flag in setup.py or the project's CMake) or an old "
+        "compiler's default. Build the files that include torch's headers with `{}` (or newer), "
+        "with a compiler that supports it.",
+        standard, flag);
     why.steps = {{"see which compiler runs, and its default standard",
                   fmt::format("{} --version; echo | {} -dM -E -x c++ - | grep __cplusplus",
                               compiler, compiler)}};
@@ -462,10 +470,15 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent* first
         f.evidence.push_back(
             event_evidence(*e, is_summary(*e) ? "the build's summary of it" : "a further error"));
     if (command) f.evidence.push_back(event_evidence(*command, "the compiler command"));
-    if (command && command->text.size() < k_max_event_text && command->problem.empty())
+    // Only a command the log shows whole runs as printed: a paste that elided its flags (`c++ ...
+    // x.cpp`) does not.
+    if (command && command->text.size() < k_max_event_text && command->problem.empty() &&
+        command->text.find("...") == std::string::npos)
       f.next_steps.push_back(
-          {"re-run the compiler command as the log shows it, while Inductor's cache still holds "
-           "its files",
+          {torch::is_generated_file(command->source_file)
+               ? "re-run the compiler command as the log shows it, while Inductor's cache still "
+                 "holds its files"
+               : "re-run the compiler command as the log shows it",
            command->text});
     f.chain = {what.empty() ? "C++ source" : what,
                fmt::format("{}: {}", first->problem,

@@ -365,6 +365,10 @@ std::optional<CompilerCommand> compiler_command(std::string_view line) {
   // An echoed command: shell trace (`+ g++ ...`) or prompt (`$ g++ ...`) markers first.
   for (std::string_view marker : {"+ ", "$ ", "> "})
     if (s.starts_with(marker)) s = util::trim(s.substr(marker.size()));
+  // A compiler cache or distributor runs the compiler named after it (`sccache /usr/bin/c++ ...`).
+  for (std::string_view launcher : {"sccache", "ccache", "distcc", "icecc"})
+    if (basename_of(util::first_word(s)) == launcher)
+      s = util::trim(s.substr(util::first_word(s).size()));
   const auto compiler = util::first_word(s);
   if (compiler.empty() || !is_compiler_name(compiler)) return std::nullopt;
   command.compiler = std::string(basename_of(compiler));

@@ -52,6 +52,17 @@ TEST_CASE("build.compile-failed") {
     CHECK(found[0].why.find("uses `.bf16`, which needs a GPU of sm_80 or newer") !=
           std::string::npos);
   }
+  SUBCASE("torch's headers refuse the standard the build asked for; a cached compiler command") {
+    // vllm#49260: ATen.h's `#error C++20 ...` under `sccache /usr/bin/c++ ... flash_api.cpp`.
+    const auto found = analyze_wild("vllm-49260-vllm-flash-attn-cxx17-vs-aten-cxx20");
+    REQUIRE(!found.empty());
+    CHECK(found[0].check == "build.compile-failed");
+    CHECK(found[0].why.find("PyTorch's headers need C++20") != std::string::npos);
+    CHECK(mentions(found[0], "flash_api.cpp"));
+    // The paste elided the command's flags (`...`): it is not offered as a command to re-run.
+    for (const auto& step : found[0].next_steps)
+      CHECK(step.command.find("...") == std::string::npos);
+  }
   SUBCASE("no compiler output, only the exception: CUDA_HOME") {
     const auto found = analyze_wild("pytorch-197765-cuda-home-unset");
     REQUIRE(!found.empty());
