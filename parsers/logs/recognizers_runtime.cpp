@@ -67,6 +67,12 @@ void Scanner::runtime_line(std::uint64_t found) {
     e.value = util::clean_text(line, k_max_field);
   } else if ((found & a_unknown_exception) && line.starts_with("Unknown exception occurred.")) {
     e.problem = "unknown exception";
+  } else if ((found & a_error_prefix) &&
+             line.starts_with("Error: Process completed with exit code")) {
+    // GitHub Actions' annotation of a step that exited nonzero: the step's status, not an error
+    // the runtime stated.
+    e.problem = "exit status";
+    e.value = util::clean_text(util::trim(line.substr(7)), k_max_field);
   } else if ((found & a_error_prefix) && line.starts_with("Error: ") && !m_line_had_event) {
     // The AOTI runtime's interface prints `Error: <what()>` before returning a failure code.
     e.problem = "error";
