@@ -398,6 +398,52 @@ std::optional<Finding> from_exception(const Case& c, const LogEvent& e) {
   return f;
 }
 
+// An installed package's own code failed to import a part of itself (`from torchao.prototype import
+// mxfp8_cuda` in torchao: `cannot import name 'mxfp8_cuda' from 'torchao.prototype'`): the install
+// lacks a module it should hold, most often a compiled extension its build left out.
+std::optional<Finding> from_missing_module(const LogEvent& e) {
+  if (e.frames.empty()) return std::nullopt;
+  std::string package(util::between(e.value, "' from '", "'"));
+  std::string name(util::between(e.value, "cannot import name '", "'"));
+  if (package.empty()) {
+    const std::string named(util::between(e.value, "No module named '", "'"));
+    const auto dot = named.rfind('.');
+    if (dot == std::string::npos) return std::nullopt;
+    package = named.substr(0, dot), name = named.substr(dot + 1);
+  }
+  if (package.empty() || name.empty()) return std::nullopt;
+  const LogFrame& frame = e.frames.back();
+  Finding f = new_finding(LoadLibraryFailedCheck::k_info, Severity::error, 0.55);
+  f.explains_failure = true;
+  const std::string top = package.substr(0, package.find('.'));
+  f.subject = "missing module " + package + "." + name;
+  f.title = fmt::format("The installed `{}` lacks its own module `{}` (`{}`)", top, name, package);
+  f.message = fmt::format(
+      "The run ended with `{}: {}`, raised by {}:{}{}: the package's own code importing a part of "
+      "itself. Inferred: this install of `{}` does not hold `{}.{}`, a module it is built with "
+      "(a compiled extension its build left out for this GPU, CUDA or torch, or a partial "
+      "install).",
+      e.subject, cut(e.value, 200), frame.file, frame.line,
+      frame.code.empty() ? "" : fmt::format(" (`{}`)", frame.code), top, package, name);
+  f.why =
+      "A package whose compiled parts are built at install time (CUDA kernels, C++ extensions) "
+      "ships without the ones its build skipped; the import that needs one fails the first time "
+      "the code path that uses it is imported.";
+  f.evidence.push_back(event_evidence(e, "the exception"));
+  f.evidence.push_back(
+      fl::line_evidence(e, frame.log_line, frame.text, "the package's own import"));
+  if (!frame.code.empty()) f.evidence.push_back(fl::code_evidence(e, frame, "the import"));
+  f.next_steps = {
+      {fmt::format("list what the installed `{}` holds", package),
+       fmt::format("python -c \"import importlib, os; m = importlib.import_module('{}'); "
+                   "print(sorted(os.listdir(os.path.dirname(m.__file__))))\"",
+                   package)},
+      {fmt::format("see which `{}` is installed, and how it was built", top),
+       fmt::format("pip show {}", top)}};
+  f.chain = {top, "import " + name, "not installed"};
+  return f;
+}
+
 // The dispatcher did not find an op (`operator torchvision::nms does not exist`) that Python code
 // registers a kernel for or calls: the compiled library that defines the op's schema was not
 // loaded (it failed to load, was built for another torch, or was never imported).
@@ -493,6 +539,10 @@ std::vector<Finding> LoadLibraryFailedCheck::run(const Case& c) const {
         out.push_back(std::move(*f));
         continue;
       }
+    if (e.kind == LogEventKind::python_exception && e.problem == "own module missing") {
+      if (auto f = from_missing_module(e)) out.push_back(std::move(*f));
+      continue;
+    }
     if (e.kind != LogEventKind::python_exception || e.problem != "load failure") continue;
     if (std::any_of(c.log_events.begin(), c.log_events.end(), [&](const LogEvent& other) {
           return other.kind == LogEventKind::load_error && other.where.artifact == e.where.artifact;

@@ -119,7 +119,9 @@ Route route_of(const LogEvent& e) {
     const std::string op = checked_op(e).first;
     if (op.empty() || torch::is_custom_op_target(op)) return Route::routed_elsewhere;
   }
-  if (e.problem == "load failure" || e.problem == "op not registered") return Route::load;
+  if (e.problem == "load failure" || e.problem == "op not registered" ||
+      e.problem == "own module missing")
+    return Route::load;
   // A kernel that ran faulted (cuda.illegal-memory-access's), whichever phase launched it: Inductor
   // benchmarking or warming up a compiled graph runs its kernels too.
   if (torch::is_illegal_memory_access(own_message(e))) return Route::routed_elsewhere;

@@ -61,9 +61,9 @@ bool Scanner::continue_traceback() {
   auto e = event(LogEventKind::python_exception);
   e.subject = util::clean_text(type, k_max_field);
   e.value = util::clean_text(util::trim(body.substr(std::min(end + 1, body.size()))), k_max_field);
-  classify_exception(e, body);
   e.frames = std::move(m_frames);
   m_frames.clear();
+  classify_exception(e, body);
   e.user_frame = user_frame_of(e.frames);
   set_raised_in(e);
   link_to_chain(e);
@@ -176,6 +176,19 @@ void Scanner::classify_exception(LogEvent& e, std::string_view body) {
     // The import system or ctypes failing on a compiled library it names (an extension's
     // `common_ops.cpython-312-x86_64-linux-gnu.so`), without dlerror's words.
     e.problem = "load failure";
+  } else if (type == "ImportError" || type == "ModuleNotFoundError") {
+    // An installed package's own code importing a part of itself that is not there (`from
+    // torchao.prototype import mxfp8_cuda` in torchao/.../kernels.py: `cannot import name
+    // 'mxfp8_cuda' from 'torchao.prototype'`): the install lacks a module it should hold.
+    std::string_view package = util::between(body, "' from '", "'");
+    if (package.empty()) {
+      const auto named = util::between(body, "No module named '", "'");
+      package = named.substr(0, named.rfind('.') == std::string_view::npos ? 0 : named.rfind('.'));
+    }
+    const auto top = package.substr(0, package.find('.'));
+    const std::string folder = "-packages/" + std::string(top) + "/";
+    if (!top.empty() && !e.frames.empty() && e.frames.back().file.find(folder) != std::string::npos)
+      e.problem = "own module missing";
   }
 }
 

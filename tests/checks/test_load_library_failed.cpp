@@ -106,3 +106,20 @@ TEST_CASE("load.library-failed: an op the dispatcher does not know, its library 
   CHECK(mentions(found[0], "_meta_registrations.py"));
   CHECK(mentions(found[0], "find_spec('torchvision')"));
 }
+
+TEST_CASE("load.library-failed: an installed package's own import of a part of itself fails") {
+  // ao#2932: torchao's kernels.py imports its compiled `mxfp8_cuda`, which the wheel lacks.
+  const auto found = analyze_wild("ao-2932-mxfp8-ext-not-built-for-sm100");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "load.library-failed");
+  CHECK(found[0].title ==
+        "The installed `torchao` lacks its own module `mxfp8_cuda` (`torchao.prototype`)");
+  CHECK(mentions(found[0], "from torchao.prototype import mxfp8_cuda"));
+  // The user's own code importing a package's missing name is not the package's own import.
+  for (const auto& f : analyze_log("Traceback (most recent call last):\n"
+                                   "  File \"/home/me/run.py\", line 3, in <module>\n"
+                                   "    from torchao.prototype import mxfp8_cuda\n"
+                                   "ImportError: cannot import name 'mxfp8_cuda' from "
+                                   "'torchao.prototype'\n"))
+    CHECK(f.title.find("lacks its own module") == std::string::npos);
+}
