@@ -1,4 +1,5 @@
 #include "torch/error_messages.hpp"
+#include "util/text.hpp"
 
 #include <array>
 #include <utility>
@@ -158,6 +159,13 @@ std::string_view problem_in_message(std::string_view text) {
       // fail_reason holds it: `Operator does not support running with fake tensors` ...
       // `unsupported operator: corpus.row_scale.default`.
       (has("Operator does not support running with fake tensors") && has("unsupported operator: ")))
+    return "missing fake";
+  // c10's dispatcher, for an op with no kernel for the Meta key a trace runs (`Could not run
+  // 'mylib::foo' with arguments from the 'Meta' backend.`): a custom op without a Meta kernel or
+  // fake; ATen's own ops have one.
+  if (const auto op =
+          util::between(text, "Could not run '", "' with arguments from the 'Meta' backend");
+      !op.empty() && !op.starts_with("aten::") && !op.starts_with("prims::"))
     return "missing fake";
   // c10's SymIntArrayRef check in a kernel that reads sizes as plain integers, raised from a
   // registration other than a Meta one (`RegisterCompositeExplicitAutograd.cpp:1164: SymIntArrayRef

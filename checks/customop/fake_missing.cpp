@@ -35,6 +35,11 @@ std::string op_in(const std::string& text) {
     const auto end = text.find(")>", at);
     if (end != std::string::npos) return text.substr(at + 13, end - at - 13);
   }
+  // c10's dispatcher: `Could not run 'mylib::foo' with arguments from the 'Meta' backend.`
+  if (const auto at = text.find("Could not run '"); at != std::string::npos) {
+    const auto end = text.find("' with arguments from the 'Meta' backend", at);
+    if (end != std::string::npos) return text.substr(at + 15, end - at - 15);
+  }
   if (const auto at = text.find(": attempted to run this operator with Meta tensors");
       at != std::string::npos) {
     const auto start = text.find_last_of(" '\"(", at);

@@ -3,6 +3,7 @@
 
 #include "checks/customop/fake_missing.hpp"
 #include "tests/checks/check_test.hpp"
+#include "torch/error_messages.hpp"
 
 using namespace aoti::test;
 
@@ -54,4 +55,20 @@ TEST_CASE("customop.fake-missing from a trace alone: make_fx stopped at a custom
   CHECK(found[0].confidence < 0.6);
   CHECK(mentions(found[0], "aoti_gen.py:371"));
   check_no_holes(found[0]);
+}
+
+TEST_CASE("customop.fake-missing: c10's dispatcher found no Meta kernel for a custom op") {
+  // c10's message for an op with no kernel for the Meta key a trace runs; ATen's ops have one.
+  const auto found = analyze_log(
+      "Traceback (most recent call last):\n"
+      "  File \"/home/me/export.py\", line 12, in <module>\n"
+      "    ep = torch.export.export(model, (x,))\n"
+      "NotImplementedError: Could not run 'mylib::fused_norm' with arguments from the 'Meta' "
+      "backend. This could be because the operator doesn't exist for this backend, or was omitted "
+      "during the selective/custom build process (if using custom build).\n");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "customop.fake-missing");
+  CHECK(found[0].title == "Custom op `mylib::fused_norm` has no fake (meta) kernel");
+  CHECK(aoti::torch::problem_in_message(
+            "Could not run 'aten::nonzero' with arguments from the 'Meta' backend.") == "");
 }
