@@ -173,6 +173,11 @@ std::string_view problem_in_message(std::string_view text) {
   // composite kernel ran on the symbolic shapes of a trace.
   if (has("expected to contain only concrete integers") && !has("RegisterMeta"))
     return "missing fake";
+  // c10's TensorImpl refusing a concrete-size accessor on a tensor whose sizes are symbolic
+  // (`Cannot call sizes() on tensor with symbolic sizes/strides`): a C++ kernel that is not
+  // SymInt-aware ran while a graph was traced.
+  if (has("Cannot call ") && has(" on tensor with symbolic sizes/strides"))
+    return "concrete sizes of a symbolic tensor";
   // ATen's and autograd's own statements that a tensor holds NaN or Inf: torch.multinomial's
   // check of its probabilities (ATen/native/Distributions.cpp), anomaly mode's check of a
   // backward function's output, clip_grad_norm_'s check of the total norm.

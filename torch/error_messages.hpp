@@ -26,7 +26,8 @@ Subsystem subsystem_of_message(std::string_view text);
 bool is_custom_op_target(std::string_view target);
 
 // The failure a message states, as the checks name it: "data-dependent guard", "constraint
-// violation", "missing fake", "non-finite values"; "" when it states none of them.
+// violation", "missing fake", "concrete sizes of a symbolic tensor", "non-finite values"; "" when
+// it states none of them.
 std::string_view problem_in_message(std::string_view text);
 
 // The op a dispatcher lookup did not find: "torchvision::nms" for torch/csrc/utils/

@@ -112,7 +112,8 @@ Route route_of(const LogEvent& e) {
   if (e.kind != LogEventKind::python_exception) return Route::none;
   if (e.problem == "data-dependent guard" || e.problem == "constraint violation" ||
       e.problem == "missing fake" || e.problem == "fake mismatch" ||
-      e.problem == "non-finite values")  // numerics.nan-inf's
+      e.problem == "non-finite values" ||                  // numerics.nan-inf's
+      e.problem == "concrete sizes of a symbolic tensor")  // customop.meta-not-symint's
     return Route::routed_elsewhere;
   // customop.fake-mismatch's, unless it names an op of torch's own.
   if (e.problem == "size/stride assert") {

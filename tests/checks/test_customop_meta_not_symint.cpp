@@ -24,3 +24,25 @@ TEST_CASE("customop.meta-not-symint") {
     CHECK(found[0].severity == Severity::warning);
   }
 }
+
+TEST_CASE("customop.meta-not-symint from a log: c10 refused sizes() of a symbolic tensor") {
+  // c10's TensorImpl message with TORCH_SHOW_CPP_STACKTRACES' frames: the extension's own frame
+  // names the kernel.
+  const auto found = analyze_log(
+      "Traceback (most recent call last):\n"
+      "  File \"/home/me/export.py\", line 30, in <module>\n"
+      "    ep = torch.export.export(model, (x,), dynamic_shapes={\"x\": {0: batch}})\n"
+      "RuntimeError: Cannot call sizes() on tensor with symbolic sizes/strides\n"
+      "Exception raised from throw_cannot_call_with_symbolic at "
+      "/pytorch/c10/core/TensorImpl.cpp:291 (most recent call first):\n"
+      "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x98 (0x7f1 in "
+      "/x/site-packages/torch/lib/libc10.so)\n"
+      "frame #1: mylib::fused_norm_meta(at::Tensor const&, double) + 0x51 (0x7f3 in "
+      "/home/me/build/libmylib.so)\n");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "customop.meta-not-symint");
+  CHECK(
+      found[0].title.starts_with("`mylib::fused_norm_meta(at::Tensor const&, double)` read "
+                                 "concrete sizes (`sizes()`)"));
+  CHECK(mentions(found[0], "libmylib.so"));
+}
