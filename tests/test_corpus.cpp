@@ -175,7 +175,7 @@ TEST_CASE("corpus/wild-heldout*: the set-aside posts each get a finding") {
   // silent on an error is asserted for them as for every input.
   std::size_t cases = 0;
   for (const char* folder :
-       {"wild-heldout", "wild-heldout-2", "wild-heldout-3", "wild-heldout-4"}) {
+       {"wild-heldout", "wild-heldout-2", "wild-heldout-3", "wild-heldout-4", "wild-heldout-6"}) {
     const auto heldout = aoti::test::corpus_dir() / folder;
     if (!std::filesystem::is_directory(heldout)) continue;
     for (const auto& entry : std::filesystem::directory_iterator(heldout)) {

@@ -173,6 +173,10 @@ std::string_view problem_in_message(std::string_view text) {
   // composite kernel ran on the symbolic shapes of a trace.
   if (has("expected to contain only concrete integers") && !has("RegisterMeta"))
     return "missing fake";
+  // torch.library.opcheck's OpCheckError (torch/testing/_internal/optests/generate_tests.py):
+  // `opcheck(op, ...): test_faketensor failed with` and the reason on the next line: the op's fake
+  // kernel and its real kernel disagree.
+  if (has("opcheck(") && has("test_faketensor failed")) return "opcheck fake mismatch";
   // c10's TensorImpl refusing a concrete-size accessor on a tensor whose sizes are symbolic
   // (`Cannot call sizes() on tensor with symbolic sizes/strides`): a C++ kernel that is not
   // SymInt-aware ran while a graph was traced.

@@ -120,6 +120,39 @@ std::vector<Finding> CustomopFakeMismatchCheck::run(const Case& c) const {
   // draft_export's report: `Mismatched fake kernel.` / `torch.ops.ns.op.default has a fake kernel
   // implementation, but it has incorrect behavior, based on the real kernel. The reason for the
   // mismatch is: ...`.
+  // torch.library.opcheck's test_faketensor: the fake and the real kernel of the op it was given
+  // disagree; the reason is on the line under it (`Stride mismatch! Strides are ...`).
+  for (const auto& e : c.log_events) {
+    if (e.kind != LogEventKind::python_exception || e.problem != "opcheck fake mismatch") continue;
+    std::string reason;
+    for (const auto& line : e.detail)
+      if (const auto text = util::trim(line); !text.empty()) {
+        reason = std::string(text);
+        break;
+      }
+    Finding f = new_finding(k_info, Severity::error, 0.75);
+    f.explains_failure = true;
+    f.subject = "opcheck test_faketensor";
+    f.title = fmt::format("opcheck: the op's fake kernel disagrees with its real kernel{}",
+                          reason.empty() ? "" : ": " + code_span(reason, 100));
+    f.message = fmt::format(
+        "torch.library.opcheck ran the op with fake tensors and for real and compared the "
+        "results' metadata: test_faketensor failed{}.",
+        reason.empty() ? "" : fmt::format(" with `{}`", cut(reason, 300)));
+    f.why =
+        "A compiled graph trusts the fake: later kernels use the sizes and strides it promised. A "
+        "fake that returns a fresh or cloned tensor for a kernel whose output has other strides "
+        "(a permuted or non-contiguous result) is the usual cause.";
+    f.evidence.push_back(event_evidence(e, "opcheck's failure"));
+    failures::add_detail_evidence(e, 0, 1, "the mismatch it found", f.evidence);
+    failures::add_user_frame_evidence(e, f.evidence);
+    f.next_steps = {
+        {"make the fake return the real kernel's sizes and strides (compute them as "
+         "the kernel does, e.g. with the same permute), then run opcheck again on the op and the "
+         "sample arguments it was given",
+         "torch.library.opcheck(op, args)", "python"}};
+    out.push_back(std::move(f));
+  }
   for (const auto& e : c.log_events) {
     if (e.kind != LogEventKind::python_exception || e.problem != "fake mismatch") continue;
     const std::string op = parse_op_name(e.value).qualified();

@@ -62,12 +62,13 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent& e) {
     if (frame.native && program.size() < 2 && !frame.file.empty() && !frame.function.empty() &&
         frame.function != "<unknown function>" && !is_known_library(frame.file) && &frame != native)
       program.push_back(&frame);
-  f.title = fl::is_cut_off(e) ? fmt::format(
-                                    "The log shows a failure whose exception it does not include "
-                                    "(raised in {})",
-                                    torch::to_string(e.raised_in))
-                              : fmt::format("The run failed with an error no check recognises: {}",
-                                            code_span(e.text, 140));
+  f.title = fl::is_cut_off(e)
+                ? fmt::format("The log shows a failure whose exception it does not include{}",
+                              e.raised_in == torch::Subsystem::unknown
+                                  ? ""
+                                  : fmt::format(" (raised in {})", torch::to_string(e.raised_in)))
+                : fmt::format("The run failed with an error no check recognises: {}",
+                              code_span(e.text, 140));
   f.message = fmt::format(
       "Line {} of {} {}{}{}.", e.where.line, artifact,
       fl::is_cut_off(e) ? "is the last line of a traceback: " + fl::cut_off_text(e)
@@ -96,11 +97,17 @@ Finding report(const Case& c, const std::string& artifact, const LogEvent& e) {
       "No check of this tool explains this error yet, so it is reported as the log states it: the "
       "quoted line "
       "and the frame it names are where to start.";
-  f.evidence.push_back(event_evidence(e, "the error that ended the run"));
+  // A traceback's code line alone (Python's carets under it): the one line the log kept of it.
+  const bool code_only =
+      fl::is_cut_off(e) && e.frames.empty() && e.orphan_code_line == e.where.line;
+  f.evidence.push_back(event_evidence(
+      e, code_only ? "a traceback's code line, with Python's marks under what raised (the log "
+                     "shows nothing else of the error)"
+                   : "the error that ended the run"));
   if (native && !native->text.empty())
     f.evidence.push_back(
         fl::line_evidence(e, native->log_line, native->text, "the innermost native frame"));
-  if (e.orphan_code_line > 0)
+  if (e.orphan_code_line > 0 && !code_only)
     f.evidence.push_back(
         fl::line_evidence(e, e.orphan_code_line, e.orphan_code,
                           "the code line above it (the log lost the `File` line of its frame)"));

@@ -80,7 +80,47 @@ int wrapped_error_line(const LogEvent& e) {
   return -1;
 }
 
+// Dynamo's log of a graph break (`Graph break: from user code at:` and the user's frames): where
+// the compiled region was split.
+Finding from_graph_break(const Case& c, const std::string& artifact, const LogEvent& e) {
+  Finding f = new_finding(ExportFailedCheck::k_info, Severity::warning, 0.6);
+  f.explains_failure = true;
+  const LogFrame* frame = e.frames.empty() ? nullptr : &e.frames.back();
+  f.subject = "graph break";
+  f.title = frame ? fmt::format("Dynamo broke the graph at {}:{}{}", frame->file, frame->line,
+                                frame->code.empty() ? "" : ": " + code_span(frame->code, 80))
+                  : "Dynamo broke the graph (the log does not show where)";
+  f.message = fmt::format(
+      "Dynamo logged a graph break{}: the compiled region ends there and the rest runs as Python "
+      "(torch.compile), or tracing fails (fullgraph=True, torch.export).",
+      frame ? fmt::format(" in `{}` at {}:{}", frame->function, frame->file, frame->line) : "");
+  // `.item()` / `.tolist()` in the line: a tensor's value read into a Python number.
+  const bool scalar_read = frame && (frame->code.find(".item()") != std::string::npos ||
+                                     frame->code.find(".tolist()") != std::string::npos);
+  f.why = scalar_read
+              ? "The line reads a tensor's value into a Python number (`.item()` / `.tolist()`). "
+                "Dynamo puts such a read in the graph only when told to capture it "
+                "(torch._dynamo.config.capture_scalar_outputs = True, or "
+                "TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1); otherwise it breaks the graph there. "
+                "Keep the read out of the compiled code, or capture it."
+              : "Dynamo met Python it does not put in a graph; the lines before the break (its "
+                "reason and hints, when the log shows them) say what it was.";
+  f.evidence.push_back(event_evidence(e, "Dynamo's graph-break record"));
+  if (frame) {
+    f.evidence.push_back(fl::line_evidence(e, frame->log_line, frame->text, "the user code"));
+    if (!frame->code.empty()) f.evidence.push_back(fl::code_evidence(e, *frame, "its line"));
+  }
+  f.next_steps = {{"list every graph break with its reason and user frame",
+                   fl::with_env("TORCH_LOGS=\"graph_breaks\"", fl::script_command(c, artifact))}};
+  f.chain = {"torch.compile", "graph break",
+             frame ? fmt::format("{}:{}", frame->file.substr(frame->file.find_last_of('/') + 1),
+                                 frame->line)
+                   : "user code"};
+  return f;
+}
+
 Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) {
+  if (e.problem == "graph break") return from_graph_break(c, artifact, e);
   Finding f = new_finding(ExportFailedCheck::k_info, Severity::error, 0.8);
   f.explains_failure = true;
   const auto types = fl::exception_types(e);

@@ -112,6 +112,7 @@ Route route_of(const LogEvent& e) {
   if (e.kind != LogEventKind::python_exception) return Route::none;
   if (e.problem == "data-dependent guard" || e.problem == "constraint violation" ||
       e.problem == "missing fake" || e.problem == "fake mismatch" ||
+      e.problem == "opcheck fake mismatch" ||
       e.problem == "non-finite values" ||                  // numerics.nan-inf's
       e.problem == "concrete sizes of a symbolic tensor")  // customop.meta-not-symint's
     return Route::routed_elsewhere;

@@ -119,6 +119,7 @@ const util::AnchorSet& anchors() {
       {": test", a_test_result},
       {" zip archive", a_package_loader},
       {"OMP: Error #", a_openmp_error},
+      {" already initialized", a_openmp_error},  // the same message, its `OMP: ` cut off
       // mkl-service's check of MKL's threading layer against the OpenMP runtime already loaded.
       {"MKL_THREADING_LAYER=", a_openmp_error},
       {"unable to execute '", a_fatal_word},
@@ -308,6 +309,8 @@ const Scanner::Recognizer Scanner::k_recognizers[] = {
     {0, &Scanner::native_frame_line},
     {0, &Scanner::module_list_line},
     {0, &Scanner::from_user_code},
+    {0, &Scanner::graph_break},
+    {0, &Scanner::caret_line},
     {0, &Scanner::shell_trace},
     {0, &Scanner::printed_values},
     {a_dynamo_footer, &Scanner::dynamo_footer},
@@ -379,6 +382,18 @@ LogScan Scanner::finish(std::uint64_t lines) {
     }
   }
   commit_cut_traceback();
+  // A code line with Python's carets under it (3.11+ marks the expression that raised) and nothing
+  // else that states an error: the one frame a paste kept of a traceback.
+  if (m_caret_code_line > 0 && m_last_error < 0) {
+    auto e = event(LogEventKind::python_exception);
+    e.complete = false;
+    e.where.line = m_caret_code_line;
+    e.text = line_text(m_caret_code);
+    e.orphan_code_line = m_caret_code_line;
+    e.orphan_code = e.text;
+    m_events.push_back(std::move(e));
+    m_last_exception = static_cast<int>(m_events.size() - 1);
+  }
   resolve_chains();
   if (m_last_exception >= 0) m_events[static_cast<std::size_t>(m_last_exception)].final = true;
   LogScan scan;

@@ -372,6 +372,37 @@ void Scanner::from_user_code(std::uint64_t) {
   }
 }
 
+// Python 3.11+'s carets under the expression of a frame's code line (`^^^^`, `~~~^^^`): outside a
+// traceback, the code line above is what a paste kept of one.
+void Scanner::caret_line(std::uint64_t) {
+  if (m_in_traceback || m_caret_code_line > 0) return;
+  const auto line = util::trim(m_line);
+  if (line.empty() || line.find('^') == std::string_view::npos ||
+      line.find_first_not_of("^~") != std::string_view::npos)
+    return;
+  const auto above = line_above();
+  if (util::trim(strip_log_prefix(above)).empty()) return;
+  m_caret_code_line = m_number - 1;
+  m_caret_code = std::string(above);
+}
+
+// Dynamo's log of a graph break (torch.compile goes on, the region splits): `Graph break: from user
+// code at:` (2.8+) or `Graph break in user code at /x.py:12` (2.5+), then the user's frames. The
+// frames after it are read as the message's (continue_detail).
+void Scanner::graph_break(std::uint64_t) {
+  const auto line = util::trim(m_line);
+  if (!line.starts_with("Graph break: from user code at") &&
+      !line.starts_with("Graph break in user code at "))
+    return;
+  if (m_detail_event >= 0 || m_in_traceback) return;
+  auto e = event(LogEventKind::python_exception);
+  e.value = util::clean_text(line, k_max_field);
+  e.raised_in = torch::Subsystem::dynamo;
+  e.problem = "graph break";
+  const auto key = fmt::format("graph break|{}", m_number);
+  exception_added(add(std::move(e), key));
+}
+
 // The lines after an exception line that continue its message, until the next traceback, the next
 // log record, or three blank lines. Returns whether this line was one of them.
 bool Scanner::continue_detail(std::uint64_t found) {

@@ -105,12 +105,22 @@ void Scanner::openmp_error(std::uint64_t) {
     add(std::move(e), key);
     return;
   }
-  const auto at = m_line.find("OMP: Error #");
+  // `OMP: Error #15: ...`, or the same message with its start lost (a paste that kept `P: Error
+  // #15: Initializing libomp.dylib, but found libiomp5.dylib already initialized.`).
+  auto at = m_line.find("OMP: Error #");
+  if (at == std::string_view::npos) {
+    at = m_line.find("Error #");
+    if (at == std::string_view::npos ||
+        m_line.find(" already initialized") == std::string_view::npos ||
+        m_line.find("Initializing ") == std::string_view::npos)
+      return;
+  }
   const auto message = util::trim(m_line.substr(at));
   auto e = event(LogEventKind::runtime_error);
   e.source_file = "OpenMP runtime";
   e.value = util::clean_text(util::trim(util::after(message, ": ")), k_max_field);
-  const auto number = util::digits_at(message, 12);
+  const auto hash = message.find('#');
+  const auto number = util::digits_at(message, hash + 1);
   e.source_line = util::to_int(number).value_or(0);
   const auto starting = util::between(message, "Initializing ", ", but found ");
   const auto running = util::between(message, ", but found ", " already initialized");
@@ -120,7 +130,7 @@ void Scanner::openmp_error(std::uint64_t) {
     e.expected = util::clean_text(running, k_max_field);  // the copy already running
   } else {
     e.problem = "OpenMP runtime error";
-    e.subject = util::clean_text(message.substr(0, message.find(':', 12)), k_max_field);
+    e.subject = util::clean_text(message.substr(0, message.find(':', hash)), k_max_field);
   }
   const auto key = fmt::format("{}|{}|{}", e.problem, e.subject, e.value);
   add(std::move(e), key);

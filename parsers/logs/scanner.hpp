@@ -219,6 +219,8 @@ class Scanner {
   // A line among the last few, as the log holds it; "" when it is not kept.
   std::string_view recent_line(int number) const;
   void from_user_code(std::uint64_t);
+  void graph_break(std::uint64_t);
+  void caret_line(std::uint64_t);
   void shell_trace(std::uint64_t);
   void printed_values(std::uint64_t);
   static void note_explanation(LogEvent& e, std::string_view body, int number);
@@ -255,7 +257,9 @@ class Scanner {
   bool m_saw_dynamo_footer = false;
   // The message above a `from user code:` section that no exception line precedes (a paste that
   // kept only the end of Dynamo's message): its log line, 0 when none.
-  int m_program_run = -1;  // the last program_run event, while its output lines follow
+  int m_program_run = -1;     // the last program_run event, while its output lines follow
+  int m_caret_code_line = 0;  // a code line with carets under it, outside any traceback
+  std::string m_caret_code;
   int m_dynamo_message_line = 0;
   std::string m_dynamo_message;
   // faulthandler's `Current thread 0x... (most recent call first):`: the crash its frames belong

@@ -41,3 +41,13 @@ TEST_CASE("customop.fake-mismatch from Inductor's size/stride check of a custom 
     CHECK_FALSE(found.empty());
   }
 }
+
+TEST_CASE("customop.fake-mismatch: torch.library.opcheck's test_faketensor failure") {
+  const auto found = analyze_log(
+      "torch.testing._internal.optests.generate_tests.OpCheckError: opcheck(op, ...): "
+      "test_faketensor failed with\n"
+      "Stride mismatch! Strides are (96, 8, 24, 1) and (96, 32, 8, 1) (mismatched at 1)!\n");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "customop.fake-mismatch");
+  CHECK(mentions(found[0], "Stride mismatch! Strides are (96, 8, 24, 1)"));
+}

@@ -66,3 +66,14 @@ TEST_CASE("error.unclassified names the frames outside torch, and a package's fr
     CHECK(mentions(found[0], "cpm_kernels"));
   }
 }
+
+TEST_CASE("error.unclassified: a traceback's code line alone, with Python's carets under it") {
+  const auto found = analyze_log(
+      "    assert len(scale_a.get_size()) == len(scale_b.get_size())\n"
+      "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].check == "error.unclassified");
+  CHECK(found[0].title == "The log shows a failure whose exception it does not include");
+  REQUIRE(found[0].evidence.size() == 1);
+  CHECK(found[0].evidence[0].where.line == 1);
+}

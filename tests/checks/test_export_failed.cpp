@@ -143,3 +143,20 @@ TEST_CASE("export.failed: saving the program, the error quoted inside the serial
   for (const auto& step : found[0].next_steps)
     CHECK(step.command.find("draft_export") == std::string::npos);
 }
+
+TEST_CASE("export.failed: Dynamo's graph-break log with the user's frame, an .item() read") {
+  const std::string prefix =
+      "[rank1]:W0906 20:38:55.305000 5696 torch/_dynamo/variables/tensor.py:1047] [7/0] ";
+  const std::string log =
+      prefix + "Graph break: from user code at:\n" + prefix +
+      "  File \"/x/site-packages/specforge/core/eagle3.py\", line 789, in _compute_metric_acc\n" +
+      prefix + "    ).sum().item() / (loss_mask.sum().item() + 1e-6)\n";
+  const auto found = analyze_log(log);
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "export.failed");
+  CHECK(
+      found[0].title.starts_with("Dynamo broke the graph at /x/site-packages/specforge/core/"
+                                 "eagle3.py:789"));
+  CHECK(found[0].why.find("capture_scalar_outputs") != std::string::npos);
+  check_quotes(found, log);
+}

@@ -73,3 +73,12 @@ TEST_CASE("runtime.openmp-conflict: a crash inside libomp with three copies load
   CHECK(!first_of(one, "runtime.openmp-conflict"));
   CHECK(!one.empty());
 }
+
+TEST_CASE("runtime.openmp-conflict: the runtime's message with its `OMP: ` cut off by a paste") {
+  // ChatTTS-ui#22 as posted: the first two characters lost.
+  const auto found = analyze_log(
+      "P: Error #15: Initializing libomp.dylib, but found libiomp5.dylib already initialized.\n");
+  REQUIRE(!found.empty());
+  CHECK(found[0].check == "runtime.openmp-conflict");
+  CHECK(found[0].title.find("`libomp.dylib`") != std::string::npos);
+}
