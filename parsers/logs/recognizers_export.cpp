@@ -31,7 +31,6 @@ void Scanner::deprecated_frame() {
   if (m_line.ends_with(", in aot_load")) deprecated("torch._export.aot_load");
 }
 
-// Export's messages about one symbol come on several lines; they merge into one event per symbol.
 namespace {
 
 // The two sides of a sympy `Eq(lhs, rhs)`, split at its top-level comma (sides have parentheses
@@ -58,6 +57,7 @@ bool is_symbol(std::string_view text) {
 
 }  // namespace
 
+// Export's messages about one symbol come on several lines; they merge into one event per symbol.
 LogEvent* Scanner::specialized(std::string_view symbol) {
   const auto name = util::clean_text(symbol, k_max_field);
   if (auto it = m_specialized.find(name); it != m_specialized.end()) return &m_events[it->second];
