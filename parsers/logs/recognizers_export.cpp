@@ -14,8 +14,13 @@ namespace aoti::parsers::logs {
 
 // torch._export.aot_compile / aot_load, called or in a traceback frame.
 void Scanner::deprecated_api(std::uint64_t found) {
-  if (found & a_aot_compile) deprecated("torch._export.aot_compile");
-  if (found & a_aot_load) deprecated("torch._export.aot_load");
+  // One anchor flag for both names (the lines are rare): which one the line holds.
+  if (found & a_aot_api) {
+    if (m_line.find("torch._export.aot_compile") != std::string_view::npos)
+      deprecated("torch._export.aot_compile");
+    if (m_line.find("torch._export.aot_load") != std::string_view::npos)
+      deprecated("torch._export.aot_load");
+  }
   if (found & a_export_frame) deprecated_frame();
 }
 

@@ -294,41 +294,36 @@ void Scanner::crash_signal(std::uint64_t found) {
 // Named values a program printed as NaN or Inf: a metrics dict (`{'loss': nan, 'grad_norm': nan}`),
 // `loss: nan`, `loss=inf`. A name then `: ` or `=`, then the value as Python or C++ print it.
 void Scanner::printed_values(std::uint64_t) {
-  if (m_line.find("nan") == std::string_view::npos &&
-      m_line.find("inf") == std::string_view::npos &&
-      m_line.find("NaN") == std::string_view::npos && m_line.find("Inf") == std::string_view::npos)
-    return;
-  std::vector<std::string_view> names;
+  std::vector<std::string_view> names;  // in the order the line prints them
   std::string_view first;
-  for (std::string_view token : {"nan", "-nan", "inf", "-inf", "NaN", "Inf", "-Inf"}) {
-    for (auto at = m_line.find(token); at != std::string_view::npos;
-         at = m_line.find(token, at + 1)) {
-      const auto end = at + token.size();
-      if (end < m_line.size() &&
-          std::string_view(",} )]\t").find(m_line[end]) == std::string_view::npos)
-        continue;
-      // `name: ` / `'name': ` / `name=` right before the value.
-      auto before = m_line.substr(0, at);
-      if (before.ends_with(": "))
-        before.remove_suffix(2);
-      else if (before.ends_with('='))
-        before.remove_suffix(1);
-      else
-        continue;
-      if (before.ends_with('\'') || before.ends_with('"')) before.remove_suffix(1);
-      auto start = before.size();
-      while (start > 0 && util::is_identifier_char(before[start - 1])) --start;
-      const auto name = before.substr(start);
-      if (name.empty() || util::is_digit(name.front())) continue;
-      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-      if (first.empty() || at < static_cast<std::size_t>(first.data() - m_line.data()))
-        first = m_line.substr(at, token.size());
+  // One pass over the separators: the value must follow `: ` or `=` right away.
+  for (std::size_t at = 0; at < m_line.size(); ++at) {
+    if (m_line[at] != ':' && m_line[at] != '=') continue;
+    std::size_t start = at + 1;
+    if (m_line[at] == ':') {
+      if (start >= m_line.size() || m_line[start] != ' ') continue;
+      ++start;
     }
+    std::string_view value;
+    for (std::string_view token : {"nan", "-nan", "inf", "-inf", "NaN", "Inf", "-Inf"}) {
+      const auto end = start + token.size();
+      if (m_line.substr(start, token.size()) == token &&
+          (end == m_line.size() ||
+           std::string_view(",} )]\t").find(m_line[end]) != std::string_view::npos))
+        value = m_line.substr(start, token.size());
+    }
+    if (value.empty()) continue;
+    // `name`, `'name'` or `"name"` right before the separator.
+    auto before = m_line.substr(0, at);
+    if (before.ends_with('\'') || before.ends_with('"')) before.remove_suffix(1);
+    auto begin = before.size();
+    while (begin > 0 && util::is_identifier_char(before[begin - 1])) --begin;
+    const auto name = before.substr(begin);
+    if (name.empty() || util::is_digit(name.front())) continue;
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    if (first.empty()) first = value;
   }
   if (names.empty()) return;
-  // The names in the order the line prints them.
-  std::sort(names.begin(), names.end(),
-            [](std::string_view a, std::string_view b) { return a.data() < b.data(); });
   auto e = event(LogEventKind::printed_nonfinite);
   std::string joined;
   for (const auto name : names) joined += (joined.empty() ? "" : ",") + std::string(name);

@@ -377,7 +377,8 @@ void Scanner::from_user_code(std::uint64_t) {
 void Scanner::caret_line(std::uint64_t) {
   if (m_in_traceback || m_caret_code_line > 0) return;
   const auto line = util::trim(m_line);
-  if (line.empty() || line.find('^') == std::string_view::npos ||
+  if (line.empty() || (line.front() != '^' && line.front() != '~') ||
+      line.find('^') == std::string_view::npos ||
       line.find_first_not_of("^~") != std::string_view::npos)
     return;
   const auto above = line_above();

@@ -52,8 +52,8 @@ enum AnchorFlag : std::uint64_t {
   a_aborted = 1ull << 15,
   a_fatal_abort = 1ull << 16,
   a_bus_error = 1ull << 17,
-  a_aot_compile = 1ull << 18,
-  a_aot_load = 1ull << 19,
+  a_aot_api = 1ull << 18,    // torch._export.aot_compile / aot_load
+  a_nonfinite = 1ull << 19,  // nan / inf as a program prints a value
   a_export_frame = 1ull << 20,
   a_constraints = 1ull << 21,
   a_marked_dynamic = 1ull << 22,
