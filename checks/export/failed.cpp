@@ -130,10 +130,7 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
   const std::string stated = type.empty()
                                  ? first_line(e.value, 300)
                                  : fmt::format("{}: {}", e.subject, first_line(e.value, 300));
-  const std::string at_frame =
-      frame ? fmt::format(", at {}:{}{}", frame->file, frame->line,
-                          frame->code.empty() ? "" : fmt::format(": `{}`", frame->code))
-            : "";
+  const std::string at_frame = fl::at_frame(frame);
   // Whether the log shows torch.export at work (its frames, its exception classes): otherwise the
   // trace may as well be torch.compile's (Dynamo traces for both), and the finding says only that.
   const bool exporting = fl::raised_in(e, "torch/export/") || fl::raised_in(e, "torch/_export/") ||
@@ -205,10 +202,8 @@ Finding from_log(const Case& c, const std::string& artifact, const LogEvent& e) 
     if (text.starts_with("While executing %")) {
       f.evidence.push_back(fl::line_evidence(e, e.where.line + 1 + static_cast<int>(i), text,
                                              "the graph node that was running"));
-      if (const auto target = text.find("target="); target != std::string::npos)
-        f.message += fmt::format(
-            " It happened while running the graph node `{}`.",
-            text.substr(target + 7, text.find_first_of("]( ", target + 7) - target - 7));
+      if (const std::string node = fl::graph_node_target(text); !node.empty())
+        f.message += fmt::format(" It happened while running the graph node `{}`.", node);
     }
   }
   // A message that says more on its next lines than Dynamo's labelled ones: its first lines.

@@ -142,10 +142,8 @@ std::string call_purpose(std::string_view call) {
 Finding from_log(const Case& c, const LogEvent& e) {
   Finding f = new_finding(RuntimeApiCallFailedCheck::k_info, Severity::error, 0.65);
   f.explains_failure = true;
-  std::vector<const LogEvent*> events;
-  for (const auto& other : c.log_events)
-    if (other.where.artifact == e.where.artifact) events.push_back(&other);
-  const LogEvent* cause = failures::runtime_cause_before(events, e);
+  const LogEvent* cause =
+      failures::runtime_cause_before(failures::events_of(c, e.where.artifact), e);
   const std::string file = module_name(e.source_file);
   // The call as the log shows it, `aoti_torch_empty_strided(3, int_array_74, ...)`: its name.
   const std::string name(util::trim(std::string_view(e.subject).substr(0, e.subject.find('('))));

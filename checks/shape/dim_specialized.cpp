@@ -198,9 +198,7 @@ Finding report_guard(const Case& c, const LogEvent& e) {
       "it to other dims or to a multiple of a constant cannot take every size: a named Dim for it "
       "fails export, and Dim.AUTO leaves it static (specialized) without saying so.",
       e.subject, named.empty() ? "" : fmt::format(" ({})", join(named, ", ")),
-      frame ? fmt::format(", at {}:{}{}", frame->file, frame->line,
-                          frame->code.empty() ? "" : fmt::format(": `{}`", frame->code))
-            : "");
+      failures::at_frame(frame));
   f.why =
       "Code that combines or reshapes dims (`reshape([batch, -1])`, a view over a product of "
       "dims) makes export record what must hold for it to be valid; dims that hold only at some "

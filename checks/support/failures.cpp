@@ -343,14 +343,16 @@ const LogEvent* wrapping_exception(const Case& c, const LogEvent& e) {
 std::pair<int, std::string> graph_node(const LogEvent& e) {
   for (std::size_t i = 0; i < e.detail.size(); ++i) {
     const std::string& line = e.detail[i];
-    if (line.find("While executing %") == std::string::npos) continue;
-    const auto target = line.find("target=");
-    return {static_cast<int>(i),
-            target == std::string::npos
-                ? ""
-                : line.substr(target + 7, line.find_first_of("]( ", target + 7) - target - 7)};
+    if (line.find("While executing %") != std::string::npos)
+      return {static_cast<int>(i), graph_node_target(line)};
   }
   return {-1, ""};
+}
+
+std::string graph_node_target(std::string_view line) {
+  const auto target = line.find("target=");
+  if (target == std::string_view::npos) return "";
+  return std::string(line.substr(target + 7, line.find_first_of("]( ", target + 7) - target - 7));
 }
 
 bool is_generated_code_call(const LogEvent& e) {
@@ -371,6 +373,12 @@ const LogEvent* runtime_cause_before(const std::vector<const LogEvent*>& events,
       cause = e;
   }
   return cause;
+}
+
+std::string at_frame(const LogFrame* frame) {
+  if (!frame) return "";
+  return fmt::format(", at {}:{}{}", frame->file, frame->line,
+                     frame->code.empty() ? "" : fmt::format(": `{}`", frame->code));
 }
 
 const LogFrame* user_frame(const LogEvent& e) {

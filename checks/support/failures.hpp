@@ -115,9 +115,14 @@ void add_native_path_evidence(const model::Case& c, const model::LogEvent& e,
 std::pair<std::string, int> checked_op(const model::LogEvent& e);
 
 const model::LogFrame* user_frame(const model::LogEvent& e);
+// `, at /home/me/model.py:12: \`if x.sum() > 0:\`` for a sentence about where it happened; "" for
+// no frame.
+std::string at_frame(const model::LogFrame* frame);
 // torch.fx's `While executing %item : [...] = call_method[target=item](...)` among the exception's
 // further lines: its index in e.detail and the node's target ("item"); {-1, ""} when none.
 std::pair<int, std::string> graph_node(const model::LogEvent& e);
+// The target of one such line (`call_method[target=item](...)` -> "item"); "" when it names none.
+std::string graph_node_target(std::string_view line);
 
 // A failed AOTI call (`... API call failed at F, line N`) made by code Inductor generated (the
 // model's wrapper, or a cpp_wrapper module's .main.cpp): F is generated, not the runner's source.
