@@ -396,3 +396,9 @@ TEST_CASE("debuggers' and test runners' formats") {
     CHECK(e.value.ends_with("only ..."));
   }
 }
+
+TEST_CASE("pytest's E margin on a line that holds nothing else (a fuzz_logs find)") {
+  // `E` and spaces only: the margin is the whole line; reading it must not run past its end.
+  const auto scan = scan_log_text("E      \nE   \n", "log");
+  CHECK(scan.events.empty());
+}

@@ -224,7 +224,10 @@ std::string_view strip_log_prefix(std::string_view line) {
   if (line.starts_with("> ")) line.remove_prefix(2);
   // pytest's failure report marks the exception's lines with `E` in a margin of its own
   // (`E       torch._inductor.exc.InductorError: ...`).
-  if (line.starts_with("E   ")) line.remove_prefix(line.find_first_not_of(' ', 1));
+  if (line.starts_with("E   ")) {
+    const auto text = line.find_first_not_of(' ', 1);
+    line.remove_prefix(text == std::string_view::npos ? line.size() : text);
+  }
   // Ray's and vLLM's worker prefix: `(EngineCore_DP0 pid=73386) `, `(RayWorkerWrapper pid=12) `,
   // also behind a harness's bracketed tag (`[test 1] (EngineCore pid=2328) `).
   if (line.starts_with('[')) {
